@@ -1,0 +1,26 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { SUITE_VERSION } from '@suite/config';
+import { ConfigValueModule, CoreModule } from '@suite/nest-core';
+import type { AgentGatewayConfig } from './agent-gateway.config.js';
+
+export const AGENT_GATEWAY_CONFIG = Symbol('AGENT_GATEWAY_CONFIG');
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AgentGatewayConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigValueModule.forRoot(AGENT_GATEWAY_CONFIG, config),
+        CoreModule.forRoot({
+          service: 'agent-gateway',
+          version: SUITE_VERSION,
+          databaseUrl: config.DATABASE_URL,
+          redisUrl: config.REDIS_URL,
+          logLevel: config.LOG_LEVEL,
+          logFormat: config.LOG_FORMAT,
+        }),
+      ],
+    };
+  }
+}

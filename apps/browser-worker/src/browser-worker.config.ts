@@ -1,0 +1,21 @@
+import { envFields, loadConfigOrExit, serviceEnv, z } from '@suite/config';
+import { cpus } from 'node:os';
+
+export const browserWorkerEnv = z.object({
+  ...serviceEnv,
+  /** Health/metrics listener; 0 disables it (e.g. many workers on one machine without ports). */
+  HEALTH_PORT: envFields.port(8083),
+  WORKER_ID: z.string().min(1).optional(),
+  /** Jobs run at once by this process; one browser context each. Default: one per core, max 4. */
+  WORKER_CONCURRENCY: envFields.positiveInt(Math.min(4, Math.max(1, cpus().length))),
+  CHROMIUM_PATH: z.string().min(1).optional(),
+  ARTIFACTS_DIR: z.string().min(1).default('.data/artifacts'),
+  HOSTED_BROWSER_WS_URL: z
+    .string()
+    .refine((v) => /^wss?:\/\//.test(v) && URL.canParse(v), 'must be a ws:// or wss:// URL')
+    .optional(),
+});
+export type BrowserWorkerConfig = z.infer<typeof browserWorkerEnv>;
+
+export const loadBrowserWorkerConfig = (env: NodeJS.ProcessEnv = process.env): BrowserWorkerConfig =>
+  loadConfigOrExit('browser-worker', browserWorkerEnv, env);

@@ -1,0 +1,28 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { SUITE_VERSION } from '@suite/config';
+import { ConfigValueModule, CoreModule } from '@suite/nest-core';
+import type { BrowserWorkerConfig } from './browser-worker.config.js';
+import { HealthServer } from './health/health-server.js';
+import { BROWSER_WORKER_CONFIG } from './worker.tokens.js';
+
+@Module({})
+export class WorkerModule {
+  static forRoot(config: BrowserWorkerConfig): DynamicModule {
+    return {
+      module: WorkerModule,
+      imports: [
+        ConfigValueModule.forRoot(BROWSER_WORKER_CONFIG, config),
+        CoreModule.forRoot({
+          service: 'browser-worker',
+          version: SUITE_VERSION,
+          databaseUrl: config.DATABASE_URL,
+          redisUrl: config.REDIS_URL,
+          logLevel: config.LOG_LEVEL,
+          logFormat: config.LOG_FORMAT,
+          healthController: false,
+        }),
+      ],
+      providers: [HealthServer],
+    };
+  }
+}

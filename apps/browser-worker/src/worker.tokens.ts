@@ -1,0 +1,1 @@
+export const BROWSER_WORKER_CONFIG = Symbol('BROWSER_WORKER_CONFIG');

@@ -1,0 +1,1 @@
+export const JOBS_API_CONFIG = Symbol('JOBS_API_CONFIG');

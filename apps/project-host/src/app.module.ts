@@ -1,0 +1,26 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { SUITE_VERSION } from '@suite/config';
+import { ConfigValueModule, CoreModule } from '@suite/nest-core';
+import type { ProjectHostConfig } from './project-host.config.js';
+
+export const PROJECT_HOST_CONFIG = Symbol('PROJECT_HOST_CONFIG');
+
+@Module({})
+export class AppModule {
+  static forRoot(config: ProjectHostConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigValueModule.forRoot(PROJECT_HOST_CONFIG, config),
+        CoreModule.forRoot({
+          service: 'project-host',
+          version: SUITE_VERSION,
+          databaseUrl: config.DATABASE_URL,
+          redisUrl: config.REDIS_URL,
+          logLevel: config.LOG_LEVEL,
+          logFormat: config.LOG_FORMAT,
+        }),
+      ],
+    };
+  }
+}

@@ -1,0 +1,15 @@
+export { bootstrapHttpApp, exitOnBootFailure, type HttpBootstrapOptions } from './bootstrap/http-bootstrap.js';
+export { DependencyProbe, type ProbeResult } from './health/dependency-probe.js';
+export { HealthController } from './health/health.controller.js';
+export { HealthModule } from './health/health.module.js';
+export {
+  HEALTH_EXTRAS,
+  HEALTH_OPTIONS,
+  HealthService,
+  type HealthExtras,
+  type HealthOptions,
+  type HealthReport,
+} from './health/health.service.js';
+export { nestPinoParams, pinoOptions, REDACTED_PATHS, type LoggingOptions } from './logging/logger.options.js';
+export { CoreModule, type CoreModuleOptions } from './core.module.js';
+export { ConfigValueModule } from './config-value.module.js';
