@@ -10,6 +10,12 @@ const infra = {
   API_KEYS: 'test-key-1',
 };
 
+interface HealthBody {
+  status: string;
+  checks: Record<'postgres' | 'redis', { status: string; error?: string }>;
+  queue?: Record<string, unknown>;
+}
+
 const portVar: Record<AppName, string> = {
   'jobs-api': 'PORT',
   'agent-gateway': 'PORT',
@@ -31,7 +37,7 @@ describe('every app boots and reports its dependencies on /health', () => {
     const res = await waitForHttp(`http://127.0.0.1:${port}/health`, app);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/application\/json/);
-    const body = (await res.json()) as Record<string, any>;
+    const body = (await res.json()) as HealthBody;
     expect(body).toMatchObject({
       status: 'ok',
       service: name,
@@ -39,7 +45,11 @@ describe('every app boots and reports its dependencies on /health', () => {
       checks: { postgres: { status: 'up' }, redis: { status: 'up' } },
     });
     if (name === 'jobs-api') {
-      expect(body.queue).toMatchObject({ name: 'browser-jobs', waiting: expect.any(Number), workers: expect.any(Number) });
+      expect(body.queue).toMatchObject({
+        name: 'browser-jobs',
+        waiting: expect.any(Number),
+        workers: expect.any(Number),
+      });
     }
 
     // SIGTERM runs the shutdown hooks, then the process ends by that signal (Node's convention).
@@ -60,7 +70,7 @@ describe('every app boots and reports its dependencies on /health', () => {
 
     const live = await waitForHttp(`http://127.0.0.1:${port}/health`, app);
     expect(live.status).toBe(200);
-    const body = (await live.json()) as Record<string, any>;
+    const body = (await live.json()) as HealthBody;
     expect(body.status).toBe('degraded');
     expect(body.checks.postgres).toMatchObject({ status: 'down', error: expect.any(String) });
     expect(body.checks.redis.status).toBe('up');

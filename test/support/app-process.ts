@@ -60,7 +60,8 @@ export async function waitForHttp(url: string, app: AppProcess, timeoutMs = 20_0
     try {
       return await fetch(url, { signal: AbortSignal.timeout(2_000) });
     } catch {
-      if (Date.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs} ms:\n${app.output()}`);
+      if (Date.now() > deadline)
+        throw new Error(`${url} did not answer within ${timeoutMs} ms:\n${app.output()}`);
       await new Promise((r) => setTimeout(r, 150));
     }
   }

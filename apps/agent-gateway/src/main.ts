@@ -9,6 +9,8 @@ startTelemetry({
   serviceName: process.env.OTEL_SERVICE_NAME ?? 'agent-gateway',
   otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
 });
-bootstrapHttpApp(AppModule.forRoot(config), { service: 'agent-gateway', host: config.HOST, port: config.PORT }).catch(
-  exitOnBootFailure('agent-gateway'),
-);
+bootstrapHttpApp(AppModule.forRoot(config), {
+  service: 'agent-gateway',
+  host: config.HOST,
+  port: config.PORT,
+}).catch(exitOnBootFailure('agent-gateway'));

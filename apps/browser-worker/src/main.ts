@@ -17,7 +17,11 @@ async function bootstrap(): Promise<void> {
   app.useLogger(app.get(Logger));
   app.enableShutdownHooks();
   await app.init();
-  app.get(Logger).log(`browser-worker ${config.WORKER_ID ?? process.pid} ready (concurrency ${config.WORKER_CONCURRENCY})`);
+  app
+    .get(Logger)
+    .log(
+      `browser-worker ${config.WORKER_ID ?? process.pid} ready (concurrency ${config.WORKER_CONCURRENCY})`,
+    );
 }
 
 bootstrap().catch(exitOnBootFailure('browser-worker'));

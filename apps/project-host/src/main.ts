@@ -9,6 +9,8 @@ startTelemetry({
   serviceName: process.env.OTEL_SERVICE_NAME ?? 'project-host',
   otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
 });
-bootstrapHttpApp(AppModule.forRoot(config), { service: 'project-host', host: config.HOST, port: config.PORT }).catch(
-  exitOnBootFailure('project-host'),
-);
+bootstrapHttpApp(AppModule.forRoot(config), {
+  service: 'project-host',
+  host: config.HOST,
+  port: config.PORT,
+}).catch(exitOnBootFailure('project-host'));

@@ -3,7 +3,9 @@ import { envFields, loadConfigOrExit, serviceEnv, z } from '@suite/config';
 export const projectHostEnv = z.object({
   ...serviceEnv,
   PORT: envFields.port(8082),
-  PLATFORM_ADMIN_TOKEN: z.string({ error: 'is required (the control-plane bearer token)' }).min(16, 'must be at least 16 characters'),
+  PLATFORM_ADMIN_TOKEN: z
+    .string({ error: 'is required (the control-plane bearer token)' })
+    .min(16, 'must be at least 16 characters'),
   PUBLIC_URL: envFields.httpUrl().default('http://localhost:8082'),
   PROJECT_HOST_DOMAIN: z
     .string()
@@ -18,4 +20,6 @@ export const projectHostEnv = z.object({
 export type ProjectHostConfig = z.infer<typeof projectHostEnv>;
 
 export const loadProjectHostConfig = (env: NodeJS.ProcessEnv = process.env): ProjectHostConfig =>
-  loadConfigOrExit('project-host', projectHostEnv, env, { sensitive: ['PLATFORM_ADMIN_TOKEN', 'IDP_CLIENT_SECRET'] });
+  loadConfigOrExit('project-host', projectHostEnv, env, {
+    sensitive: ['PLATFORM_ADMIN_TOKEN', 'IDP_CLIENT_SECRET'],
+  });

@@ -25,7 +25,8 @@ export const envFields = {
       .string({ error: 'is required (a redis:// URL)' })
       .refine((v) => /^rediss?:\/\/.*/.test(v) && URL.canParse(v), 'must be a redis:// or rediss:// URL'),
 
-  httpUrl: () => z.string().refine((v) => /^https?:\/\//.test(v) && URL.canParse(v), 'must be an http(s) URL'),
+  httpUrl: () =>
+    z.string().refine((v) => /^https?:\/\//.test(v) && URL.canParse(v), 'must be an http(s) URL'),
 
   logLevel: () => z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 
@@ -36,7 +37,11 @@ export const envFields = {
       .transform((v) => v === 'true' || v === '1' || v === 'yes'),
 
   positiveInt: (fallback: number) =>
-    z.coerce.number({ error: 'must be a number' }).int('must be a whole number').positive('must be > 0').default(fallback),
+    z.coerce
+      .number({ error: 'must be a number' })
+      .int('must be a whole number')
+      .positive('must be > 0')
+      .default(fallback),
 
   /** Comma-separated list; empty entries are dropped. */
   list: () =>

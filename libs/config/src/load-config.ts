@@ -53,7 +53,10 @@ export function loadConfigOrExit<S extends z.ZodObject>(
 }
 
 /** A copy of `config` safe to log: sensitive values and credentials inside URLs are masked. */
-export function maskConfig(config: Record<string, unknown>, sensitive: readonly string[] = []): Record<string, unknown> {
+export function maskConfig(
+  config: Record<string, unknown>,
+  sensitive: readonly string[] = [],
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(config)) {
     if (sensitive.includes(key)) out[key] = value === undefined ? undefined : '***';

@@ -25,7 +25,11 @@ export class CoreModule {
       global: true,
       imports: [
         LoggerModule.forRoot(
-          nestPinoParams({ service: options.service, level: options.logLevel, pretty: options.logFormat === 'pretty' }),
+          nestPinoParams({
+            service: options.service,
+            level: options.logLevel,
+            pretty: options.logFormat === 'pretty',
+          }),
         ),
         HealthModule.register(
           {

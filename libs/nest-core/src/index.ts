@@ -1,4 +1,8 @@
-export { bootstrapHttpApp, exitOnBootFailure, type HttpBootstrapOptions } from './bootstrap/http-bootstrap.js';
+export {
+  bootstrapHttpApp,
+  exitOnBootFailure,
+  type HttpBootstrapOptions,
+} from './bootstrap/http-bootstrap.js';
 export { DependencyProbe, type ProbeResult } from './health/dependency-probe.js';
 export { HealthController } from './health/health.controller.js';
 export { HealthModule } from './health/health.module.js';
@@ -10,6 +14,11 @@ export {
   type HealthOptions,
   type HealthReport,
 } from './health/health.service.js';
-export { nestPinoParams, pinoOptions, REDACTED_PATHS, type LoggingOptions } from './logging/logger.options.js';
+export {
+  nestPinoParams,
+  pinoOptions,
+  REDACTED_PATHS,
+  type LoggingOptions,
+} from './logging/logger.options.js';
 export { CoreModule, type CoreModuleOptions } from './core.module.js';
 export { ConfigValueModule } from './config-value.module.js';

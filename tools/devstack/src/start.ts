@@ -52,10 +52,14 @@ async function main(): Promise<void> {
   ];
 
   apps.forEach(({ name, app, env }, index) => {
-    const child = spawn(process.execPath, ['--enable-source-maps', join(root, 'apps', app, 'dist', 'main.js')], {
-      env: { ...common, ...env, OTEL_SERVICE_NAME: name },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--enable-source-maps', join(root, 'apps', app, 'dist', 'main.js')],
+      {
+        env: { ...common, ...env, OTEL_SERVICE_NAME: name },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const tag = prefixer(name, index);
     for (const stream of [child.stdout!, child.stderr!]) {
       createInterface({ input: stream }).on('line', (line) => process.stdout.write(`${tag(line)}\n`));

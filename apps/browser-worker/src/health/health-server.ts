@@ -1,4 +1,10 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import { HealthService } from '@suite/nest-core';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -24,7 +30,9 @@ export class HealthServer implements OnApplicationBootstrap, OnApplicationShutdo
     const server = createServer((req, res) => {
       const path = (req.url ?? '/').split('?')[0];
       if (req.method !== 'GET' || (path !== '/health' && path !== '/health/ready')) {
-        res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ detail: 'Not Found' }));
+        res
+          .writeHead(404, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ detail: 'Not Found' }));
         return;
       }
       this.health.report().then(

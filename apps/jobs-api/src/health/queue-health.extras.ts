@@ -1,6 +1,12 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { type HealthExtras } from '@suite/nest-core';
-import { createProducerConnection, createQueue, QueueName, queueSnapshot, type TypedQueue } from '@suite/queue';
+import {
+  createProducerConnection,
+  createQueue,
+  QueueName,
+  queueSnapshot,
+  type TypedQueue,
+} from '@suite/queue';
 import type { Redis } from 'ioredis';
 import { JOBS_API_CONFIG } from '../app.tokens.js';
 import type { JobsApiConfig } from '../jobs-api.config.js';

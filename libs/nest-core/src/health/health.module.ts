@@ -1,6 +1,12 @@
 import { Module, type DynamicModule, type Provider, type Type } from '@nestjs/common';
 import { HealthController } from './health.controller.js';
-import { HEALTH_EXTRAS, HEALTH_OPTIONS, HealthService, type HealthExtras, type HealthOptions } from './health.service.js';
+import {
+  HEALTH_EXTRAS,
+  HEALTH_OPTIONS,
+  HealthService,
+  type HealthExtras,
+  type HealthOptions,
+} from './health.service.js';
 
 @Module({})
 export class HealthModule {
@@ -12,7 +18,9 @@ export class HealthModule {
   ): DynamicModule {
     const providers: Provider[] = [
       { provide: HEALTH_OPTIONS, useValue: options },
-      extras ? { provide: HEALTH_EXTRAS, useClass: extras.useClass } : { provide: HEALTH_EXTRAS, useValue: null },
+      extras
+        ? { provide: HEALTH_EXTRAS, useClass: extras.useClass }
+        : { provide: HEALTH_EXTRAS, useValue: null },
       HealthService,
     ];
     return {
