@@ -1,0 +1,81 @@
+import { describe, expect, it } from '@jest/globals';
+import { DECORATORS } from '@nestjs/swagger';
+import { getMetadataStorage } from 'class-validator';
+import * as contracts from './index.js';
+
+type PropertyDoc = { required?: boolean; example?: unknown; type?: unknown; default?: unknown };
+
+const dtoClasses = Object.entries(contracts as Record<string, unknown>).filter(
+  (entry): entry is [string, new () => object] => typeof entry[1] === 'function' && entry[0].endsWith('Dto'),
+);
+
+function documented(dto: new () => object): Map<string, PropertyDoc> {
+  const names: string[] = Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES_ARRAY, dto.prototype) ?? [];
+  return new Map(
+    names.map((name) => {
+      const property = name.replace(/^:/, '');
+      return [
+        property,
+        Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES, dto.prototype, property) as PropertyDoc,
+      ];
+    }),
+  );
+}
+
+describe('OpenAPI metadata of the contracts', () => {
+  it('exports the DTOs the apps document', () => {
+    expect(dtoClasses.map(([name]) => name).sort()).toEqual(
+      [
+        'CancelJobResultDto',
+        'CreateJobDto',
+        'DependencyCheckDto',
+        'HealthChecksDto',
+        'HealthDto',
+        'HttpErrorDto',
+        'HttpValidationErrorDto',
+        'JobLinksDto',
+        'JobListDto',
+        'JobRecordDto',
+        'JobStepDto',
+        'ListJobsQueryDto',
+        'QueueSnapshotDto',
+        'ValidationIssueDto',
+      ].sort(),
+    );
+  });
+
+  it.each(dtoClasses)('%s documents every property with an example or a nested schema', (_name, dto) => {
+    const docs = documented(dto);
+    expect(docs.size).toBeGreaterThan(0);
+    for (const [property, doc] of docs) {
+      const nested =
+        typeof doc.type === 'function' && !['String', 'Number', 'Boolean'].includes(doc.type.name);
+      expect({ property, hasExample: 'example' in doc || nested }).toEqual({ property, hasExample: true });
+    }
+  });
+
+  it.each(dtoClasses)('%s documents every field it validates', (_name, dto) => {
+    const validated = getMetadataStorage()
+      .getTargetValidationMetadatas(dto, '', true, false)
+      .map((metadata) => metadata.propertyName);
+    const docs = documented(dto);
+    for (const property of new Set(validated)) expect(docs.has(property)).toBe(true);
+  });
+
+  it('marks only query as required in the job creation request, with the spec defaults', () => {
+    const docs = documented(contracts.CreateJobDto);
+    expect([...docs.keys()]).toEqual(['query', 'initial_url', 'model', 'env', 'highlight_mouse', 'metadata']);
+    expect([...docs].filter(([, doc]) => doc.required !== false).map(([name]) => name)).toEqual(['query']);
+    expect(docs.get('initial_url')!.default).toBe('https://duckduckgo.com/');
+    expect(docs.get('env')).toMatchObject({
+      default: 'local_browser',
+      pattern: '^(local_browser|hosted_browser)$',
+    });
+    expect(docs.get('highlight_mouse')!.default).toBe(true);
+    expect(documented(contracts.ListJobsQueryDto).get('limit')).toMatchObject({
+      default: 50,
+      minimum: 1,
+      maximum: 200,
+    });
+  });
+});
