@@ -1,0 +1,9 @@
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Whether a string can be an id of this database. Ids are uuid columns, and Prisma answers a
+ * malformed uuid with an error rather than "not found": check ids from requests first.
+ */
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}

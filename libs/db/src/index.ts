@@ -1,0 +1,16 @@
+export { migrateDatabase, migrationChecksum, MigrationError } from './migrator.js';
+export type { MigrateDatabaseOptions, MigrationErrorCode, MigrationLogger } from './migrator.js';
+export { mainMigrationsDir, tenantMigrationsDir } from './migration-paths.js';
+export { dropTenantDatabase, provisionTenantDatabase, tenantDatabaseName } from './tenant-provisioning.js';
+export type { TenantDatabase, TenantDatabaseOptions } from './tenant-provisioning.js';
+export { createMainClient, createTenantClient, TENANT_SCHEMA, TenantClientCache } from './prisma-clients.js';
+export type { ClientOptions, MainClient, TenantClient } from './prisma-clients.js';
+export { databaseUrl } from './connection-url.js';
+export { isUuid } from './ids.js';
+
+// Model types, the Prisma namespace (errors, input types) and enums of each database, e.g.
+// MainDb.Job, MainDb.Prisma.PrismaClientKnownRequestError, TenantDb.User.
+export * as MainDb from './generated/main/client.js';
+export * as TenantDb from './generated/tenant/client.js';
+export { BrowserEnv, DeploymentStatus, IdpMode, JobStatus, MailStatus } from './generated/main/enums.js';
+export { NonceKind } from './generated/tenant/enums.js';
