@@ -3,6 +3,8 @@ import { SUITE_VERSION } from '@suite/config';
 import { ConfigValueModule, CoreModule } from '@suite/nest-core';
 import { JOBS_API_CONFIG } from './app.tokens.js';
 import { QueueHealthExtras } from './health/queue-health.extras.js';
+import { JobsModule } from './jobs/jobs.module.js';
+import { DocsModule } from './docs/docs.module.js';
 import type { JobsApiConfig } from './jobs-api.config.js';
 
 @Module({})
@@ -21,6 +23,8 @@ export class AppModule {
           logFormat: config.LOG_FORMAT,
           healthExtras: { useClass: QueueHealthExtras },
         }),
+        JobsModule,
+        DocsModule,
       ],
     };
   }

@@ -18,12 +18,10 @@ export async function registerGatewayProxy(app: NestFastifyApplication, upstream
       http: { requestOptions: { timeout: 0 } },
       replyOptions: {
         onError: (reply, { error }) => {
-          void reply
-            .code(502)
-            .send({
-              detail: `the agent gateway is unreachable (${(error as Error).message})`,
-              code: 'bad_gateway',
-            });
+          void reply.code(502).send({
+            detail: `the agent gateway is unreachable (${(error as Error).message})`,
+            code: 'bad_gateway',
+          });
         },
       },
     });

@@ -7,6 +7,12 @@ export const jobsApiEnv = z.object({
   ARTIFACTS_DIR: z.string().min(1).default('.data/artifacts'),
   GATEWAY_URL: envFields.httpUrl().optional(),
   MAX_BODY_BYTES: envFields.positiveInt(256 * 1024),
+  DATABASE_POOL_SIZE: envFields.positiveInt(10),
+  DEFAULT_MODEL: z.string().min(1).optional(),
+  HOSTED_BROWSER_WS_URL: z
+    .string()
+    .refine((v) => /^wss?:\/\//.test(v) && URL.canParse(v), 'must be a ws:// or wss:// URL')
+    .optional(),
 });
 export type JobsApiConfig = z.infer<typeof jobsApiEnv>;
 

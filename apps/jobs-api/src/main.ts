@@ -2,7 +2,10 @@ import 'reflect-metadata';
 import { bootstrapHttpApp, exitOnBootFailure } from '@suite/nest-core';
 import { startTelemetry } from '@suite/telemetry';
 import { AppModule } from './app.module.js';
+import { setupOpenApi } from './docs/openapi.js';
 import { registerGatewayProxy } from './gateway-proxy.js';
+import { registerJsonBodyParser } from './http/json-body.parser.js';
+import { RunnerExceptionFilter } from './http/runner-exception.filter.js';
 import { loadJobsApiConfig } from './jobs-api.config.js';
 
 const config = loadJobsApiConfig();
@@ -15,5 +18,11 @@ bootstrapHttpApp(AppModule.forRoot(config), {
   host: config.HOST,
   port: config.PORT,
   bodyLimit: config.MAX_BODY_BYTES,
-  configure: (app) => (config.GATEWAY_URL ? registerGatewayProxy(app, config.GATEWAY_URL) : undefined),
+  bodyParser: false,
+  configure: async (app) => {
+    registerJsonBodyParser(app.getHttpAdapter().getInstance());
+    app.useGlobalFilters(new RunnerExceptionFilter());
+    setupOpenApi(app);
+    if (config.GATEWAY_URL) await registerGatewayProxy(app, config.GATEWAY_URL);
+  },
 }).catch(exitOnBootFailure('jobs-api'));

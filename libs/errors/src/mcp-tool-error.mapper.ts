@@ -113,6 +113,7 @@ function runnerRemedy(code: RunnerErrorCode): Remedy {
       return 'retry_later';
     case RunnerErrorCode.JobNotCancelable:
     case RunnerErrorCode.ArtifactNotFound:
+    case RunnerErrorCode.RouteNotFound:
     case RunnerErrorCode.Internal:
       return 'none';
     default:

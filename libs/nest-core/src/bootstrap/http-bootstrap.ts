@@ -9,6 +9,8 @@ export interface HttpBootstrapOptions {
   port: number;
   /** Largest request body accepted, in bytes; larger ones get 413 before any handler runs. */
   bodyLimit?: number;
+  /** false when `configure` registers its own content-type parsers (Nest would replace them). */
+  bodyParser?: boolean;
   configure?: (app: NestFastifyApplication) => void | Promise<void>;
 }
 
@@ -20,7 +22,7 @@ export async function bootstrapHttpApp(
   const app = await NestFactory.create<NestFastifyApplication>(
     module,
     new FastifyAdapter({ bodyLimit: options.bodyLimit ?? 1024 * 1024, trustProxy: true }),
-    { bufferLogs: true },
+    { bufferLogs: true, bodyParser: options.bodyParser ?? true },
   );
   app.useLogger(app.get(Logger));
   app.enableShutdownHooks();

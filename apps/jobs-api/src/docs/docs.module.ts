@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+import { HubController } from './hub.controller.js';
+
+@Module({ controllers: [HubController] })
+export class DocsModule {}

@@ -1,0 +1,26 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { SUITE_VERSION } from '@suite/config';
+
+export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setTitle('Browser Test Runner')
+    .setDescription(
+      'Submit natural-language browser tests, follow them, and fetch their agent log and video. ' +
+        'The same jobs are reachable over A2A (`POST /a2a`, agent card at `/.well-known/agent-card.json`) and MCP (`/mcp`).',
+    )
+    .setVersion(SUITE_VERSION)
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'API key as a bearer token' }, 'bearer')
+    .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'API key header' }, 'api-key')
+    .build();
+  return SwaggerModule.createDocument(app, config);
+}
+
+/** Swagger UI at /docs and the document at /openapi.json, both served by the suite (no CDN). */
+export function setupOpenApi(app: NestFastifyApplication): void {
+  const document = buildOpenApiDocument(app);
+  SwaggerModule.setup('docs', app, document, {
+    jsonDocumentUrl: 'openapi.json',
+    customSiteTitle: 'Browser Test Runner API',
+  });
+}

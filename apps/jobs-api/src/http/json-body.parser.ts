@@ -1,0 +1,23 @@
+import { jsonInvalidIssue, RunnerError } from '@suite/errors';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * JSON bodies parsed the way FastAPI reports them: malformed JSON is a 422 `json_invalid` entry
+ * with the position, not a framework 400. An empty body reaches validation as "missing".
+ */
+export function registerJsonBodyParser(fastify: FastifyInstance): void {
+  fastify.removeContentTypeParser('application/json');
+  fastify.addContentTypeParser(
+    /^application\/([\w.+-]+\+)?json$/,
+    { parseAs: 'string' },
+    (_request, body: string | Buffer, done) => {
+      const text = typeof body === 'string' ? body : body.toString('utf8');
+      if (text.trim() === '') return done(null, undefined);
+      try {
+        done(null, JSON.parse(text));
+      } catch (error) {
+        done(RunnerError.validation([jsonInvalidIssue(error, text)]), undefined);
+      }
+    },
+  );
+}

@@ -1,0 +1,129 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Headers,
+  HttpCode,
+  Param,
+  Post,
+  Query,
+  Res,
+  UseGuards,
+} from '@nestjs/common';
+import {
+  ApiAcceptedResponse,
+  ApiBody,
+  ApiHeader,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiProduces,
+  ApiQuery,
+  ApiSecurity,
+  ApiTags,
+  ApiUnauthorizedResponse,
+  ApiUnprocessableEntityResponse,
+} from '@nestjs/swagger';
+import {
+  CancelJobResultDto,
+  CreateJobDto,
+  HttpErrorDto,
+  HttpValidationErrorDto,
+  JobListDto,
+  JobRecordDto,
+  JobStatus,
+} from '@suite/contracts';
+import { JobService, type Principal } from '@suite/jobs';
+import type { FastifyReply } from 'fastify';
+import { ApiKeyGuard } from '../auth/api-key.guard.js';
+import { CurrentPrincipal } from '../auth/principal.decorator.js';
+
+@ApiTags('jobs')
+@ApiSecurity('bearer')
+@ApiSecurity('api-key')
+@ApiUnauthorizedResponse({ description: 'Missing or invalid API key.', type: HttpErrorDto })
+@ApiUnprocessableEntityResponse({ description: 'Validation error.', type: HttpValidationErrorDto })
+@UseGuards(ApiKeyGuard)
+@Controller('v1/jobs')
+export class JobsController {
+  constructor(private readonly jobs: JobService) {}
+
+  @Post()
+  @HttpCode(202)
+  @ApiBody({ type: CreateJobDto })
+  @ApiAcceptedResponse({ description: 'The job is queued.', type: JobRecordDto })
+  create(@CurrentPrincipal() principal: Principal, @Body() body: unknown): Promise<JobRecordDto> {
+    return this.jobs.create(principal, body);
+  }
+
+  @Get()
+  @ApiQuery({
+    name: 'limit',
+    required: false,
+    schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
+  })
+  @ApiQuery({ name: 'status', required: false, enum: JobStatus })
+  @ApiOkResponse({ description: 'Recent jobs of the key\u2019s owner, newest first.', type: JobListDto })
+  list(
+    @CurrentPrincipal() principal: Principal,
+    @Query() query: Record<string, unknown>,
+  ): Promise<JobListDto> {
+    return this.jobs.list(principal, query);
+  }
+
+  @Get(':job_id')
+  @ApiOkResponse({ type: JobRecordDto })
+  @ApiNotFoundResponse({ type: HttpErrorDto })
+  get(@CurrentPrincipal() principal: Principal, @Param('job_id') id: string): Promise<JobRecordDto> {
+    return this.jobs.get(principal, id);
+  }
+
+  @Delete(':job_id')
+  @ApiOkResponse({
+    description: 'Queued jobs are cancelled; running and finished jobs are left as they are.',
+    type: CancelJobResultDto,
+  })
+  @ApiNotFoundResponse({ type: HttpErrorDto })
+  cancel(@CurrentPrincipal() principal: Principal, @Param('job_id') id: string): Promise<CancelJobResultDto> {
+    return this.jobs.cancel(principal, id);
+  }
+
+  @Get(':job_id/log')
+  @ApiProduces('text/plain', 'application/x-ndjson')
+  @ApiHeader({ name: 'Accept', required: false, description: 'application/x-ndjson for structured entries' })
+  @ApiOkResponse({
+    description: 'The agent log so far (also while the job runs).',
+    schema: { type: 'string' },
+  })
+  @ApiNotFoundResponse({ type: HttpErrorDto })
+  async log(
+    @CurrentPrincipal() principal: Principal,
+    @Param('job_id') id: string,
+    @Headers('accept') accept: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<string> {
+    const ndjson = /application\/(x-)?ndjson/.test(accept ?? '');
+    const body = await this.jobs.log(principal, id, ndjson ? 'ndjson' : 'text');
+    void reply.header('content-type', ndjson ? 'application/x-ndjson' : 'text/plain; charset=utf-8');
+    void reply.header('cache-control', 'no-store');
+    return body;
+  }
+
+  @Get(':job_id/video')
+  @ApiProduces('video/mp4')
+  @ApiHeader({ name: 'Range', required: false, description: 'bytes=start-end, for seeking' })
+  @ApiOkResponse({ description: 'The recorded video (H.264 MP4); 206 for a Range request.' })
+  @ApiNotFoundResponse({ description: 'Unknown job, or no video (yet).', type: HttpErrorDto })
+  async video(
+    @CurrentPrincipal() principal: Principal,
+    @Param('job_id') id: string,
+    @Headers('range') range: string | undefined,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const video = await this.jobs.video(principal, id, range);
+    await reply
+      .status(video.status)
+      .headers(video.headers)
+      .send(video.body ?? '');
+  }
+}

@@ -1,0 +1,28 @@
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { createMainClient, type MainClient } from '@suite/db';
+import { createProducerConnection, createQueue, QueueName, type TypedQueue } from '@suite/queue';
+import type { Redis } from 'ioredis';
+import { JOBS_API_CONFIG } from '../app.tokens.js';
+import type { JobsApiConfig } from '../jobs-api.config.js';
+
+/** The side-effect adapters of jobs-api, opened once and closed on shutdown. */
+@Injectable()
+export class RunnerResources implements OnApplicationShutdown {
+  readonly db: MainClient;
+  readonly redis: Redis;
+  readonly queue: TypedQueue<typeof QueueName.BrowserJobs>;
+
+  constructor(@Inject(JOBS_API_CONFIG) config: JobsApiConfig) {
+    this.db = createMainClient(config.DATABASE_URL, { maxConnections: config.DATABASE_POOL_SIZE });
+    this.redis = createProducerConnection(config.REDIS_URL, { connectionName: 'jobs-api' });
+    this.redis.on('error', () => undefined); // surfaced by /health and by failing requests
+    this.queue = createQueue(QueueName.BrowserJobs, this.redis);
+    this.queue.on('error', () => undefined);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.queue.close().catch(() => undefined);
+    this.redis.disconnect();
+    await this.db.$disconnect();
+  }
+}

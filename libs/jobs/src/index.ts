@@ -1,0 +1,13 @@
+export { ApiKeyService, ENV_KEYS_OWNER, type CreatedApiKey, type Principal } from './api-key.service.js';
+export { LocalArtifactStore, type ArtifactKind, type ArtifactStore } from './artifact-store.js';
+export { parseByteRange, type ByteRange } from './byte-range.js';
+export { jobChannel, JobEventsPublisher, subscribeToJob, type JobEvent } from './job-events.js';
+export { toJobRecord } from './job-record.mapper.js';
+export { JobService, type CreateJobOptions, type JobServiceDeps, type VideoResponse } from './job.service.js';
+export {
+  INTERPRETER_MODEL,
+  ModelRegistry,
+  type ModelInfo,
+  type ModelProvider,
+  type ModelRegistryOptions,
+} from './model-registry.js';

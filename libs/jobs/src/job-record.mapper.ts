@@ -1,0 +1,24 @@
+import { type JobRecordDto, type JobStepDto, JobStatus, type BrowserEnv } from '@suite/contracts';
+import type { MainDb } from '@suite/db';
+
+/** The public shape of a job (snake_case, ISO times, relative artifact links). */
+export function toJobRecord(job: MainDb.Job, videoAvailable: boolean): JobRecordDto {
+  const self = `/v1/jobs/${job.id}`;
+  return {
+    id: job.id,
+    status: job.status as JobStatus,
+    query: job.query,
+    initial_url: job.initialUrl,
+    model: job.model,
+    env: job.env as BrowserEnv,
+    highlight_mouse: job.highlightMouse,
+    metadata: (job.metadata as Record<string, unknown> | null) ?? null,
+    summary: job.summary,
+    error: job.error,
+    steps: (job.steps as unknown as JobStepDto[]) ?? [],
+    created_at: job.createdAt.toISOString(),
+    started_at: job.startedAt?.toISOString() ?? null,
+    finished_at: job.finishedAt?.toISOString() ?? null,
+    links: { self, log: `${self}/log`, video: videoAvailable ? `${self}/video` : null },
+  };
+}

@@ -1,0 +1,200 @@
+import {
+  type CancelJobResultDto,
+  CreateJobDto,
+  type JobListDto,
+  type JobRecordDto,
+  JobStatus,
+  ListJobsQueryDto,
+  validateBody,
+  validateQuery,
+} from '@suite/contracts';
+import { isUuid, type MainClient, type MainDb } from '@suite/db';
+import { RunnerError, RunnerErrorCode } from '@suite/errors';
+import type { QueueName, TypedQueue } from '@suite/queue';
+import { injectTraceContext } from '@suite/telemetry';
+import type { Principal } from './api-key.service.js';
+import type { ArtifactStore } from './artifact-store.js';
+import { parseByteRange } from './byte-range.js';
+import type { JobEventsPublisher } from './job-events.js';
+import { toJobRecord } from './job-record.mapper.js';
+import type { ModelRegistry } from './model-registry.js';
+
+export interface JobServiceDeps {
+  db: MainClient;
+  queue: TypedQueue<typeof QueueName.BrowserJobs>;
+  models: ModelRegistry;
+  store: ArtifactStore;
+  events: JobEventsPublisher;
+  /** HOSTED_BROWSER_WS_URL is configured. */
+  hostedBrowser: boolean;
+}
+
+export interface CreateJobOptions {
+  /** A2A context the job belongs to. */
+  contextId?: string;
+}
+
+export interface VideoResponse {
+  status: 200 | 206 | 416;
+  headers: Record<string, string>;
+  body?: NodeJS.ReadableStream;
+}
+
+/**
+ * The runner's one job service, shared by `/v1`, A2A and MCP: Postgres holds the truth, the queue
+ * carries only the job id (and trace context). Every read and write is scoped to the caller's owner.
+ */
+export class JobService {
+  constructor(private readonly deps: JobServiceDeps) {}
+
+  async create(principal: Principal, body: unknown, options: CreateJobOptions = {}): Promise<JobRecordDto> {
+    const { value } = validateBody(CreateJobDto, body);
+    const model = this.deps.models.resolve(value.model);
+    if (value.env === 'hosted_browser' && !this.deps.hostedBrowser) {
+      throw new RunnerError(
+        RunnerErrorCode.EnvUnavailable,
+        "env 'hosted_browser' needs a hosted browser provider: set HOSTED_BROWSER_WS_URL to its CDP websocket URL, or use 'local_browser'",
+        { metadata: { env: value.env } },
+      );
+    }
+    const trace = injectTraceContext();
+    const job = await this.deps.db.job.create({
+      data: {
+        owner: principal.owner,
+        query: value.query,
+        initialUrl: value.initial_url,
+        model: model.id,
+        env: value.env,
+        highlightMouse: value.highlight_mouse,
+        metadata: (value.metadata ?? undefined) as MainDb.Prisma.InputJsonValue | undefined,
+        traceContext: trace as MainDb.Prisma.InputJsonValue,
+        contextId: options.contextId ?? null,
+      },
+    });
+    try {
+      await this.deps.queue.add('run', { jobId: job.id, trace }, { jobId: job.id });
+    } catch (error) {
+      // Never accept a job nobody will run: undo the row and say the queue is unavailable.
+      await this.deps.db.job.delete({ where: { id: job.id } }).catch(() => undefined);
+      throw new RunnerError(
+        RunnerErrorCode.ServiceUnavailable,
+        'The job queue is unavailable; try again shortly.',
+        {
+          cause: error,
+        },
+      );
+    }
+    return toJobRecord(job, false);
+  }
+
+  async list(principal: Principal, query: unknown): Promise<JobListDto> {
+    const { value } = validateQuery(ListJobsQueryDto, query);
+    const jobs = await this.deps.db.job.findMany({
+      where: { owner: principal.owner, ...(value.status ? { status: value.status } : {}) },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      take: value.limit,
+    });
+    return { jobs: jobs.map((job) => toJobRecord(job, Boolean(job.videoPath))) };
+  }
+
+  async get(principal: Principal, id: string): Promise<JobRecordDto> {
+    const job = await this.find(principal, id);
+    return toJobRecord(job, Boolean(job.videoPath));
+  }
+
+  /** Queued → cancelled (never runs). Running or finished jobs are left as they are and say so. */
+  async cancel(principal: Principal, id: string): Promise<CancelJobResultDto> {
+    const job = await this.find(principal, id);
+    const { count } = await this.deps.db.job.updateMany({
+      where: { id: job.id, status: JobStatus.Queued },
+      data: { status: JobStatus.Cancelled, finishedAt: new Date(), summary: 'Cancelled before it started.' },
+    });
+    if (count === 1) {
+      // Best effort: a worker that still picks it up sees `cancelled` in Postgres and skips it.
+      await this.deps.queue.remove(job.id).catch(() => undefined);
+      await this.deps.events
+        .publish({ type: 'status', jobId: job.id, status: JobStatus.Cancelled, at: new Date().toISOString() })
+        .catch(() => undefined);
+      return {
+        id: job.id,
+        status: JobStatus.Cancelled,
+        cancelled: true,
+        message: 'Job cancelled before it started.',
+      };
+    }
+    const current = await this.find(principal, id);
+    const message =
+      current.status === JobStatus.Running
+        ? 'The job is running and was not stopped: running jobs are not force-killed. It will finish on its own.'
+        : `The job already ended (${current.status}); nothing to cancel.`;
+    return { id: current.id, status: current.status as JobStatus, cancelled: false, message };
+  }
+
+  /** The agent log so far: NDJSON entries as stored, or one readable line per entry. */
+  async log(principal: Principal, id: string, format: 'text' | 'ndjson'): Promise<string> {
+    const job = await this.find(principal, id);
+    const ndjson = await this.deps.store.readLog(job.id);
+    if (format === 'ndjson') return ndjson;
+    return ndjson
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => {
+        try {
+          const entry = JSON.parse(line) as { text?: string; time?: string; message?: string };
+          return entry.text ?? `${entry.time ?? ''} ${entry.message ?? ''}`.trim();
+        } catch {
+          return line;
+        }
+      })
+      .map((line) => `${line}\n`)
+      .join('');
+  }
+
+  async video(principal: Principal, id: string, rangeHeader: string | undefined): Promise<VideoResponse> {
+    const job = await this.find(principal, id);
+    const size = job.videoPath ? await this.deps.store.size(job.id, 'video') : undefined;
+    if (!size) {
+      const why =
+        job.status === JobStatus.Queued || job.status === JobStatus.Running
+          ? `the job is ${job.status}; the video is written when it ends`
+          : job.status === JobStatus.Cancelled
+            ? 'the job was cancelled before it ran'
+            : 'no video was recorded for this job';
+      throw new RunnerError(RunnerErrorCode.ArtifactNotFound, `No video for job ${job.id}: ${why}.`);
+    }
+    const common = {
+      'content-type': 'video/mp4',
+      'accept-ranges': 'bytes',
+      'cache-control': 'private, max-age=3600',
+    };
+    const range = parseByteRange(rangeHeader, size);
+    if (range === 'unsatisfiable') {
+      return { status: 416, headers: { ...common, 'content-range': `bytes */${size}` } };
+    }
+    if (range) {
+      return {
+        status: 206,
+        headers: {
+          ...common,
+          'content-range': `bytes ${range.start}-${range.end}/${size}`,
+          'content-length': String(range.end - range.start + 1),
+        },
+        body: this.deps.store.open(job.id, 'video', range),
+      };
+    }
+    return {
+      status: 200,
+      headers: { ...common, 'content-length': String(size) },
+      body: this.deps.store.open(job.id, 'video'),
+    };
+  }
+
+  /** Unknown ids, malformed ids and other owners' jobs are all simply "not found". */
+  private async find(principal: Principal, id: string): Promise<MainDb.Job> {
+    const job = isUuid(id)
+      ? await this.deps.db.job.findFirst({ where: { id, owner: principal.owner } })
+      : null;
+    if (!job) throw new RunnerError(RunnerErrorCode.JobNotFound, `Job ${JSON.stringify(id)} was not found.`);
+    return job;
+  }
+}

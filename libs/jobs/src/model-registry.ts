@@ -1,0 +1,66 @@
+import { RunnerError, RunnerErrorCode } from '@suite/errors';
+
+/** The built-in, offline, deterministic agent: plain English steps, no LLM. */
+export const INTERPRETER_MODEL = 'instruction-interpreter';
+
+export type ModelProvider = 'interpreter' | 'openai' | 'anthropic';
+
+export interface ModelInfo {
+  id: string;
+  provider: ModelProvider;
+  description: string;
+  default: boolean;
+}
+
+export interface ModelRegistryOptions {
+  /** DEFAULT_MODEL; falls back to the interpreter. */
+  defaultModel?: string | undefined;
+}
+
+/**
+ * Which models this deployment can run. Without an LLM provider only the interpreter is served;
+ * asking for anything else is a 422 that says which variable would make it available.
+ */
+export class ModelRegistry {
+  private readonly models = new Map<string, ModelInfo>();
+  readonly defaultModel: string;
+
+  constructor(options: ModelRegistryOptions = {}) {
+    this.models.set(INTERPRETER_MODEL, {
+      id: INTERPRETER_MODEL,
+      provider: 'interpreter',
+      description:
+        'Built-in instruction interpreter: runs plain English steps offline and deterministically.',
+      default: false,
+    });
+    const wanted = options.defaultModel || INTERPRETER_MODEL;
+    if (!this.models.has(wanted)) {
+      throw new Error(
+        `DEFAULT_MODEL "${wanted}" is not served here; served: ${[...this.models.keys()].join(', ')}`,
+      );
+    }
+    this.defaultModel = wanted;
+    this.models.get(wanted)!.default = true;
+  }
+
+  list(): ModelInfo[] {
+    return [...this.models.values()];
+  }
+
+  /** The model a job runs with: the requested one when served, the default when none was asked. */
+  resolve(requested: string | undefined): ModelInfo {
+    const id = requested ?? this.defaultModel;
+    const model = this.models.get(id);
+    if (model) return model;
+    throw new RunnerError(RunnerErrorCode.ModelUnavailable, unavailableReason(id, [...this.models.keys()]), {
+      metadata: { model: id },
+    });
+  }
+}
+
+function unavailableReason(model: string, served: string[]): string {
+  const hint = /^claude/i.test(model)
+    ? 'set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for a compatible gateway) to use Anthropic models'
+    : 'set OPENAI_API_KEY (and OPENAI_BASE_URL for vLLM, Ollama or another compatible server) to use OpenAI-compatible models, or ANTHROPIC_API_KEY for Anthropic models';
+  return `model '${model}' is not served by this deployment: ${hint}. Models served now: ${served.join(', ')}`;
+}
