@@ -9,7 +9,7 @@ import {
   validateQuery,
 } from '@suite/contracts';
 import { isUuid, type MainClient, type MainDb } from '@suite/db';
-import { RunnerError, RunnerErrorCode } from '@suite/errors';
+import { issue, RunnerError, RunnerErrorCode, type ValidationIssue } from '@suite/errors';
 import type { QueueName, TypedQueue } from '@suite/queue';
 import { injectTraceContext } from '@suite/telemetry';
 import type { Principal } from './api-key.service.js';
@@ -49,6 +49,8 @@ export class JobService {
 
   async create(principal: Principal, body: unknown, options: CreateJobOptions = {}): Promise<JobRecordDto> {
     const { value } = validateBody(CreateJobDto, body);
+    const nul = nulIssues(value, ['body']);
+    if (nul.length) throw RunnerError.validation(nul);
     const model = this.deps.models.resolve(value.model);
     if (value.env === 'hosted_browser' && !this.deps.hostedBrowser) {
       throw new RunnerError(
@@ -197,4 +199,26 @@ export class JobService {
     if (!job) throw new RunnerError(RunnerErrorCode.JobNotFound, `Job ${JSON.stringify(id)} was not found.`);
     return job;
   }
+}
+
+/**
+ * Postgres text and jsonb cannot hold U+0000, so a string containing it is refused up front as
+ * a validation error (pydantic would accept it; storing it is impossible) instead of failing later.
+ */
+function nulIssues(value: unknown, loc: (string | number)[]): ValidationIssue[] {
+  if (typeof value === 'string') {
+    return value.includes('\u0000')
+      ? [issue.valueError(loc, value, 'the text must not contain NUL (\\u0000) characters')]
+      : [];
+  }
+  if (Array.isArray(value)) return value.flatMap((item, i) => nulIssues(item, [...loc, i]));
+  if (value && typeof value === 'object') {
+    return Object.entries(value).flatMap(([key, item]) => [
+      ...(key.includes('\u0000')
+        ? [issue.valueError([...loc, key], key, 'keys must not contain NUL (\\u0000) characters')]
+        : []),
+      ...nulIssues(item, [...loc, key]),
+    ]);
+  }
+  return [];
 }

@@ -10,7 +10,10 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
         'The same jobs are reachable over A2A (`POST /a2a`, agent card at `/.well-known/agent-card.json`) and MCP (`/mcp`).',
     )
     .setVersion(SUITE_VERSION)
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'API key as a bearer token' }, 'bearer')
+    .addBearerAuth(
+      { type: 'http', scheme: 'bearer', bearerFormat: 'API key', description: 'API key as a bearer token' },
+      'bearer',
+    )
     .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'API key header' }, 'api-key')
     .build();
   return SwaggerModule.createDocument(app, config);

@@ -6,9 +6,11 @@ import type { FastifyInstance } from 'fastify';
  * with the position, not a framework 400. An empty body reaches validation as "missing".
  */
 export function registerJsonBodyParser(fastify: FastifyInstance): void {
-  fastify.removeContentTypeParser('application/json');
+  // Only JSON is accepted: every other media type (text/plain included) is a 415.
+  fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser(
-    /^application\/([\w.+-]+\+)?json$/,
+    // Parameters such as `; charset=utf-8` are allowed, as is any `+json` type.
+    /^application\/([\w.+-]+\+)?json\s*(;.*)?$/i,
     { parseAs: 'string' },
     (_request, body: string | Buffer, done) => {
       const text = typeof body === 'string' ? body : body.toString('utf8');

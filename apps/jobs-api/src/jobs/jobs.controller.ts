@@ -112,7 +112,10 @@ export class JobsController {
   @Get(':job_id/video')
   @ApiProduces('video/mp4')
   @ApiHeader({ name: 'Range', required: false, description: 'bytes=start-end, for seeking' })
-  @ApiOkResponse({ description: 'The recorded video (H.264 MP4); 206 for a Range request.' })
+  @ApiOkResponse({
+    description: 'The recorded video (H.264 MP4); 206 with Content-Range for a Range request.',
+    content: { 'video/mp4': { schema: { type: 'string', format: 'binary' } } },
+  })
   @ApiNotFoundResponse({ description: 'Unknown job, or no video (yet).', type: HttpErrorDto })
   async video(
     @CurrentPrincipal() principal: Principal,

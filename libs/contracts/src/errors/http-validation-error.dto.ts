@@ -42,8 +42,8 @@ export class ValidationIssueDto {
 
 /** The 422 body of every /v1 endpoint (FastAPI `HTTPValidationError`). */
 export class HttpValidationErrorDto {
-  @ApiProperty({ type: () => ValidationIssueDto, isArray: true })
-  detail!: ValidationIssueDto[];
+  @ApiProperty({ type: () => ValidationIssueDto, isArray: true, required: false })
+  detail?: ValidationIssueDto[];
 }
 
 /** Every other /v1 error: a sentence and a stable code. */
