@@ -1,0 +1,123 @@
+import type { Browser, BrowserContext, Page } from 'puppeteer-core';
+
+export interface BrowserPoolOptions {
+  /** Opens a browser, e.g. `() => launchLocalBrowser()` or `() => connectHostedBrowser(url)`. */
+  open: () => Promise<Browser>;
+  /** Lets go of a browser when the pool closes; defaults to `browser.close()`. */
+  release?: (browser: Browser) => Promise<void>;
+  /** Longest wait for a context to close before it is abandoned. Default 10 s. */
+  closeTimeoutMs?: number;
+}
+
+/**
+ * One isolated job's view of the browser: its own context (cookies, storage, cache) and page.
+ * `close()` never throws and never hangs, because it runs in `finally` blocks after failures.
+ */
+export class BrowserSession {
+  private closing: Promise<void> | undefined;
+
+  constructor(
+    readonly browser: Browser,
+    readonly context: BrowserContext,
+    readonly page: Page,
+    private readonly closeTimeoutMs: number,
+    private readonly onClosed: (session: BrowserSession) => void,
+  ) {}
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      if (this.browser.connected) {
+        await withTimeout(this.context.close(), this.closeTimeoutMs).catch(() => undefined);
+      }
+      this.onClosed(this);
+    })();
+    return this.closing;
+  }
+}
+
+/**
+ * Keeps one warm browser per worker and hands out isolated sessions. A browser that crashed or
+ * disconnected is replaced on the next `acquire()`.
+ */
+export class BrowserPool {
+  private browser: Browser | undefined;
+  private opening: Promise<Browser> | undefined;
+  private readonly sessions = new Set<BrowserSession>();
+  private closed = false;
+  private readonly closeTimeoutMs: number;
+
+  constructor(private readonly options: BrowserPoolOptions) {
+    this.closeTimeoutMs = options.closeTimeoutMs ?? 10_000;
+  }
+
+  get activeSessions(): number {
+    return this.sessions.size;
+  }
+
+  async acquire(): Promise<BrowserSession> {
+    if (this.closed) throw new Error('the browser pool is closed');
+    try {
+      return await this.newSession(await this.warmBrowser());
+    } catch (error) {
+      // The browser may have died between the check and the call; one fresh start is worth a try.
+      if (this.browser?.connected) throw error;
+      this.browser = undefined;
+      return this.newSession(await this.warmBrowser());
+    }
+  }
+
+  /** Closes every session, then the browser. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.sessions].map((session) => session.close()));
+    const browser = this.browser ?? (await this.opening?.catch(() => undefined));
+    this.browser = undefined;
+    if (browser?.connected) {
+      const release = this.options.release ?? ((b: Browser) => b.close());
+      await withTimeout(release(browser), this.closeTimeoutMs).catch(() => {
+        browser.process()?.kill('SIGKILL');
+      });
+    }
+  }
+
+  private async warmBrowser(): Promise<Browser> {
+    if (this.browser?.connected) return this.browser;
+    this.browser = undefined;
+    this.opening ??= this.options
+      .open()
+      .then((browser) => {
+        browser.once('disconnected', () => {
+          if (this.browser === browser) this.browser = undefined;
+        });
+        this.browser = browser;
+        return browser;
+      })
+      .finally(() => {
+        this.opening = undefined;
+      });
+    return this.opening;
+  }
+
+  private async newSession(browser: Browser): Promise<BrowserSession> {
+    const context = await browser.createBrowserContext();
+    try {
+      const page = await context.newPage();
+      const session = new BrowserSession(browser, context, page, this.closeTimeoutMs, (s) =>
+        this.sessions.delete(s),
+      );
+      this.sessions.add(session);
+      return session;
+    } catch (error) {
+      await context.close().catch(() => undefined);
+      throw error;
+    }
+  }
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,162 @@
+import type { DomDocument, DomElement, DomWindow } from './page-dom.js';
+
+// Evaluated inside the page: each function must be self-contained.
+declare const document: DomDocument;
+declare const window: DomWindow;
+
+export interface ElementSnapshot {
+  tag: string;
+  type: string;
+  visible: boolean;
+  disabled: boolean;
+  readonly: boolean;
+  editable: boolean;
+  checkable: boolean;
+  /** null when the element has no checked state. */
+  checked: boolean | null;
+  focused: boolean;
+  isField: boolean;
+  isSelect: boolean;
+  isPassword: boolean;
+  value: string;
+  text: string;
+}
+
+/** Everything the runner asks about an element, read in one round trip. */
+export function readElementState(el: DomElement): ElementSnapshot {
+  const selfVisible = (node: DomElement): boolean => {
+    if (!node.isConnected) return false;
+    if (node.checkVisibility && !node.checkVisibility({ opacityProperty: true, visibilityProperty: true }))
+      return false;
+    const rect = node.getBoundingClientRect();
+    return rect.width > 0 && rect.height > 0;
+  };
+  const tag = el.tagName.toLowerCase();
+  const type = (el.getAttribute('type') ?? '').toLowerCase();
+  const role = (el.getAttribute('role') ?? '').toLowerCase();
+  const isSelect = tag === 'select';
+  const isField =
+    tag === 'textarea' ||
+    isSelect ||
+    (tag === 'input' && !/^(?:checkbox|radio|button|submit|reset|image|hidden)$/.test(type));
+  const disabled =
+    Boolean(el.disabled) ||
+    el.getAttribute('aria-disabled') === 'true' ||
+    Boolean(el.closest('fieldset[disabled]') && /^(?:input|select|textarea|button)$/.test(tag));
+  const readonly = Boolean(el.readOnly) || el.getAttribute('aria-readonly') === 'true';
+  const nativeCheckable = tag === 'input' && (type === 'checkbox' || type === 'radio');
+  const ariaChecked =
+    el.getAttribute('aria-checked') ?? el.getAttribute('aria-pressed') ?? el.getAttribute('aria-selected');
+  const checkable =
+    nativeCheckable ||
+    tag === 'option' ||
+    ariaChecked !== null ||
+    /^(?:checkbox|radio|switch|menuitemcheckbox|menuitemradio)$/.test(role);
+  const checked = nativeCheckable
+    ? Boolean(el.checked)
+    : tag === 'option'
+      ? Boolean((el as DomElement & { selected?: boolean }).selected)
+      : ariaChecked !== null
+        ? ariaChecked === 'true'
+        : null;
+  const active = document.activeElement;
+  let value = '';
+  if (isSelect) {
+    value = Array.from(el.selectedOptions ?? [])
+      .map((option) => option.label || option.text)
+      .join(', ');
+  } else if (isField) {
+    value = el.value ?? '';
+  } else if (el.isContentEditable) {
+    value = el.innerText ?? '';
+  }
+  const labelsVisible = el.labels ? Array.from(el.labels).some(selfVisible) : false;
+  return {
+    tag,
+    type,
+    visible: selfVisible(el) || labelsVisible,
+    disabled,
+    readonly,
+    editable: (isField && !isSelect) || Boolean(el.isContentEditable),
+    checkable,
+    checked,
+    focused: active !== null && (active === el || el.contains(active)),
+    isField,
+    isSelect,
+    isPassword: type === 'password',
+    value,
+    text: (el.innerText ?? el.textContent ?? '').replace(/[\s\u00a0]+/g, ' ').trim(),
+  };
+}
+
+/**
+ * The element to aim the mouse at: the element itself, or, for a visually hidden checkbox or radio
+ * (a common custom-styled control), its visible label.
+ */
+export function pointerProxy(el: DomElement): DomElement {
+  const selfVisible = (node: DomElement): boolean => {
+    if (node.checkVisibility && !node.checkVisibility({ opacityProperty: true, visibilityProperty: true }))
+      return false;
+    const rect = node.getBoundingClientRect();
+    return rect.width > 1 && rect.height > 1;
+  };
+  if (selfVisible(el)) return el;
+  const label = el.labels ? Array.from(el.labels).find(selfVisible) : undefined;
+  return label ?? el;
+}
+
+/** Null when a click at (x, y) reaches `el`; otherwise a short description of what is on top. */
+export function coveringElement(el: DomElement, x: number, y: number): string | null {
+  const hit = document.elementFromPoint(x, y);
+  if (!hit) return null;
+  if (hit === el || el.contains(hit) || hit.contains(el)) return null;
+  for (const label of Array.from(el.labels ?? [])) {
+    if (label === hit || label.contains(hit)) return null;
+  }
+  const control = hit.closest('label')?.control;
+  if (control && control === el) return null;
+  const id = hit.id ? `#${hit.id}` : '';
+  const cls = (hit.getAttribute('class') ?? '')
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((c) => `.${c}`)
+    .join('');
+  const text = (hit.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 40);
+  return `<${hit.tagName.toLowerCase()}${id}${cls}>${text ? ` "${text}"` : ''}`;
+}
+
+/** Visible text of the whole page, whitespace collapsed. */
+export function pageText(): string {
+  const body = document.body;
+  if (!body) return '';
+  return (body.innerText ?? body.textContent ?? '').replace(/[\s\u00a0]+/g, ' ').trim();
+}
+
+export function scrollPage(how: { direction: 'up' | 'down' | 'top' | 'bottom'; pixels: number | null }): {
+  before: number;
+  after: number;
+} {
+  const before = window.scrollY;
+  const height = Math.max(
+    document.documentElement.getBoundingClientRect().height,
+    document.body?.getBoundingClientRect().height ?? 0,
+  );
+  if (how.direction === 'top') window.scrollTo({ top: 0, behavior: 'instant' });
+  else if (how.direction === 'bottom') window.scrollTo({ top: height, behavior: 'instant' });
+  else {
+    const amount = how.pixels ?? Math.round(window.innerHeight * 0.8);
+    window.scrollBy({ top: how.direction === 'up' ? -amount : amount, behavior: 'instant' });
+  }
+  return { before, after: window.scrollY };
+}
+
+/** Submits the form that has focus, or the only/first form on the page. */
+export function submitForm(): string | null {
+  const active = document.activeElement;
+  const form = active?.form ?? active?.closest('form') ?? document.querySelector('form');
+  if (!form) return null;
+  form.requestSubmit?.();
+  return form.getAttribute('id') ?? form.getAttribute('name') ?? form.getAttribute('action') ?? 'form';
+}

@@ -1,0 +1,110 @@
+export {
+  type AgentLogEntry,
+  type AgentLogInput,
+  type AgentLogOptions,
+  type AgentLogSink,
+  AgentLog,
+  formatLogLine,
+  type LogLevel,
+  type LogOutcome,
+  parseAgentLog,
+} from './agent-log.js';
+export { BrowserPool, type BrowserPoolOptions, BrowserSession } from './browser-pool.js';
+export {
+  CHROMIUM_ARGS,
+  connectHostedBrowser,
+  DEFAULT_CHROMIUM_PATH,
+  DEFAULT_VIEWPORT,
+  launchLocalBrowser,
+  type LocalBrowserOptions,
+} from './browser-launcher.js';
+export { CURSOR_COLOR, CURSOR_ELEMENT_ID, CursorOverlay } from './cursor-overlay.js';
+export {
+  describeTarget,
+  ElementNotFoundError,
+  findOnce,
+  type FindOutcome,
+  locate,
+  type LocateOptions,
+  type LocatePreference,
+  type LocateResult,
+} from './element-locator.js';
+export {
+  defaultFfmpegPath,
+  type EncoderOptions,
+  type EncoderResult,
+  FfmpegEncoder,
+  ffmpegArgs,
+  type SpawnEncoder,
+} from './ffmpeg-encoder.js';
+export {
+  normalizeUrl,
+  parseInstructions,
+  type ParseResult,
+  SUPPORTED_PHRASINGS,
+  type UnknownStep,
+} from './instruction-parser.js';
+export {
+  type InstructionTestOptions,
+  type InstructionTestResult,
+  runInstructionTest,
+} from './instruction-test-runner.js';
+export {
+  type InterpretedQuery,
+  interpretQuery,
+  runInterpreter,
+  type RunInterpreterOptions,
+  type RunResult,
+  type StepResult,
+  type StepStatus,
+  type Verdict,
+} from './interpreter-agent.js';
+export { parseKeys } from './key-names.js';
+export {
+  DEFAULT_LIMITS,
+  LimitExceededError,
+  type LimitName,
+  type RunLimits,
+  StepFailedError,
+} from './run-limits.js';
+export { countHolds, textMatches, urlMatches } from './step-assertions.js';
+export {
+  type AssertCountStep,
+  type AssertElementTextStep,
+  type AssertionStep,
+  type AssertStateStep,
+  type AssertTextStep,
+  type AssertTitleStep,
+  type AssertUrlStep,
+  type AssertValueStep,
+  type CheckStep,
+  type ClearStep,
+  type ClickStep,
+  type CountComparison,
+  type ElementState,
+  type FocusStep,
+  type GoBackStep,
+  type GoForwardStep,
+  type HoverStep,
+  isAssertion,
+  type MatchMode,
+  type NavigateStep,
+  type PressStep,
+  type ReloadStep,
+  type ScrollStep,
+  type ScrollToStep,
+  type SelectStep,
+  type Step,
+  type StepAction,
+  type StepBody,
+  type SubmitStep,
+  type Target,
+  targetOf,
+  type TargetRole,
+  type TypeStep,
+  type WaitForElementStep,
+  type WaitForLoadStep,
+  type WaitForTextStep,
+  type WaitStep,
+} from './step-types.js';
+export { VideoRecorder, type VideoRecorderOptions, type VideoResult } from './video-recorder.js';

@@ -1,0 +1,928 @@
+import { splitMaskedQuery } from './instruction-splitter.js';
+import { parseKeys } from './key-names.js';
+import {
+  containsQuote,
+  maskQuery,
+  type MaskToken,
+  quotedValue,
+  TOKEN_PATTERN,
+  unmask,
+  urlValue,
+} from './masked-text.js';
+import type {
+  CountComparison,
+  ElementState,
+  MatchMode,
+  Step,
+  StepBody,
+  Target,
+  TargetRole,
+} from './step-types.js';
+import { parseTarget } from './target-phrase.js';
+
+export interface UnknownStep {
+  /** 1-based position in the query, counted together with the understood steps. */
+  index: number;
+  text: string;
+}
+
+export interface ParseResult {
+  steps: Step[];
+  unknown: UnknownStep[];
+}
+
+/** One example per construct, shown to people whose query had steps we could not read. */
+export const SUPPORTED_PHRASINGS: string[] = [
+  'open https://example.com (also: go to / visit / navigate to localhost:3000/login)',
+  'go back / go forward / reload the page',
+  'click "Sign in" (also: click the Submit button, tap the link Learn more, double-click X, right-click X)',
+  'type "jane@example.com" into the email field',
+  'fill the "Password" field with "secret"',
+  'clear the search field',
+  'press Enter (also: press Tab 3 times, press Ctrl+A, press Escape in the search field)',
+  'select "Blue" from the Color dropdown',
+  'check the "Remember me" checkbox / uncheck "Subscribe"',
+  'hover over the Products menu',
+  'focus the email field',
+  'scroll down (also: scroll down 500 pixels, scroll to the bottom, scroll to the footer)',
+  'submit the form',
+  'wait 2 seconds',
+  'wait for "Saved" to appear / wait for "Loading" to disappear',
+  'wait until the URL contains "/dashboard"',
+  'verify the page contains "Welcome" (also: does not contain, I should see "Welcome")',
+  'the title is "Dashboard" (also: contains, starts with, ends with)',
+  'the URL ends with "/dashboard" (also: is, contains, starts with)',
+  'the Submit button is disabled (also: visible, hidden, enabled, checked, unchecked, focused, empty)',
+  'the email field has value "jane@example.com"',
+  'the status message contains "Done" (also: has text "Done")',
+  'there are 3 "Delete" buttons (also: at least 2 links)',
+];
+
+type Rule = (s: string, tokens: readonly MaskToken[]) => StepBody | undefined;
+
+const Q = TOKEN_PATTERN.replace('[qu]', 'q');
+
+const VERB_START =
+  '(?:open|go|visit|navigate|browse|click|double[- ]?click|right[- ]?click|tap|press|hit|type|enter|fill|input|write|clear|select|choose|pick|check|uncheck|tick|untick|hover|scroll|wait|reload|refresh|verify|assert|expect|ensure|confirm|make sure|submit|focus)\\b';
+const CONJUNCTION_BEFORE_VERB_RE = new RegExp(`(?:\\s*,\\s*(?:and\\s+)?|\\s+and\\s+)(?=${VERB_START})`, 'gi');
+const CONJUNCTION_RE = /\s*,\s*(?:and\s+)?|\s+and\s+/g;
+
+export function parseInstructions(query: string): ParseResult {
+  const { masked, tokens } = maskQuery(query);
+  const steps: Step[] = [];
+  const unknown: UnknownStep[] = [];
+  for (const chunk of splitMaskedQuery(masked)) {
+    for (const piece of splitBeforeVerbs(chunk)) {
+      for (const item of parseChunk(piece, tokens)) {
+        const index = steps.length + unknown.length + 1;
+        const text = unmask(item.masked, tokens, 'raw').trim();
+        if (item.body) steps.push({ ...item.body, index, text } as Step);
+        else unknown.push({ index, text });
+      }
+    }
+  }
+  return { steps, unknown };
+}
+
+const FILLER_ONLY_RE =
+  /^(?:first(?:ly)?|next|then|finally|lastly|now|also|and|so|ok(?:ay)?|please|afterwards|after that)$/i;
+
+/** "type 'x' into the email field and click Login": the verb after the "and" starts a new step. */
+function splitBeforeVerbs(chunk: string): string[] {
+  const pieces: string[] = [];
+  let carry = '';
+  for (const piece of chunk.split(CONJUNCTION_BEFORE_VERB_RE)) {
+    if (FILLER_ONLY_RE.test(piece.trim())) {
+      carry = `${carry}${piece}, `;
+      continue;
+    }
+    pieces.push(carry + piece);
+    carry = '';
+  }
+  if (carry) pieces.push(carry);
+  return pieces;
+}
+
+interface ParsedPiece {
+  masked: string;
+  body?: StepBody;
+}
+
+/** "the title is X and the URL contains Y" reads as one failed step until split at the "and". */
+function parseChunk(chunk: string, tokens: readonly MaskToken[]): ParsedPiece[] {
+  const trimmed = chunk.trim().replace(/[\s.!;,]+$/, '');
+  if (!trimmed) return [];
+  const body = parseStep(trimmed, tokens);
+  if (body) return [{ masked: trimmed, body }];
+  for (const match of trimmed.matchAll(CONJUNCTION_RE)) {
+    const left = trimmed.slice(0, match.index).trim();
+    const leftBody = left ? parseStep(left, tokens) : undefined;
+    if (!leftBody) continue;
+    const rest = parseChunk(trimmed.slice(match.index + match[0].length), tokens);
+    if (rest.length > 0 && rest.every((p) => p.body)) return [{ masked: left, body: leftBody }, ...rest];
+  }
+  return [{ masked: trimmed }];
+}
+
+/** Parses one step (masked text) or returns undefined when no phrase rule understands it. */
+export function parseStep(masked: string, tokens: readonly MaskToken[]): StepBody | undefined {
+  const canonical = canonicalize(masked);
+  if (!canonical) return undefined;
+  // A sentence that starts with a verb is an action ("click the link that says 'More'"); anything
+  // else is read as an assertion first ("the Submit button is disabled").
+  const rules = ACTION_VERB_RE.test(canonical)
+    ? [...ACTION_RULES, ASSERTION_RULE]
+    : [ASSERTION_RULE, ...ACTION_RULES];
+  for (const rule of rules) {
+    const body = rule(canonical, tokens);
+    if (body) return body;
+  }
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Canonical form: polite filler gone, modal verbs and contractions folded, so rules stay small.
+
+// Order words are only filler before a comma or a verb: "Next button is disabled" names a button.
+const LEADING_FILLER_RE = new RegExp(
+  '^(?:(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|next|finally|lastly|then|now)(?=\\s*,|\\s+' +
+    VERB_START +
+    '|\\s+(?:i|we|you|the user|user|please|the)\\b)|please|pls|kindly|also|and|so|ok(?:ay)?|just|' +
+    "afterwards|after that|go ahead and|let'?s|let us|i (?:want|need|would like|'d like) to|" +
+    '(?:you|we) (?:should|must|need to|have to|can|will)|try to|(?:the )?user (?:should|must|can|will)|' +
+    "i[’']m|i am|we[’']re|we are|i|we|you|the user|user)\\b[,:]?\\s*",
+  'i',
+);
+const TRAILING_FILLER_RE = /\s+(?:please|now|again|as well|too|thanks|thank you)$/i;
+const ASSERTION_PREFIX_RE =
+  /^(?:verify|assert|check|ensure|confirm|validate|test|make sure|be sure|see|expect)\s+(?:that|whether|if)\s+|^(?:verify|assert|expect|ensure|confirm|validate|make sure|be sure)\s+/i;
+const THIRD_PERSON_RE =
+  /^(opens|visits|navigates|goes|clicks|taps|presses|hits|types|enters|fills|inputs|writes|clears|selects|chooses|picks|checks|unchecks|ticks|hovers|scrolls|waits|reloads|refreshes|submits|focuses|sees)\b/i;
+
+function canonicalize(masked: string): string {
+  let s = masked
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[.!?;,]+$/, '');
+  for (let previous = ''; previous !== s;) {
+    previous = s;
+    s = s
+      .replace(LEADING_FILLER_RE, '')
+      .replace(TRAILING_FILLER_RE, '')
+      .replace(ASSERTION_PREFIX_RE, '')
+      .replace(/^(?:should|must|can|will)\s+/i, '')
+      .trim();
+  }
+  s = s.replace(THIRD_PERSON_RE, (verb) => singularVerb(verb));
+  return s
+    .replace(/\b(is|are|was|does|do|has|have|should|must|can|could|will|would)n[’']t\b/gi, '$1 not')
+    .replace(/\bcan[’']t\b|\bcannot\b/gi, 'can not')
+    .replace(/\bwon[’']t\b/gi, 'will not')
+    .replace(
+      /\b(?:should|must|will|shall|would) not be\b|\bnot to be\b|\bto not be\b|\bis not being\b/gi,
+      'is not',
+    )
+    .replace(
+      /\b(?:should|must|will|shall|would) be\b|\bto be\b|\bare\b|\bis being\b|\bwas\b|\bbecomes\b|\bstays\b|\bremains\b/gi,
+      'is',
+    )
+    .replace(
+      /\b(?:(?:should|must|will|shall|would|do|does) not|not to|to not)\s+(contain|include|show|display|have|equal|match|say|read|start with|begin with|end with|appear|exist)\b/gi,
+      (_m, verb: string) => `does not ${verb.toLowerCase()}`,
+    )
+    .replace(
+      /\b(?:should|must|will|shall|would|to)\s+(contain|include|show|display|have|equal|match|say|read|start with|begin with|end with|appear|disappear|exist)\b/gi,
+      (_m, verb: string) => thirdPerson(verb.toLowerCase()),
+    )
+    .replace(/\b(?:do not|does not|can not|should not|must not|will not) see\b/gi, 'not see')
+    .replace(/\b(?:should|can|will|must|do) see\b/gi, 'see')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+function singularVerb(verb: string): string {
+  const lower = verb.toLowerCase();
+  if (lower === 'goes') return 'go';
+  if (/(?:sses|shes|ches|xes)$/.test(lower)) return lower.slice(0, -2);
+  return lower.slice(0, -1);
+}
+
+function thirdPerson(verb: string): string {
+  if (verb === 'have') return 'has';
+  const [first, ...rest] = verb.split(' ');
+  return [`${first}s`, ...rest].join(' ');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Values and shared pieces.
+
+/** A quoted string, a URL token, or (unquoted) the rest of the phrase. */
+function valueOf(text: string, tokens: readonly MaskToken[]): string | undefined {
+  const trimmed = text
+    .trim()
+    .replace(/^(?:the\s+)?(?:text|string|words?|message|phrase|value)\s+(?=\S)/i, '')
+    .trim();
+  if (!trimmed) return undefined;
+  const exact = quotedValue(trimmed, tokens) ?? urlValue(trimmed, tokens);
+  if (exact !== undefined) return exact;
+  // "'Thanks' and the URL contains 'done'" is two steps, not one long value.
+  if (containsQuote(trimmed)) return undefined;
+  return unmask(trimmed, tokens).trim();
+}
+
+function target(text: string | undefined, tokens: readonly MaskToken[]): Target | undefined {
+  return text === undefined ? undefined : parseTarget(text, tokens);
+}
+
+/** The subject of an assertion; one holding a verb ("the title is 'A' and the URL") is two clauses. */
+function subject(text: string | undefined, tokens: readonly MaskToken[]): Target | undefined {
+  if (text === undefined || /\b(?:is|contains|equals|has|does)\b/i.test(text)) return undefined;
+  return target(text, tokens);
+}
+
+const BARE_HOST_RE =
+  /^(?:localhost|\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:]+\]|(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,24})(?::\d{1,5})?(?:[/?#]\S*)?$/i;
+
+/** Turns what the user wrote into a URL to open: bare hosts get a scheme, paths stay relative. */
+export function normalizeUrl(raw: string): string | undefined {
+  const text = raw.trim().replace(/^<|>$/g, '');
+  if (!text || /\s/.test(text)) return undefined;
+  if (/^[a-z][a-z0-9+.-]*:/i.test(text) && !/^(?:localhost|[\w.-]+):\d/i.test(text)) {
+    try {
+      return new URL(text).href === '' ? undefined : text;
+    } catch {
+      return undefined;
+    }
+  }
+  if (/^(?:\/|\.\.?\/|\?|#)/.test(text)) return text;
+  if (!BARE_HOST_RE.test(text)) return undefined;
+  const local = /^(?:localhost|127\.|10\.|192\.168\.|0\.0\.0\.0|\[)/i.test(text);
+  const url = `${local ? 'http' : 'https'}://${text}`;
+  try {
+    new URL(url);
+    return url;
+  } catch {
+    return undefined;
+  }
+}
+
+function urlIn(text: string, tokens: readonly MaskToken[]): string | undefined {
+  const value = quotedValue(text, tokens) ?? urlValue(text, tokens);
+  return value === undefined ? undefined : normalizeUrl(value);
+}
+
+const NUMBER_WORDS: Readonly<Record<string, number>> = {
+  zero: 0,
+  no: 0,
+  none: 0,
+  a: 1,
+  an: 1,
+  one: 1,
+  single: 1,
+  two: 2,
+  couple: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  twenty: 20,
+  few: 3,
+};
+
+function numberOf(word: string): number | undefined {
+  const cleaned = word
+    .toLowerCase()
+    .replace(/^a\s+(?=few|couple)/, '')
+    .trim();
+  if (/^\d+(?:\.\d+)?$/.test(cleaned)) return Number(cleaned);
+  if (cleaned === 'half a' || cleaned === 'half') return 0.5;
+  return NUMBER_WORDS[cleaned];
+}
+
+const DURATION_RE =
+  /^(?:about\s+|around\s+|roughly\s+|for\s+)?(\d+(?:\.\d+)?|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of|half a)\s*(ms|milliseconds?|msecs?|s|secs?|seconds?|minutes?|mins?)$/i;
+
+function durationMs(text: string): number | undefined {
+  const match = DURATION_RE.exec(text.trim());
+  if (!match?.[1] || !match[2]) return undefined;
+  const amount = numberOf(match[1].replace(/\s+of$/, ''));
+  if (amount === undefined) return undefined;
+  const unit = match[2].toLowerCase();
+  const factor = unit.startsWith('m') && !unit.startsWith('mi') ? 1 : unit.startsWith('mi') ? 60_000 : 1000;
+  return Math.round(amount * factor);
+}
+
+function modeOf(verb: string): { mode: MatchMode; negate: boolean } | undefined {
+  const v = verb.toLowerCase().replace(/\s+/g, ' ');
+  const negate = /\bnot\b/.test(v);
+  const bare = v.replace(/\b(?:does|is|do) not\b|\bnot\b/, '').trim();
+  const mode: MatchMode | undefined =
+    /^(?:is|equals?|equal to|is equal to|reads|read|says|say|=)$/.test(bare) || bare === ''
+      ? 'equals'
+      : /^(?:contains?|includes?|has|have|shows?|displays?|mentions?)$/.test(bare)
+        ? 'contains'
+        : /^(?:starts? with|begins? with)$/.test(bare)
+          ? 'startsWith'
+          : /^(?:ends? with)$/.test(bare)
+            ? 'endsWith'
+            : /^(?:matches|match)$/.test(bare)
+              ? 'matches'
+              : undefined;
+  return mode ? { mode, negate } : undefined;
+}
+
+const MATCH_VERBS =
+  'is not|is|equals|does not equal|does not contain|contains|does not include|includes|does not start with|starts with|begins with|does not end with|ends with|matches|does not match|reads|says';
+
+const STATE_WORDS: ReadonlyArray<readonly [RegExp, ElementState, ElementState?]> = [
+  [
+    /^(?:visible|shown|displayed|present|showing|on the page|on screen|there|displayed on the page)$/,
+    'visible',
+    'hidden',
+  ],
+  [
+    /^(?:hidden|invisible|gone|not visible|not shown|not displayed|not present|not there)$/,
+    'hidden',
+    'visible',
+  ],
+  [/^(?:enabled|clickable|active|usable|not disabled|interactive)$/, 'enabled', 'disabled'],
+  [/^(?:disabled|greyed out|grayed out|not enabled|inactive|not clickable)$/, 'disabled', 'enabled'],
+  [/^(?:checked|selected|ticked|on|toggled on|switched on|not unchecked)$/, 'checked', 'unchecked'],
+  [
+    /^(?:unchecked|unselected|deselected|unticked|off|toggled off|switched off|not checked|not selected)$/,
+    'unchecked',
+    'checked',
+  ],
+  [/^(?:focused|in focus|focussed)$/, 'focused'],
+  [/^(?:empty|blank|cleared)$/, 'empty'],
+  [/^(?:editable|writable)$/, 'editable', 'readonly'],
+  [/^(?:read-?only|not editable)$/, 'readonly', 'editable'],
+];
+
+function stateOf(word: string, negated: boolean): ElementState | undefined {
+  const text = word.toLowerCase().trim();
+  for (const [re, state, opposite] of STATE_WORDS) {
+    if (re.test(text)) return negated ? opposite : state;
+  }
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Phrase rules, tried in order; the first that understands a step wins.
+
+const navigation: Rule = (s, tokens) => {
+  if (
+    /^(?:go|navigate|browse|head|move)\s+back(?:\s+(?:to the previous page|a page|one page|in (?:the )?history))?$|^(?:go to )?(?:the )?previous page$|^back$/i.test(
+      s,
+    )
+  ) {
+    return { action: 'goBack' };
+  }
+  if (/^(?:go|navigate|browse|move)\s+forward(?:\s+(?:a page|one page|in (?:the )?history))?$/i.test(s)) {
+    return { action: 'goForward' };
+  }
+  if (/^(?:reload|refresh)(?:\s+(?:the\s+)?(?:current\s+)?(?:page|browser|tab|site|window))?$/i.test(s)) {
+    return { action: 'reload' };
+  }
+  const open =
+    /^(?:open(?: up)?|visit|load|launch|browse to|go(?: over)? to|goto|navigate(?: over)? to|navigate|head(?: over)? to|point the browser (?:at|to)|start (?:at|on|from))\s+(?:(?:the|a)\s+)?(?:(?:web\s*)?(?:page|url|site|website|address|link|app|application|homepage)\s+)?(?:at\s+)?(.+?)(?:\s+in (?:the|a|your) (?:browser|new tab))?$/i.exec(
+      s,
+    );
+  if (open?.[1]) {
+    const url = urlIn(open[1], tokens) ?? normalizeUrl(unmask(open[1], tokens));
+    if (url) return { action: 'navigate', url };
+  }
+  return undefined;
+};
+
+const keyPress: Rule = (s, tokens) => {
+  const match =
+    /^(?:press|hit|push|strike|tap|type)\s+(?:the\s+)?(?:key\s+)?(.+?)(?:\s+key)?(?:\s+(\d+)\s+times|\s+(once|twice|thrice))?(?:\s+(?:in|on|into|inside|while in|within)\s+(.+))?$/i.exec(
+      s,
+    );
+  if (!match?.[1]) return undefined;
+  const keyText = quotedValue(match[1], tokens) ?? unmask(match[1], tokens);
+  const keys = parseKeys(keyText);
+  if (!keys) return undefined;
+  const repeat = match[2]
+    ? Number(match[2])
+    : match[3]
+      ? { once: 1, twice: 2, thrice: 3 }[match[3].toLowerCase()]
+      : 1;
+  const within = match[4] ? target(match[4], tokens) : undefined;
+  if (match[4] && !within) return undefined;
+  return { action: 'press', keys, repeat: repeat ?? 1, ...(within ? { target: within } : {}) };
+};
+
+const typing: Rule = (s, tokens) => {
+  const into =
+    /^(?:type|enter|input|write|key in|put|insert|paste)\s+(?:in\s+)?(.+?)\s+(?:into|in|inside|to|on)\s+(.+)$/i.exec(
+      s,
+    );
+  if (into?.[1] && into[2]) {
+    const value = valueOf(into[1], tokens);
+    const where = target(into[2], tokens);
+    if (value !== undefined && where) return { action: 'type', value, target: where };
+  }
+  const fill =
+    /^(?:fill(?:\s+in|\s+out)?|complete|populate|set|change|update)\s+(.+?)\s+(?:with|to|as|=)\s+(.+)$/i.exec(
+      s,
+    );
+  if (fill?.[1] && fill[2]) {
+    const where = target(fill[1], tokens);
+    const value = valueOf(fill[2], tokens);
+    if (where && value !== undefined) {
+      return where.role === 'combobox'
+        ? { action: 'select', option: value, target: where }
+        : { action: 'type', value, target: where };
+    }
+  }
+  const use = /^(?:use|enter|type|input|put)\s+(.+?)\s+(?:as|for)\s+(.+)$/i.exec(s);
+  if (use?.[1] && use[2]) {
+    const value = valueOf(use[1], tokens);
+    const where = target(use[2], tokens);
+    if (where && value !== undefined) return { action: 'type', value, target: where };
+  }
+  const bare = /^(?:type|write|input|enter|key in)\s+(.+)$/i.exec(s);
+  if (bare?.[1]) {
+    const value = quotedValue(bare[1], tokens);
+    if (value !== undefined) return { action: 'type', value };
+  }
+  return undefined;
+};
+
+const clearing: Rule = (s, tokens) => {
+  const match =
+    /^(?:clear|empty|erase|wipe)(?:\s+out)?\s+(?:the\s+(?:contents?|text|value)\s+of\s+)?(.+)$/i.exec(s);
+  if (!match?.[1]) return undefined;
+  const where = target(match[1], tokens);
+  if (!where || where.role === 'checkbox' || where.role === 'switch') return undefined;
+  return { action: 'clear', target: where };
+};
+
+const selecting: Rule = (s, tokens) => {
+  const match =
+    /^(?:select|choose|pick)\s+(?:the\s+)?(?:option\s+|value\s+)?(.+?)(?:\s+option)?\s+(?:from|in|on|within|inside|for|under)\s+(.+)$/i.exec(
+      s,
+    );
+  if (!match?.[1] || !match[2]) return undefined;
+  const option = valueOf(match[1], tokens);
+  const where = target(match[2], tokens);
+  if (option === undefined || !where) return undefined;
+  return { action: 'select', option, target: where };
+};
+
+const checking: Rule = (s, tokens) => {
+  const on = /^(check|tick|mark|select|choose|enable|turn on|switch on|toggle on|activate)\s+(.+)$/i.exec(s);
+  const off =
+    /^(uncheck|un-check|untick|unmark|deselect|unselect|clear|disable|turn off|switch off|toggle off)\s+(.+)$/i.exec(
+      s,
+    );
+  const match = on ?? off;
+  if (!match?.[1] || !match[2]) return undefined;
+  const where = target(match[2], tokens);
+  if (!where) return undefined;
+  const verb = match[1].toLowerCase();
+  const explicit = /^(?:check|tick|mark|uncheck|un-check|untick|unmark)$/.test(verb);
+  const checkable = where.role === 'checkbox' || where.role === 'radio' || where.role === 'switch';
+  if (!explicit && !checkable) return undefined;
+  if (where.role === 'textbox' && /box$/i.test(match[2])) delete where.role;
+  return { action: on ? 'check' : 'uncheck', target: where };
+};
+
+const clicking: Rule = (s, tokens) => {
+  const match =
+    /^(double[- ]?click|dbl[- ]?click|right[- ]?click|click|tap|press|push|hit|select|choose|follow|activate|open|expand|collapse|toggle)(?:\s+(?:on|at))?\s+(.+?)(?:\s+(twice|two times|again))?$/i.exec(
+      s,
+    );
+  if (!match?.[1] || !match[2]) return undefined;
+  const verb = match[1].toLowerCase().replace(/[- ]/g, '');
+  const phrase = match[2];
+  if (
+    verb === 'open' &&
+    !/\s*\uE000q/.test(phrase) &&
+    !/\b(?:menu|tab|dropdown|drop-down|accordion|dialog|modal|details|panel|section|button|link)$/i.test(
+      unmask(phrase, tokens),
+    )
+  ) {
+    return undefined;
+  }
+  const where = target(phrase, tokens);
+  if (!where) return undefined;
+  const double = verb === 'doubleclick' || verb === 'dblclick' || match[3] !== undefined;
+  return {
+    action: 'click',
+    target: where,
+    clickCount: double ? 2 : 1,
+    button: verb === 'rightclick' ? 'right' : 'left',
+  };
+};
+
+const hovering: Rule = (s, tokens) => {
+  const match =
+    /^(?:hover|mouse|mouseover|move (?:the )?(?:mouse|cursor|pointer)|point(?: the (?:mouse|cursor))?|put (?:the )?(?:mouse|cursor) )(?:\s*(?:over|on|onto|to|at|above))?\s+(.+)$/i.exec(
+      s,
+    );
+  const where = match?.[1] ? target(match[1], tokens) : undefined;
+  return where ? { action: 'hover', target: where } : undefined;
+};
+
+const focusing: Rule = (s, tokens) => {
+  const match = /^(?:focus|put (?:the )?focus)(?:\s+(?:on|in|into))?\s+(.+)$/i.exec(s);
+  const where = match?.[1] ? target(match[1], tokens) : undefined;
+  return where ? { action: 'focus', target: where } : undefined;
+};
+
+const scrolling: Rule = (s, tokens) => {
+  if (!/^scroll\b/i.test(s)) return undefined;
+  const rest = s
+    .replace(/^scroll\s*/i, '')
+    .replace(/^(?:the\s+)?(?:page|window|screen|view)\s*/i, '')
+    .trim();
+  const edge =
+    /^(?:(?:all the way\s+)?(?:down|up)\s+)?(?:to|until)\s+(?:the\s+)?(?:very\s+)?(top|bottom|end|beginning|start)(?:\s+of\s+(?:the\s+)?(?:page|screen|document))?$|^(?:all the way\s+)?(?:to\s+the\s+)?(top|bottom)$/i.exec(
+      rest,
+    );
+  if (edge) {
+    const where = (edge[1] ?? edge[2] ?? '').toLowerCase();
+    return {
+      action: 'scroll',
+      direction: where === 'top' || where === 'beginning' || where === 'start' ? 'top' : 'bottom',
+    };
+  }
+  const by =
+    /^(down|up)(?:\s+(?:by\s+)?(\d+)\s*(?:px|pixels?)?|\s+(?:a bit|a little|a page|one page|one screen|a screen|some|slightly))?$/i.exec(
+      rest,
+    );
+  if (by?.[1]) {
+    const direction = by[1].toLowerCase() === 'up' ? 'up' : 'down';
+    return by[2] ? { action: 'scroll', direction, pixels: Number(by[2]) } : { action: 'scroll', direction };
+  }
+  if (rest === '') return { action: 'scroll', direction: 'down' };
+  const to =
+    /^(?:(?:down|up)\s+)?(?:to|until(?:\s+you\s+see)?)\s+(.+?)(?:\s+is\s+visible)?$|^(.+?)\s+into\s+view$/i.exec(
+      rest,
+    );
+  const where = to ? target((to[1] ?? to[2]) as string, tokens) : undefined;
+  return where ? { action: 'scrollTo', target: where } : undefined;
+};
+
+const submitting: Rule = (s) =>
+  /^submit(?:\s+(?:the\s+)?(?:[\w-]+\s+)?(?:form|search|query|details|data))?$/i.test(s)
+    ? { action: 'submit' }
+    : undefined;
+
+const waiting: Rule = (s, tokens) => {
+  const wait = /^wait(?:\s+(?:for|up\s+to|at\s+most|maximum))?\s*(.*)$/i.exec(s);
+  if (!wait) return undefined;
+  const rest = (wait[1] ?? '').trim();
+  const plain = durationMs(rest);
+  if (plain !== undefined) return { action: 'wait', ms: plain };
+  if (/^(?:a\s+)?(?:moment|bit|second|sec|little|little bit|while)$/i.test(rest))
+    return { action: 'wait', ms: 1000 };
+  if (rest === '') return { action: 'wait', ms: 1000 };
+
+  let timeoutMs: number | undefined;
+  let condition = rest;
+  const upTo = /^(?:up to\s+|at most\s+|a maximum of\s+)?(.+?)\s+(?:for|until)\s+(.+)$/i.exec(rest);
+  const upToMs = upTo?.[1] ? durationMs(upTo[1]) : undefined;
+  if (upTo?.[2] && upToMs !== undefined) {
+    timeoutMs = upToMs;
+    condition = upTo[2];
+  }
+  condition = condition.replace(/^(?:for|until|till|that)\s+/i, '').trim();
+  const within = /^(.+?)\s+(?:for|within|up to)\s+(?:up to\s+)?(.+)$/i.exec(condition);
+  const withinMs = within?.[2] ? durationMs(within[2]) : undefined;
+  if (within?.[1] && withinMs !== undefined) {
+    timeoutMs = withinMs;
+    condition = within[1];
+  }
+  const limit = timeoutMs === undefined ? {} : { timeoutMs };
+
+  if (
+    /^(?:the\s+)?(?:page|site|app|document)(?:\s+(?:is\s+)?(?:to\s+)?(?:load|loaded|finish loading|finishes loading|is ready|ready))?$|^(?:the\s+)?(?:page\s+)?(?:load|navigation|network)(?:\s+to\s+(?:finish|complete))?$/i.test(
+      condition,
+    )
+  ) {
+    return { action: 'waitForLoad', ...limit };
+  }
+  const text =
+    /^(?:the\s+)?(?:text\s+|message\s+)?(.+?)(?:\s+(appears|shows up|shows|is shown|is displayed|is visible|is present|loads|is loaded|disappears|is gone|goes away|vanishes|is hidden|is not visible|is not shown|is not displayed|is not present|is removed))?(?:\s+on\s+(?:the\s+)?(?:page|screen))?$/i.exec(
+      condition,
+    );
+  if (text?.[1]) {
+    const hidden = text[2] !== undefined && /disappear|gone|away|vanish|hidden|not|removed/i.test(text[2]);
+    const quoted = quotedValue(text[1], tokens);
+    if (quoted !== undefined)
+      return { action: 'waitForText', expected: quoted, state: hidden ? 'hidden' : 'visible', ...limit };
+  }
+  const assertion = assertionRules(condition, tokens);
+  if (assertion) return { ...assertion, patient: true, ...limit } as StepBody;
+  if (text?.[1]) {
+    const where = target(text[1], tokens);
+    const hidden = text[2] !== undefined && /disappear|gone|away|vanish|hidden|not|removed/i.test(text[2]);
+    if (where)
+      return { action: 'waitForElement', target: where, state: hidden ? 'hidden' : 'visible', ...limit };
+  }
+  return undefined;
+};
+
+const titleAssertion: Rule = (s, tokens) => {
+  const match = new RegExp(
+    `^(?:the\\s+)?(?:(?:page|tab|window|document|browser)(?:'s|’s)?\\s+)?title(?:\\s+of\\s+the\\s+(?:page|tab|window))?\\s+(${MATCH_VERBS})\\s+(.+)$`,
+    'i',
+  ).exec(s);
+  const titled =
+    /^(?:the\s+)?(?:page|tab|window|document)\s+is\s+(not\s+)?(?:titled|called|named)\s+(.+)$/i.exec(s);
+  if (titled?.[2]) {
+    const value = valueOf(titled[2], tokens);
+    return value === undefined
+      ? undefined
+      : { action: 'assertTitle', mode: 'equals', expected: value, negate: Boolean(titled[1]) };
+  }
+  if (!match?.[1] || !match[2]) return undefined;
+  const mode = modeOf(match[1]);
+  const value = valueOf(match[2], tokens);
+  return mode && value !== undefined ? { action: 'assertTitle', ...mode, expected: value } : undefined;
+};
+
+const urlAssertion: Rule = (s, tokens) => {
+  const match = new RegExp(
+    `^(?:the\\s+)?(?:(?:current|page|browser|page's|browser's)\\s+)?(url|address|web address|location|path|pathname|route)(?:\\s+of\\s+the\\s+page)?\\s+(${MATCH_VERBS})\\s+(.+)$`,
+    'i',
+  ).exec(s);
+  if (match?.[1] && match[2] && match[3]) {
+    const mode = modeOf(match[2]);
+    const value = valueOf(match[3], tokens);
+    if (!mode || value === undefined) return undefined;
+    const isPath =
+      /^path|route/i.test(match[1]) && mode.mode === 'equals' && !value.startsWith('/') ? `/${value}` : value;
+    return { action: 'assertUrl', ...mode, expected: isPath };
+  }
+  const landed =
+    /^(?:(?:i|we|you|the user|user|it|the page|the browser)\s+)?(?:is|am|are|get|gets|got|should be|will be)?\s*(?:now\s+)?(?:redirected|taken|sent|navigated|brought|forwarded|on|at)\s+(?:to\s+)?(?:the\s+)?(.+?)(?:\s+page)?$/i.exec(
+      s,
+    );
+  if (landed?.[1]) {
+    const value = quotedValue(landed[1], tokens) ?? urlValue(landed[1], tokens);
+    if (value !== undefined && (value.startsWith('/') || normalizeUrl(value))) {
+      return { action: 'assertUrl', mode: 'contains', expected: value, negate: false };
+    }
+  }
+  const redirects = /^(?:the\s+)?(?:page|app|site|it)\s+redirects\s+to\s+(.+)$/i.exec(s);
+  if (redirects?.[1]) {
+    const value = valueOf(redirects[1], tokens);
+    if (value !== undefined) return { action: 'assertUrl', mode: 'contains', expected: value, negate: false };
+  }
+  return undefined;
+};
+
+const pageTextAssertion: Rule = (s, tokens) => {
+  const page =
+    /^(?:the\s+)?(?:page|screen|body|site|website|document|web page|webpage|it|response|result|results)\s+(does not contain|does not show|does not display|does not include|does not have|does not say|does not mention|contains|shows|displays|includes|has|says|mentions|reads)\s+(?:the\s+)?(?:text|message|words?|string|phrase)?\s*(.+)$/i.exec(
+      s,
+    );
+  if (page?.[1] && page[2]) {
+    const text = valueOf(page[2], tokens);
+    if (text === undefined) return undefined;
+    if (
+      quotedValue(page[2].replace(/^(?:the\s+)?(?:text|message|words?|string|phrase)\s+/i, ''), tokens) ===
+        undefined &&
+      /\b(?:button|link|field|checkbox)\b/i.test(text)
+    ) {
+      return undefined;
+    }
+    return { action: 'assertText', expected: text, negate: /not/i.test(page[1]) };
+  }
+  const see =
+    /^(not see|see|notice|observe|not notice|find|not find)\s+(?:the\s+)?(?:text\s+|message\s+|words?\s+)?(.+?)(?:\s+(?:on|in)\s+the\s+(?:page|screen))?$/i.exec(
+      s,
+    );
+  if (see?.[1] && see[2]) {
+    const quoted = quotedValue(see[2], tokens);
+    const negate = /^not/i.test(see[1]);
+    if (quoted !== undefined) return { action: 'assertText', expected: quoted, negate };
+    const where = target(see[2], tokens);
+    if (where?.role) return { action: 'assertState', target: where, state: negate ? 'hidden' : 'visible' };
+    if (where) return { action: 'assertText', expected: unmask(see[2], tokens), negate };
+    return undefined;
+  }
+  const textIs = new RegExp(
+    `^(?:the\\s+)?(?:text|message|words?|string|phrase)\\s+(${Q})\\s+(is not|is|appears|does not appear|exists|does not exist)(?:\\s+(visible|shown|displayed|present|on the page|anywhere))?(?:\\s+on\\s+the\\s+page)?$`,
+    'i',
+  ).exec(s);
+  if (textIs?.[1] && textIs[2]) {
+    const text = quotedValue(textIs[1], tokens) ?? '';
+    return { action: 'assertText', expected: text, negate: /not/i.test(textIs[2]) };
+  }
+  const noText = new RegExp(
+    `^there\\s+is\\s+(no|not any|a|an|the)?\\s*(?:text|message)?\\s*(${Q})(?:\\s+(?:on|in)\\s+the\\s+(?:page|screen))?$`,
+    'i',
+  ).exec(s);
+  if (noText?.[2]) {
+    const text = quotedValue(noText[2], tokens) ?? '';
+    return { action: 'assertText', expected: text, negate: /^no/i.test(noText[1] ?? '') };
+  }
+  return undefined;
+};
+
+const countAssertion: Rule = (s, tokens) => {
+  const comparisons: ReadonlyArray<readonly [RegExp, CountComparison]> = [
+    [/^exactly\s+/i, 'eq'],
+    [/^at\s+least\s+/i, 'gte'],
+    [/^at\s+most\s+/i, 'lte'],
+    [/^no\s+more\s+than\s+/i, 'lte'],
+    [/^more\s+than\s+/i, 'gt'],
+    [/^(?:fewer|less)\s+than\s+/i, 'lt'],
+  ];
+  const countOf =
+    /^(?:the\s+)?(?:number|count)\s+of\s+(.+?)\s+(?:is|equals)\s+(.+)$/i.exec(s) ??
+    /^(.+?)\s+count\s+(?:is|equals)\s+(.+)$/i.exec(s);
+  const match =
+    (countOf?.[1] && countOf[2] ? ([s, '', `${countOf[2]} ${countOf[1]}`] as const) : undefined) ??
+    /^(?:there\s+is|see|count|the page (?:has|shows|contains)|(?:the\s+)?(?:list|table|page)\s+(?:has|contains|shows))\s+(.+)$/i.exec(
+      s,
+    ) ??
+    /^()(\d+\s+.+?)\s+(?:is\s+)?(?:visible|shown|displayed|present|on the page)$/i.exec(s);
+  const phraseText = match?.[2] ?? match?.[1];
+  if (!phraseText) return undefined;
+  let rest = phraseText.trim();
+  let comparison: CountComparison = 'eq';
+  for (const [re, cmp] of comparisons) {
+    if (re.test(rest)) {
+      comparison = cmp;
+      rest = rest.replace(re, '');
+      break;
+    }
+  }
+  const num =
+    /^(\d+|zero|no|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty)\s+(.+)$/i.exec(
+      rest,
+    );
+  if (!num?.[1] || !num[2]) return undefined;
+  const count = numberOf(num[1]);
+  if (count === undefined) return undefined;
+  const where = target(
+    num[2].replace(/\s+(?:on the page|visible|shown|displayed|in the list|in the table|listed)$/i, ''),
+    tokens,
+  );
+  if (!where) return undefined;
+  // "there is one 'Welcome'" without a role is about text; counts need something countable.
+  if (!where.role && !/^[#.[]|\s*>\s*/.test(where.name) && count !== 0 && !/s$/i.test(num[2]))
+    return undefined;
+  return { action: 'assertCount', target: where, count, comparison };
+};
+
+const valueAssertion: Rule = (s, tokens) => {
+  const of =
+    /^(?:the\s+)?value\s+of\s+(.+?)\s+(is not|is|equals|does not equal|contains|does not contain|starts with|ends with)\s+(.+)$/i.exec(
+      s,
+    );
+  const has = /^(.+?)\s+(has|does not have)\s+(?:the\s+|a\s+)?value\s+(?:of\s+)?(.+)$/i.exec(s);
+  const possessive =
+    /^(.+?)(?:'s|’s)?\s+value\s+(is not|is|equals|contains|does not contain|starts with|ends with)\s+(.+)$/i.exec(
+      s,
+    );
+  const filled = /^(.+?)\s+(is not|is)\s+(?:filled (?:in )?with|set to|filled with)\s+(.+)$/i.exec(s);
+  const picked = of ?? possessive ?? filled;
+  if (has?.[1] && has[2] && has[3]) {
+    const where = subject(has[1], tokens);
+    const value = valueOf(has[3], tokens);
+    if (where && value !== undefined) {
+      return {
+        action: 'assertValue',
+        target: where,
+        mode: 'equals',
+        expected: value,
+        negate: /not/i.test(has[2]),
+      };
+    }
+  }
+  if (!picked?.[1] || !picked[2] || !picked[3]) return undefined;
+  const where = subject(picked[1], tokens);
+  const value = valueOf(picked[3], tokens);
+  const mode =
+    picked === filled ? { mode: 'equals' as const, negate: /not/i.test(picked[2]) } : modeOf(picked[2]);
+  if (!where || value === undefined || !mode) return undefined;
+  return { action: 'assertValue', target: where, ...mode, expected: value };
+};
+
+const FIELD_ROLES: ReadonlySet<TargetRole> = new Set(['textbox', 'combobox']);
+
+const elementTextAssertion: Rule = (s, tokens) => {
+  const textOf =
+    /^(?:the\s+)?text\s+(?:of|in|inside)\s+(.+?)\s+(is not|is|equals|contains|does not contain|starts with|ends with)\s+(.+)$/i.exec(
+      s,
+    );
+  const possessive =
+    /^(.+?)(?:'s|’s)?\s+text\s+(is not|is|equals|contains|does not contain|starts with|ends with)\s+(.+)$/i.exec(
+      s,
+    );
+  const verb =
+    /^(.+?)\s+(does not contain|does not show|does not say|does not include|does not display|does not have text|does not have the text|contains|includes|shows|displays|says|reads|has text|has the text|is labell?ed|is titled|starts with|ends with|matches)\s+(.+)$/i.exec(
+      s,
+    );
+  const fieldIs = new RegExp(`^(.+?)\\s+(is not|is)\\s+(${Q})$`, 'i').exec(s);
+  const picked = textOf ?? possessive ?? verb;
+  if (picked?.[1] && picked[2] && picked[3]) {
+    const where = subject(picked[1], tokens);
+    const text = valueOf(picked[3], tokens);
+    if (!where || text === undefined) return undefined;
+    const phrase = picked[2].toLowerCase();
+    const core = phrase.replace(/^does not /, '');
+    const whole = /^(?:has (?:the )?text|have (?:the )?text|is labell?ed|is titled|is|equals|reads)$/.test(
+      core,
+    );
+    const partial = modeOf(core)?.mode;
+    return {
+      action: 'assertElementText',
+      target: where,
+      expected: text,
+      mode: whole ? 'equals' : partial && partial !== 'equals' ? partial : 'contains',
+      negate: /\bnot\b/.test(phrase),
+    };
+  }
+  if (fieldIs?.[1] && fieldIs[2] && fieldIs[3]) {
+    const where = subject(fieldIs[1], tokens);
+    const value = quotedValue(fieldIs[3], tokens);
+    if (where?.role && FIELD_ROLES.has(where.role) && value !== undefined) {
+      return {
+        action: 'assertValue',
+        target: where,
+        mode: 'equals',
+        expected: value,
+        negate: /not/i.test(fieldIs[2]),
+      };
+    }
+  }
+  return undefined;
+};
+
+const stateAssertion: Rule = (s, tokens) => {
+  const exists =
+    /^(.+?)\s+(exists|does not exist|appears|does not appear|shows up|disappears|is gone|is on the page|is not on the page)(?:\s+on\s+the\s+(?:page|screen))?$/i.exec(
+      s,
+    );
+  if (exists?.[1] && exists[2]) {
+    const where = subject(exists[1], tokens);
+    const hidden = /not|disappears|gone/i.test(exists[2]);
+    return where ? { action: 'assertState', target: where, state: hidden ? 'hidden' : 'visible' } : undefined;
+  }
+  const there = /^there\s+is\s+(no|not any|a|an|one)\s+(.+)$/i.exec(s);
+  if (there?.[1] && there[2]) {
+    const where = target(there[2], tokens);
+    return where
+      ? { action: 'assertState', target: where, state: /^no|not/i.test(there[1]) ? 'hidden' : 'visible' }
+      : undefined;
+  }
+  const match =
+    /^(.+?)\s+(is not|is|looks|appears|seems)\s+(?:to\s+be\s+)?(not\s+)?(.+?)(?:\s+on\s+the\s+(?:page|screen))?$/i.exec(
+      s,
+    );
+  if (!match?.[1] || !match[2] || !match[4]) return undefined;
+  const negated = /not/i.test(match[2]) || Boolean(match[3]);
+  const state = stateOf(match[4], negated);
+  if (!state) return undefined;
+  const where = subject(match[1], tokens);
+  if (!where || /^(?:it|this|that|the page|page)$/i.test(where.name)) return undefined;
+  return { action: 'assertState', target: where, state };
+};
+
+function assertionRules(s: string, tokens: readonly MaskToken[]): StepBody | undefined {
+  for (const rule of [
+    titleAssertion,
+    urlAssertion,
+    pageTextAssertion,
+    countAssertion,
+    valueAssertion,
+    stateAssertion,
+    elementTextAssertion,
+  ]) {
+    const body = rule(s, tokens);
+    if (body) return body;
+  }
+  return undefined;
+}
+
+const ACTION_RULES: readonly Rule[] = [
+  navigation,
+  waiting,
+  scrolling,
+  keyPress,
+  selecting,
+  typing,
+  clearing,
+  checking,
+  hovering,
+  focusing,
+  submitting,
+  clicking,
+];
+const ASSERTION_RULE: Rule = (s, tokens) => assertionRules(s, tokens);
+const ACTION_VERB_RE = new RegExp(`^${VERB_START}`, 'i');

@@ -1,0 +1,75 @@
+/**
+ * Cuts a masked query (see masked-text.ts) into step-sized chunks: list items, lines, sentences and
+ * "then" chains. Conjunctions ("…, and click …") are left to the parser, which knows which verbs
+ * start a step.
+ */
+const LIST_MARKER_RE =
+  /^\s*(?:(?:step\s*)?\d{1,3}\s*[.):-](?=\s|$)|step\s+\d{1,3}\b|\(\d{1,3}\)|[-*•·‣▪◦–—]|[a-h][.)](?=\s))\s*/i;
+const INLINE_STEP_MARKER_RE = /\s+(?=step\s+\d{1,3}\s*[:.)-])/gi;
+const SENTENCE_END_RE = /(?<=[.!?;])\s+(?=\S)/;
+const ABBREVIATION_RE = /(?:^|\s)(?:e\.g|i\.e|etc|vs|approx|mr|mrs|ms|dr|no|st)\.$/i;
+const THEN_RE =
+  /(?:\s*,\s*|\s+)(?:and\s+)?(?:then|after\s+that|afterwards|and\s+finally)\b\s*,?\s*|^\s*(?:then|after\s+that|afterwards)\b\s*,?\s*/gi;
+
+export function splitMaskedQuery(masked: string): string[] {
+  const chunks: string[] = [];
+  for (const line of masked.split(/\r\n|\r|\n/)) {
+    for (const item of splitInlineList(line)) {
+      const body = item.replace(LIST_MARKER_RE, '');
+      for (const sentence of splitSentences(body)) {
+        for (const part of sentence.split(THEN_RE)) {
+          const cleaned = cleanChunk(part);
+          if (cleaned) chunks.push(cleaned);
+        }
+      }
+    }
+  }
+  return chunks;
+}
+
+/** "1. open x 2. click y" on one line, and "Step 1: … Step 2: …". Numbers must follow on. */
+function splitInlineList(line: string): string[] {
+  const pieces = line.split(INLINE_STEP_MARKER_RE);
+  const out: string[] = [];
+  for (const piece of pieces) {
+    const first = /^\s*(\d{1,3})\s*[.)]\s/.exec(piece);
+    if (!first) {
+      out.push(piece);
+      continue;
+    }
+    let rest = piece;
+    let next = Number(first[1]) + 1;
+    for (;;) {
+      const marker = new RegExp(`\\s(?=${next}\\s*[.)]\\s)`).exec(rest);
+      if (!marker) break;
+      out.push(rest.slice(0, marker.index));
+      rest = rest.slice(marker.index + 1);
+      next += 1;
+    }
+    out.push(rest);
+  }
+  return out;
+}
+
+function splitSentences(text: string): string[] {
+  const parts = text.split(SENTENCE_END_RE);
+  const out: string[] = [];
+  for (const part of parts) {
+    const previous = out.at(-1);
+    if (previous !== undefined && ABBREVIATION_RE.test(previous)) {
+      out[out.length - 1] = `${previous} ${part}`;
+    } else {
+      out.push(part);
+    }
+  }
+  return out;
+}
+
+function cleanChunk(chunk: string | undefined): string {
+  if (!chunk) return '';
+  return chunk
+    .replace(/\s+/g, ' ')
+    .replace(/^[\s,;:]+/, '')
+    .replace(/[\s.!;:,]+$/, '')
+    .trim();
+}

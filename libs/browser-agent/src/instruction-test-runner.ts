@@ -1,0 +1,84 @@
+import type { Page } from 'puppeteer-core';
+import type { AgentLog } from './agent-log.js';
+import { interpretQuery, runInterpreter, type RunResult } from './interpreter-agent.js';
+import type { RunLimits } from './run-limits.js';
+import { VideoRecorder, type VideoRecorderOptions, type VideoResult } from './video-recorder.js';
+
+export interface InstructionTestOptions {
+  page: Page;
+  query: string;
+  log: AgentLog;
+  limits?: Partial<RunLimits>;
+  highlightMouse?: boolean;
+  initialUrl?: string;
+  signal?: AbortSignal;
+  /** Where to record the run; omit for no video. */
+  video?: Omit<VideoRecorderOptions, 'highlightMouse'>;
+}
+
+export interface InstructionTestResult extends RunResult {
+  /** True when the query was rejected before any browser work (steps not understood). */
+  rejected: boolean;
+  video?: VideoResult;
+}
+
+/**
+ * One natural-language test from query to verdict: parse (reject early), record, run, and always
+ * finalise the video, whatever happened in between.
+ */
+export async function runInstructionTest(options: InstructionTestOptions): Promise<InstructionTestResult> {
+  const { log } = options;
+  const interpreted = interpretQuery(options.query);
+  if (!interpreted.ok) {
+    for (const unknown of interpreted.unknown) {
+      log.write({
+        outcome: 'failed',
+        step: unknown.index,
+        message: unknown.text,
+        error: `not understood: "${unknown.text}"`,
+      });
+    }
+    log.write({ outcome: 'info', level: 'error', message: `verdict: failed. ${interpreted.summary}` });
+    await log.flush();
+    return {
+      verdict: 'failed',
+      summary: interpreted.summary,
+      steps: [],
+      assertions: { total: 0, passed: 0 },
+      rejected: true,
+    };
+  }
+  log.info(`parsed ${interpreted.steps.length} ${interpreted.steps.length === 1 ? 'step' : 'steps'}`);
+  const recorder = options.video
+    ? new VideoRecorder({ ...options.video, highlightMouse: options.highlightMouse ?? false })
+    : undefined;
+  await recorder?.start(options.page);
+  let result: RunResult | undefined;
+  let video: VideoResult | undefined;
+  try {
+    result = await runInterpreter({
+      page: options.page,
+      steps: interpreted.steps,
+      log,
+      ...(options.limits ? { limits: options.limits } : {}),
+      ...(options.highlightMouse !== undefined ? { highlightMouse: options.highlightMouse } : {}),
+      ...(options.initialUrl ? { initialUrl: options.initialUrl } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  } finally {
+    video = await recorder?.stop();
+    if (video) {
+      if (video.ok)
+        log.info(`recorded ${Math.round(video.durationMs / 100) / 10} s of video to ${video.path}`);
+      else
+        log.write({
+          outcome: 'info',
+          level: 'warn',
+          message: 'the video could not be recorded',
+          error: video.error,
+        });
+    }
+    await log.flush();
+  }
+  return { ...result, rejected: false, ...(video ? { video } : {}) };
+}

@@ -1,0 +1,294 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import type { Browser, BrowserContext, Page } from 'puppeteer-core';
+import { DEMO_ROUTES } from '../testing/demo-pages.js';
+import { type LocalSite, serveLocalSite } from '../testing/local-site.js';
+import { AgentLog, formatLogLine, parseAgentLog } from './agent-log.js';
+import { launchLocalBrowser } from './browser-launcher.js';
+import { runInstructionTest } from './instruction-test-runner.js';
+import { interpretQuery, runInterpreter, type RunResult } from './interpreter-agent.js';
+import type { RunLimits } from './run-limits.js';
+
+const FAST: Partial<RunLimits> = {
+  navigationTimeoutMs: 5000,
+  actionTimeoutMs: 3000,
+  assertionTimeoutMs: 1500,
+};
+
+describe('runInterpreter (real Chromium, local pages)', () => {
+  let site: LocalSite;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+
+  beforeAll(async () => {
+    site = await serveLocalSite(DEMO_ROUTES);
+    browser = await launchLocalBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await site?.close();
+  });
+
+  beforeEach(async () => {
+    context = await browser.createBrowserContext();
+    page = await context.newPage();
+  });
+
+  afterEach(async () => {
+    await context.close();
+  });
+
+  async function run(
+    query: string,
+    limits: Partial<RunLimits> = FAST,
+    log = new AgentLog(),
+  ): Promise<RunResult> {
+    const interpreted = interpretQuery(query.replaceAll('$SITE', site.url));
+    if (!interpreted.ok) throw new Error(interpreted.summary);
+    return runInterpreter({ page, steps: interpreted.steps, log, limits });
+  }
+
+  it('passes a login test written the way a person writes it', async () => {
+    const lines: string[] = [];
+    const log = new AgentLog({ sink: (line) => void lines.push(line) });
+    const result = await run(
+      `1. Open $SITE/login
+       2. Type "ada@example.com" into the email field
+       3. Fill the Password field with 'correct-horse'
+       4. Check the "Remember me" checkbox
+       5. Click the Sign in button
+       6. Verify that the title is "Dashboard" and the URL contains "remember=1"
+       7. The page should show "Welcome back, Ada"`,
+      FAST,
+      log,
+    );
+    expect(result.summary).toBe('All 8 steps passed; 3 assertions held.');
+    expect(result.verdict).toBe('succeeded');
+    expect(result.steps.map((s) => [s.action, s.status])).toEqual([
+      ['navigate', 'passed'],
+      ['type', 'passed'],
+      ['type', 'passed'],
+      ['check', 'passed'],
+      ['click', 'passed'],
+      ['assertTitle', 'passed'],
+      ['assertUrl', 'passed'],
+      ['assertText', 'passed'],
+    ]);
+    expect(result.steps[1]).toMatchObject({ strategy: 'role+name (partial)', candidates: 1 });
+    // The page redirects 200 ms after the click; the assertions after it wait for the new page.
+    expect(result.steps[4]).toMatchObject({ strategy: 'role+name', message: 'clicked the button "Sign in"' });
+    // The password never reaches the log or the results.
+    expect(result.steps[2]).toMatchObject({
+      text: "Fill the Password field with '••••••'",
+      message: 'typed 13 characters into the textbox "Password"',
+    });
+
+    await log.flush();
+    expect(lines.join('')).not.toContain('correct-horse');
+    const entries = parseAgentLog(lines.join(''));
+    expect(entries.length).toBe(log.entries.length);
+    const click = entries.find((e) => e.step === 5 && e.outcome === 'passed');
+    expect(click).toMatchObject({ action: 'click', target: 'Sign in', strategy: 'role+name', candidates: 1 });
+    expect(formatLogLine(click!)).toMatch(
+      /^\d\d:\d\d:\d\d\.\d{3} step 5 click "Sign in" \[role\+name, 1 match\] passed \d+ ms$/,
+    );
+  });
+
+  it('fails an assertion with what was expected and what was found, and skips the rest', async () => {
+    const result = await run(
+      `Go to $SITE/login. Type 'ada@example.com' into the email field. Type 'wrong' into the password field.
+       Press Enter. Verify the title contains "Dashboard". Click Widgets.`,
+    );
+    expect(result.verdict).toBe('failed');
+    expect(result.steps.map((s) => s.status)).toEqual([
+      'passed',
+      'passed',
+      'passed',
+      'passed',
+      'failed',
+      'skipped',
+    ]);
+    expect(result.steps[4]?.error).toBe(
+      'expected the title to contain "Dashboard" but it was "Login" (kept checking for the assertion timeout of 1500 ms)',
+    );
+    expect(result.summary).toBe(
+      'Step 5 of 6 failed ("Verify the title contains "Dashboard""): expected the title to contain "Dashboard" but it was "Login" (kept checking for the assertion timeout of 1500 ms). 1 later step was skipped.',
+    );
+  });
+
+  it('quotes the page when text is missing, and the offending text when it should be absent', async () => {
+    const missing = await run(`open $SITE/dashboard\nthe page contains "Goodbye"`);
+    expect(missing.steps[1]?.error).toMatch(
+      /^expected the page to contain "Goodbye" but it is not present; the page text begins "Welcome back, Ada You have 3 new messages\. Widgets"/,
+    );
+    const present = await run(`open $SITE/dashboard\nI should not see 'new messages'`);
+    expect(present.steps[1]?.error).toMatch(
+      /^expected the page not to contain "new messages" but it does: "Welcome back, Ada You have 3 new messages\. Widgets"/,
+    );
+  });
+
+  it('fails a navigation that does not finish, naming the navigation timeout', async () => {
+    const result = await run(`open $SITE/slow\nthe page contains 'never'`, {
+      ...FAST,
+      navigationTimeoutMs: 800,
+    });
+    expect(result.verdict).toBe('failed');
+    expect(result.steps[0]?.error).toBe(
+      `opening ${site.url}/slow did not finish (navigation timeout of 800 ms)`,
+    );
+    expect(result.steps[1]?.status).toBe('skipped');
+  });
+
+  it('fails a missing element, naming the action timeout and the strategies tried', async () => {
+    const result = await run(`open $SITE/dashboard\nclick the Launch button`, {
+      ...FAST,
+      actionTimeoutMs: 400,
+    });
+    expect(result.steps[1]?.error).toMatch(
+      /^no element matches the button "Launch" within the action timeout of 400 ms \(tried: role\+name, label, .*, css, accessibility tree\)$/,
+    );
+  });
+
+  it('stops at the job time limit', async () => {
+    const result = await run(`open $SITE/dashboard\nwait 5 seconds\nthe page contains 'Ada'`, {
+      ...FAST,
+      jobTimeoutMs: 1200,
+    });
+    expect(result.steps.map((s) => s.status)).toEqual(['passed', 'failed', 'skipped']);
+    expect(result.steps[1]?.error).toBe(
+      'the run was stopped because it took too long (job time limit of 1200 ms)',
+    );
+  });
+
+  it('gives up on a step whose page stopped responding', async () => {
+    const result = await run(`open $SITE/frozen\nclick Freeze\nthe page contains 'never'`, {
+      navigationTimeoutMs: 300,
+      actionTimeoutMs: 300,
+      assertionTimeoutMs: 300,
+    });
+    expect(result.steps.map((s) => s.status)).toEqual(['passed', 'failed', 'skipped']);
+    expect(result.steps[1]?.error).toBe(
+      'the browser stopped responding during this step (step time limit of 5600 ms)',
+    );
+  }, 20_000);
+
+  it('stops when the caller cancels', async () => {
+    const controller = new AbortController();
+    const interpreted = interpretQuery(`open ${site.url}/dashboard\nwait 5 seconds`);
+    if (!interpreted.ok) throw new Error(interpreted.summary);
+    setTimeout(() => controller.abort(), 600);
+    const result = await runInterpreter({
+      page,
+      steps: interpreted.steps,
+      log: new AgentLog(),
+      limits: FAST,
+      signal: controller.signal,
+    });
+    expect(result.steps[1]?.error).toBe('the run was cancelled');
+  });
+
+  it('selects, checks, hovers, scrolls, presses keys, counts and goes back', async () => {
+    const result = await run(
+      `Open $SITE/dashboard
+       Click the Widgets link
+       Select "Blue" from the Color dropdown
+       The page shows 'You chose Blue'
+       Select the Express radio button
+       Check 'Send me news'
+       The "Send me news" checkbox is checked and the Standard radio is unchecked
+       Check "I accept the terms"
+       The "I accept the terms" checkbox is checked
+       Select "Large" from the Size dropdown
+       The page shows "Size: Large"
+       Click "Delete account"
+       I should see "Account deleted"
+       Hover over Products
+       Wait for "Hover card" to appear
+       Type 'shoes' into the Search field and press Enter
+       I should see "Searched for shoes"
+       Press Escape in the search field
+       The search field is empty
+       There are 3 items in the list
+       Wait until the Continue button is enabled
+       Scroll to the bottom
+       The footer is visible
+       Scroll to the top
+       Go back
+       The URL ends with '/dashboard'`,
+    );
+    expect(result.steps.filter((s) => s.status !== 'passed')).toEqual([]);
+    expect(result.verdict).toBe('succeeded');
+    expect(result.steps[1]?.message).toBe(`clicked the link "Widgets", which opened ${site.url}/widgets`);
+    const select = result.steps.find((s) => s.action === 'select');
+    expect(select?.message).toBe('selected "Blue" in the combobox "Color"');
+  });
+
+  it('says that nothing was verified when no assertion was made', async () => {
+    const result = await run(`open $SITE/dashboard, then click Widgets and scroll down 300 pixels`);
+    expect(result.verdict).toBe('succeeded');
+    expect(result.summary).toBe('All 3 steps ran, but no assertions were made, so nothing was verified.');
+  });
+
+  it('fails the run before any step when the start page cannot be opened', async () => {
+    const interpreted = interpretQuery('the title is "Dashboard"');
+    if (!interpreted.ok) throw new Error(interpreted.summary);
+    const result = await runInterpreter({
+      page,
+      steps: interpreted.steps,
+      log: new AgentLog(),
+      limits: { navigationTimeoutMs: 500 },
+      initialUrl: `${site.url}/slow`,
+    });
+    expect(result.verdict).toBe('failed');
+    expect(result.steps.map((s) => s.status)).toEqual(['skipped']);
+    expect(result.summary).toBe(
+      `The start page ${site.url}/slow could not be opened (opening ${site.url}/slow did not finish (navigation timeout of 500 ms)), so no steps ran.`,
+    );
+  });
+
+  it('opens the start URL first when the query does not open a page itself', async () => {
+    const interpreted = interpretQuery(
+      'the title is "Dashboard"\ngo to /widgets\nthe heading says "Widgets"',
+    );
+    if (!interpreted.ok) throw new Error(interpreted.summary);
+    const result = await runInterpreter({
+      page,
+      steps: interpreted.steps,
+      log: new AgentLog(),
+      limits: FAST,
+      initialUrl: `${site.url}/dashboard`,
+    });
+    expect(result.summary).toBe('All 3 steps passed; 2 assertions held.');
+  });
+});
+
+describe('rejecting a query before the browser is touched', () => {
+  it('quotes every step it does not understand and lists supported phrasings', async () => {
+    const untouchable = new Proxy({} as Page, {
+      get(_target, property) {
+        throw new Error(`the page was touched (${String(property)})`);
+      },
+    });
+    const log = new AgentLog();
+    const result = await runInstructionTest({
+      page: untouchable,
+      query: 'open http://127.0.0.1:9/x\nfly to the moon\nclick Sign in\ndo a barrel roll',
+      log,
+    });
+    expect(result).toMatchObject({ verdict: 'failed', rejected: true, steps: [] });
+    expect(result.summary).toMatch(
+      /^Could not understand 2 of 4 steps, so the test was not run:\n {2}- step 2: "fly to the moon"\n {2}- step 4: "do a barrel roll"\nRephrase them using one of these forms:\n {2}- open https:\/\/example.com/,
+    );
+    expect(log.entries.filter((e) => e.outcome === 'failed').map((e) => e.error)).toEqual([
+      'not understood: "fly to the moon"',
+      'not understood: "do a barrel roll"',
+    ]);
+  });
+
+  it('rejects an empty query', () => {
+    const result = interpretQuery('   \n  ');
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.summary).toMatch(/^The query has no steps to run/);
+  });
+});

@@ -1,0 +1,102 @@
+import type { ElementHandle, Page } from 'puppeteer-core';
+import type { CursorOverlay } from './cursor-overlay.js';
+import { coveringElement, pointerProxy } from './element-state-script.js';
+import { LimitExceededError } from './run-limits.js';
+
+export interface Point {
+  x: number;
+  y: number;
+}
+
+/**
+ * The real mouse, moved in small steps so a recording shows it travel, with the drawn cursor (when
+ * there is one) placed at each destination.
+ */
+export class PagePointer {
+  private position: Point = { x: 0, y: 0 };
+
+  constructor(
+    private readonly page: Page,
+    private readonly cursor?: CursorOverlay,
+  ) {}
+
+  async moveTo(point: Point): Promise<void> {
+    const distance = Math.hypot(point.x - this.position.x, point.y - this.position.y);
+    const steps = Math.max(1, Math.min(20, Math.round(distance / 30)));
+    await this.cursor?.moveTo(this.position.x, this.position.y);
+    await this.page.mouse.move(point.x, point.y, { steps });
+    this.position = point;
+    await this.cursor?.moveTo(point.x, point.y);
+  }
+
+  /**
+   * Moves onto the element and returns where the mouse ended up. Moving across the page can fire
+   * hover effects that shift the layout (a menu opening under the path), so the target is measured
+   * again on arrival and followed until it stays put.
+   */
+  async moveOnto(
+    handle: ElementHandle,
+    describe: string,
+    timing: { deadline: number; actionTimeoutMs: number },
+  ): Promise<Point> {
+    let point = await this.aim(handle, describe, timing);
+    await this.moveTo(point);
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const again = await this.aim(handle, describe, timing);
+      if (Math.abs(again.x - point.x) < 1 && Math.abs(again.y - point.y) < 1) break;
+      point = again;
+      await this.moveTo(point);
+    }
+    return point;
+  }
+
+  async clickOn(
+    handle: ElementHandle,
+    describe: string,
+    timing: { deadline: number; actionTimeoutMs: number },
+    options: { button: 'left' | 'right'; count: 1 | 2 } = { button: 'left', count: 1 },
+  ): Promise<void> {
+    const point = await this.moveOnto(handle, describe, timing);
+    await this.page.mouse.click(point.x, point.y, { button: options.button, count: options.count });
+  }
+
+  /**
+   * Scrolls the element into view and returns the centre of what should receive the click, waiting
+   * (until `deadline`) for anything covering it to go away.
+   */
+  async aim(
+    handle: ElementHandle,
+    describe: string,
+    timing: { deadline: number; actionTimeoutMs: number },
+  ): Promise<Point> {
+    const { deadline, actionTimeoutMs } = timing;
+    const proxy = (await handle.evaluateHandle(pointerProxy)) as ElementHandle;
+    try {
+      for (;;) {
+        await proxy.scrollIntoView().catch(() => undefined);
+        const box = await proxy.boundingBox();
+        if (box && box.width > 0 && box.height > 0) {
+          const point = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+          const covering = await handle.evaluate(coveringElement, point.x, point.y);
+          if (covering === null) return point;
+          if (Date.now() >= deadline) {
+            throw new LimitExceededError(
+              'action timeout',
+              actionTimeoutMs,
+              `${describe} stayed covered by ${covering}`,
+            );
+          }
+        } else if (Date.now() >= deadline) {
+          throw new LimitExceededError(
+            'action timeout',
+            actionTimeoutMs,
+            `${describe} has no size on the page to click`,
+          );
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    } finally {
+      await proxy.dispose().catch(() => undefined);
+    }
+  }
+}

@@ -1,0 +1,483 @@
+import type { ElementHandle, KeyInput, Page } from 'puppeteer-core';
+import { describeTarget, findOnce, locate } from './element-locator.js';
+import { pageText, readElementState, scrollPage, submitForm } from './element-state-script.js';
+import { describeKeys } from './key-names.js';
+import { NavigationWatcher } from './navigation-watcher.js';
+import type { DomDocument, DomElement } from './page-dom.js';
+import { LimitExceededError, StepFailedError } from './run-limits.js';
+import {
+  disposeQuietly,
+  findElement,
+  type FoundElement,
+  logTarget,
+  sleep,
+  type StepContext,
+} from './step-context.js';
+import type {
+  AssertionStep,
+  CheckStep,
+  ClickStep,
+  PressStep,
+  SelectStep,
+  Step,
+  TypeStep,
+  WaitForElementStep,
+  WaitForTextStep,
+} from './step-types.js';
+
+// Only used inside functions evaluated in the page.
+declare const document: DomDocument;
+
+export type ActionStep = Exclude<Step, AssertionStep>;
+
+/** How long after an action a navigation it started is still attributed to it. */
+const NAVIGATION_GRACE_MS = 150;
+/** Input types that keyboard typing cannot fill reliably; their value is set directly. */
+const SET_DIRECTLY = /^(?:date|time|datetime-local|month|week|color|range)$/;
+
+/** Runs one action step; resolves with a short description of what happened, throws when it failed. */
+export async function runAction(ctx: StepContext, step: ActionStep): Promise<string> {
+  switch (step.action) {
+    case 'navigate':
+      return navigate(ctx, step.url);
+    case 'goBack':
+    case 'goForward':
+      return history(ctx, step.action);
+    case 'reload':
+      await withNavigationTimeout(ctx, 'reloading the page', () =>
+        ctx.page.reload({ waitUntil: 'load', timeout: ctx.limits.navigationTimeoutMs }),
+      );
+      return `reloaded ${ctx.page.url()}`;
+    case 'click':
+      return click(ctx, step);
+    case 'type':
+      return type(ctx, step);
+    case 'clear': {
+      const found = await findElement(ctx, step.target, { prefer: 'editable' });
+      try {
+        await focusField(ctx, found);
+        await clearField(ctx, found.handle);
+        return `cleared ${found.describe}`;
+      } finally {
+        await disposeQuietly(found.handle);
+      }
+    }
+    case 'press':
+      return press(ctx, step);
+    case 'select':
+      return select(ctx, step);
+    case 'check':
+    case 'uncheck':
+      return check(ctx, step);
+    case 'hover': {
+      const found = await findElement(ctx, step.target);
+      try {
+        await ctx.pointer.moveOnto(found.handle, found.describe, timing(ctx));
+        return `hovered over ${found.describe}`;
+      } finally {
+        await disposeQuietly(found.handle);
+      }
+    }
+    case 'focus': {
+      const found = await findElement(ctx, step.target);
+      try {
+        await found.handle.focus();
+        return `focused ${found.describe}`;
+      } finally {
+        await disposeQuietly(found.handle);
+      }
+    }
+    case 'scroll': {
+      const moved = await ctx.page.evaluate(scrollPage, {
+        direction: step.direction,
+        pixels: step.pixels ?? null,
+      });
+      const by = Math.round(Math.abs(moved.after - moved.before));
+      if (step.direction === 'top' || step.direction === 'bottom')
+        return `scrolled to the ${step.direction} of the page`;
+      return by === 0
+        ? `the page did not move (already at the ${step.direction === 'down' ? 'bottom' : 'top'})`
+        : `scrolled ${step.direction} ${by} px`;
+    }
+    case 'scrollTo': {
+      const found = await findElement(ctx, step.target, { requireVisible: false });
+      try {
+        await found.handle.scrollIntoView();
+        return `scrolled ${found.describe} into view`;
+      } finally {
+        await disposeQuietly(found.handle);
+      }
+    }
+    case 'submit': {
+      const watcher = new NavigationWatcher(ctx.page);
+      let form: string | null;
+      try {
+        form = await ctx.page.evaluate(submitForm);
+      } catch (error) {
+        watcher.dispose();
+        throw error;
+      }
+      if (form === null) {
+        watcher.dispose();
+        throw new StepFailedError('there is no form on the page to submit');
+      }
+      await watcher.settle(NAVIGATION_GRACE_MS, ctx.limits.navigationTimeoutMs);
+      return `submitted ${form}`;
+    }
+    case 'wait':
+      await sleep(step.ms, ctx.signal);
+      return `waited ${step.ms} ms`;
+    case 'waitForText':
+      return waitForText(ctx, step);
+    case 'waitForElement':
+      return waitForElement(ctx, step);
+    case 'waitForLoad': {
+      const timeout = step.timeoutMs ?? ctx.limits.navigationTimeoutMs;
+      await withNavigationTimeout(
+        ctx,
+        'waiting for the page to load',
+        () => ctx.page.waitForFunction(() => document.readyState === 'complete', { timeout }),
+        timeout,
+      );
+      // Pages keep fetching after "load"; a short quiet period is a better "loaded" for people.
+      await ctx.page
+        .waitForNetworkIdle({ idleTime: 300, timeout: Math.min(3000, timeout) })
+        .catch(() => undefined);
+      return `the page finished loading (${ctx.page.url()})`;
+    }
+  }
+}
+
+function timing(ctx: StepContext): { deadline: number; actionTimeoutMs: number } {
+  return { deadline: ctx.deadline, actionTimeoutMs: ctx.limits.actionTimeoutMs };
+}
+
+/** Resolves "/login" or "?q=1" against the current page, or the run's start URL before any page. */
+export function resolveUrl(url: string, current: string, baseUrl: string | undefined): string {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(url)) return url;
+  const base = /^https?:/i.test(current) ? current : baseUrl;
+  if (!base) throw new StepFailedError(`cannot open the relative address "${url}" before any page is open`);
+  return new URL(url, base).href;
+}
+
+async function withNavigationTimeout<T>(
+  ctx: StepContext,
+  what: string,
+  run: () => Promise<T>,
+  limitMs = ctx.limits.navigationTimeoutMs,
+): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof Error && error.name === 'TimeoutError') {
+      throw new LimitExceededError('navigation timeout', limitMs, `${what} did not finish`);
+    }
+    throw error;
+  }
+}
+
+async function navigate(ctx: StepContext, raw: string): Promise<string> {
+  const url = resolveUrl(raw, ctx.page.url(), ctx.baseUrl);
+  const response = await withNavigationTimeout(ctx, `opening ${url}`, async () => {
+    try {
+      return await ctx.page.goto(url, { waitUntil: 'load', timeout: ctx.limits.navigationTimeoutMs });
+    } catch (error) {
+      if (error instanceof Error && error.name !== 'TimeoutError') {
+        throw new StepFailedError(`could not open ${url}: ${error.message.replace(/ at https?:\S+$/, '')}`);
+      }
+      throw error;
+    }
+  });
+  const status = response?.status();
+  return status !== undefined && status >= 400 ? `opened ${url} (HTTP ${status})` : `opened ${url}`;
+}
+
+async function history(ctx: StepContext, direction: 'goBack' | 'goForward'): Promise<string> {
+  const before = ctx.page.url();
+  const options = { waitUntil: 'load' as const, timeout: ctx.limits.navigationTimeoutMs };
+  const word = direction === 'goBack' ? 'back' : 'forward';
+  await withNavigationTimeout(ctx, `going ${word}`, () =>
+    direction === 'goBack' ? ctx.page.goBack(options) : ctx.page.goForward(options),
+  );
+  if (ctx.page.url() === before) {
+    throw new StepFailedError(`there is no page to go ${word} to (still on ${before})`);
+  }
+  return `went ${word} to ${ctx.page.url()}`;
+}
+
+async function waitUntilEnabled(ctx: StepContext, found: FoundElement, what = 'disabled'): Promise<void> {
+  for (;;) {
+    const state = await found.handle.evaluate(readElementState);
+    const blocked = what === 'readonly' ? state.disabled || state.readonly : state.disabled;
+    if (!blocked) return;
+    if (Date.now() >= ctx.deadline) {
+      throw new LimitExceededError(
+        'action timeout',
+        ctx.limits.actionTimeoutMs,
+        `${found.describe} stayed ${state.disabled ? 'disabled' : 'read-only'}`,
+      );
+    }
+    await sleep(100, ctx.signal);
+  }
+}
+
+/** Runs `act` and, if it started a navigation, waits for the new page before the next step. */
+async function followingNavigation(ctx: StepContext, act: () => Promise<void>): Promise<string | undefined> {
+  const watcher = new NavigationWatcher(ctx.page);
+  try {
+    await act();
+  } catch (error) {
+    watcher.dispose();
+    throw error;
+  }
+  return watcher.settle(NAVIGATION_GRACE_MS, ctx.limits.navigationTimeoutMs);
+}
+
+async function click(ctx: StepContext, step: ClickStep): Promise<string> {
+  const found = await findElement(ctx, step.target);
+  try {
+    await waitUntilEnabled(ctx, found);
+    const navigated = await followingNavigation(ctx, () =>
+      ctx.pointer.clickOn(found.handle, found.describe, timing(ctx), {
+        button: step.button,
+        count: step.clickCount,
+      }),
+    );
+    const verb =
+      step.button === 'right' ? 'right-clicked' : step.clickCount === 2 ? 'double-clicked' : 'clicked';
+    return navigated ? `${verb} ${found.describe}, which opened ${navigated}` : `${verb} ${found.describe}`;
+  } finally {
+    await disposeQuietly(found.handle);
+  }
+}
+
+async function focusField(ctx: StepContext, found: FoundElement): Promise<void> {
+  await waitUntilEnabled(ctx, found, 'readonly');
+  await ctx.pointer.clickOn(found.handle, found.describe, timing(ctx));
+  const focused = await found.handle.evaluate(readElementState);
+  if (!focused.focused) await found.handle.focus();
+}
+
+async function clearField(ctx: StepContext, handle: ElementHandle): Promise<void> {
+  await ctx.page.keyboard.down('Control');
+  await ctx.page.keyboard.press('a');
+  await ctx.page.keyboard.up('Control');
+  await ctx.page.keyboard.press('Backspace');
+  const state = await handle.evaluate(readElementState);
+  if (state.value !== '') await setValueDirectly(handle, '');
+}
+
+/** Sets a field's value the way frameworks notice: through the native setter, then input/change. */
+async function setValueDirectly(handle: ElementHandle, value: string): Promise<void> {
+  await handle.evaluate((el: DomElement, next: string) => {
+    const proto = Object.getPrototypeOf(el) as object;
+    const setter = Object.getOwnPropertyDescriptor(proto, 'value')?.set;
+    if (setter) setter.call(el, next);
+    else (el as unknown as { value: string }).value = next;
+    const EventCtor = (globalThis as unknown as { Event: new (type: string, init: object) => unknown }).Event;
+    el.dispatchEvent(new EventCtor('input', { bubbles: true }));
+    el.dispatchEvent(new EventCtor('change', { bubbles: true }));
+  }, value);
+}
+
+async function type(ctx: StepContext, step: TypeStep): Promise<string> {
+  if (!step.target) {
+    await ctx.page.keyboard.type(step.value, { delay: ctx.typingDelayMs });
+    return `typed ${step.value.length} characters into the focused element`;
+  }
+  const found = await findElement(ctx, step.target, { prefer: 'editable' });
+  try {
+    const state = await found.handle.evaluate(readElementState);
+    if (state.isSelect) return await selectNative(ctx, found, step.value);
+    if (!state.editable) {
+      throw new StepFailedError(`${found.describe} is a <${state.tag}>, not a field that can be typed into`);
+    }
+    await focusField(ctx, found);
+    if (SET_DIRECTLY.test(state.type)) {
+      await setValueDirectly(found.handle, step.value);
+    } else {
+      await clearField(ctx, found.handle);
+      await ctx.page.keyboard.type(step.value, { delay: ctx.typingDelayMs });
+    }
+    return state.isPassword
+      ? `typed ${step.value.length} characters into ${found.describe}`
+      : `typed "${step.value}" into ${found.describe}`;
+  } finally {
+    await disposeQuietly(found.handle);
+  }
+}
+
+async function press(ctx: StepContext, step: PressStep): Promise<string> {
+  let found: FoundElement | undefined;
+  if (step.target) {
+    found = await findElement(ctx, step.target);
+    await found.handle.focus();
+  }
+  try {
+    const keys = step.keys as KeyInput[];
+    const modifiers = keys.slice(0, -1);
+    const key = keys[keys.length - 1] as KeyInput;
+    const navigated = await followingNavigation(ctx, async () => {
+      for (let i = 0; i < step.repeat; i++) {
+        for (const modifier of modifiers) await ctx.page.keyboard.down(modifier);
+        await ctx.page.keyboard.press(key);
+        for (const modifier of [...modifiers].reverse()) await ctx.page.keyboard.up(modifier);
+      }
+    });
+    const what = `pressed ${describeKeys(step.keys)}${step.repeat > 1 ? ` ${step.repeat} times` : ''}${found ? ` in ${found.describe}` : ''}`;
+    return navigated ? `${what}, which opened ${navigated}` : what;
+  } finally {
+    await disposeQuietly(found?.handle);
+  }
+}
+
+async function select(ctx: StepContext, step: SelectStep): Promise<string> {
+  const found = await findElement(ctx, step.target, { prefer: 'selectable' });
+  try {
+    const state = await found.handle.evaluate(readElementState);
+    if (state.isSelect) return await selectNative(ctx, found, step.option);
+    // A custom dropdown: open it, then click the option by name.
+    await waitUntilEnabled(ctx, found);
+    await ctx.pointer.clickOn(found.handle, found.describe, timing(ctx));
+    const option = await locateOption(ctx, step.option);
+    try {
+      await ctx.pointer.clickOn(option.handle, `the option "${step.option}"`, timing(ctx));
+    } finally {
+      await disposeQuietly(option.handle);
+    }
+    return `selected "${step.option}" in ${found.describe}`;
+  } finally {
+    await disposeQuietly(found.handle);
+  }
+}
+
+async function locateOption(ctx: StepContext, name: string) {
+  const remaining = Math.max(0, ctx.deadline - Date.now());
+  const limit = `the action timeout of ${ctx.limits.actionTimeoutMs} ms`;
+  const asOption = await findOnce(ctx.page, { name, role: 'option' });
+  if (asOption.match?.visible) return asOption.match;
+  await disposeQuietly(asOption.match?.handle);
+  return locate(ctx.page, { name }, { timeoutMs: remaining, limit, signal: ctx.signal });
+}
+
+async function selectNative(ctx: StepContext, found: FoundElement, wanted: string): Promise<string> {
+  await waitUntilEnabled(ctx, found);
+  const options = await found.handle.evaluate((el: DomElement) =>
+    Array.from(el.options ?? []).map((option) => ({
+      value: option.value,
+      label: (option.label || option.text).replace(/\s+/g, ' ').trim(),
+      disabled: Boolean(option.disabled),
+    })),
+  );
+  const lower = wanted.toLowerCase().trim();
+  const choice =
+    options.find((o) => o.label.toLowerCase() === lower) ??
+    options.find((o) => o.value.toLowerCase() === lower) ??
+    options.find((o) => o.label.toLowerCase().includes(lower));
+  if (!choice) {
+    const listed = options.map((o) => `"${o.label}"`).join(', ');
+    throw new StepFailedError(
+      `${found.describe} has no option "${wanted}" (its options: ${listed || 'none'})`,
+    );
+  }
+  if (choice.disabled)
+    throw new StepFailedError(`the option "${choice.label}" in ${found.describe} is disabled`);
+  // Native dropdowns open outside the page (nothing to see in a recording); point at it, then pick.
+  await ctx.pointer.moveOnto(found.handle, found.describe, timing(ctx));
+  await found.handle.select(choice.value);
+  return `selected "${choice.label}" in ${found.describe}`;
+}
+
+async function check(ctx: StepContext, step: CheckStep): Promise<string> {
+  const wanted = step.action === 'check';
+  const found = await findElement(ctx, step.target, { prefer: 'checkable' });
+  try {
+    const before = await found.handle.evaluate(readElementState);
+    if (!before.checkable || before.checked === null) {
+      throw new StepFailedError(
+        `${found.describe} is a <${before.tag}>, not a checkbox, radio button or switch`,
+      );
+    }
+    if (before.checked === wanted) return `${found.describe} was already ${wanted ? 'checked' : 'unchecked'}`;
+    if (!wanted && before.type === 'radio') {
+      throw new StepFailedError(
+        `${found.describe} is a radio button; choose another option instead of unchecking it`,
+      );
+    }
+    await waitUntilEnabled(ctx, found);
+    await ctx.pointer.clickOn(found.handle, found.describe, timing(ctx));
+    const settleBy = Date.now() + 1000;
+    for (;;) {
+      const after = await found.handle.evaluate(readElementState);
+      if (after.checked === wanted) return `${wanted ? 'checked' : 'unchecked'} ${found.describe}`;
+      if (Date.now() >= settleBy) {
+        throw new StepFailedError(`clicking ${found.describe} did not ${wanted ? 'check' : 'uncheck'} it`);
+      }
+      await sleep(50, ctx.signal);
+    }
+  } finally {
+    await disposeQuietly(found.handle);
+  }
+}
+
+function waitLimit(ctx: StepContext, timeoutMs: number | undefined): { ms: number; name: string } {
+  return timeoutMs === undefined
+    ? { ms: ctx.limits.actionTimeoutMs, name: `the action timeout of ${ctx.limits.actionTimeoutMs} ms` }
+    : { ms: timeoutMs, name: `${timeoutMs} ms` };
+}
+
+async function waitForText(ctx: StepContext, step: WaitForTextStep): Promise<string> {
+  const limit = waitLimit(ctx, step.timeoutMs);
+  const deadline = Date.now() + limit.ms;
+  const wanted = step.expected.replace(/\s+/g, ' ').trim().toLowerCase();
+  for (;;) {
+    const text = await safePageText(ctx.page);
+    const present = text !== undefined && text.toLowerCase().includes(wanted);
+    if (text !== undefined && present === (step.state === 'visible')) {
+      return step.state === 'visible' ? `"${step.expected}" appeared` : `"${step.expected}" is gone`;
+    }
+    if (Date.now() >= deadline) {
+      throw new StepFailedError(
+        step.state === 'visible'
+          ? `"${step.expected}" did not appear within ${limit.name}`
+          : `"${step.expected}" was still on the page after ${limit.name}`,
+      );
+    }
+    await sleep(100, ctx.signal);
+  }
+}
+
+async function waitForElement(ctx: StepContext, step: WaitForElementStep): Promise<string> {
+  const limit = waitLimit(ctx, step.timeoutMs);
+  const describe = describeTarget(step.target);
+  ctx.report.target = logTarget(step.target);
+  if (step.state === 'visible') {
+    const found = await locate(ctx.page, step.target, {
+      timeoutMs: limit.ms,
+      limit: limit.name,
+      signal: ctx.signal,
+    });
+    ctx.report.strategy = found.strategy;
+    ctx.report.candidates = found.count;
+    await disposeQuietly(found.handle);
+    return `${describe} appeared`;
+  }
+  const deadline = Date.now() + limit.ms;
+  for (;;) {
+    const { match } = await findOnce(ctx.page, step.target);
+    await disposeQuietly(match?.handle);
+    if (!match?.visible) return `${describe} is gone`;
+    if (Date.now() >= deadline)
+      throw new StepFailedError(`${describe} was still visible after ${limit.name}`);
+    await sleep(100, ctx.signal);
+  }
+}
+
+/** Page text, or undefined while a navigation has the page between documents. */
+export async function safePageText(page: Page): Promise<string | undefined> {
+  try {
+    return await page.evaluate(pageText);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,360 @@
+import { describeTarget, findOnce, type FindOutcome } from './element-locator.js';
+import { type ElementSnapshot, readElementState } from './element-state-script.js';
+import { normalizeUrl } from './instruction-parser.js';
+import { StepFailedError } from './run-limits.js';
+import { safePageText } from './step-actions.js';
+import { disposeQuietly, logTarget, sleep, type StepContext } from './step-context.js';
+import type {
+  AssertCountStep,
+  AssertElementTextStep,
+  AssertionStep,
+  AssertStateStep,
+  AssertTextStep,
+  AssertUrlStep,
+  AssertValueStep,
+  CountComparison,
+  MatchMode,
+  Target,
+} from './step-types.js';
+
+interface Check {
+  ok: boolean;
+  /** What held, or what was expected and what was found. */
+  message: string;
+}
+
+const RETRY_INTERVAL_MS = 150;
+
+/**
+ * Checks an assertion, retrying until it holds or its time runs out (like Playwright's `expect`), so
+ * a page that is still rendering does not fail a test that would pass a moment later.
+ */
+export async function runAssertion(ctx: StepContext, step: AssertionStep): Promise<string> {
+  const timeoutMs =
+    step.timeoutMs ?? (step.patient ? ctx.limits.actionTimeoutMs : ctx.limits.assertionTimeoutMs);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const check = await checkOnce(ctx, step);
+    if (check.ok) return check.message;
+    if (Date.now() >= deadline) {
+      const limit =
+        step.timeoutMs !== undefined
+          ? `${timeoutMs} ms`
+          : step.patient
+            ? `the action timeout of ${timeoutMs} ms`
+            : `the assertion timeout of ${timeoutMs} ms`;
+      throw new StepFailedError(`${check.message} (kept checking for ${limit})`);
+    }
+    await sleep(Math.min(RETRY_INTERVAL_MS, Math.max(0, deadline - Date.now())), ctx.signal);
+  }
+}
+
+function checkOnce(ctx: StepContext, step: AssertionStep): Promise<Check> {
+  switch (step.action) {
+    case 'assertText':
+      return checkPageText(ctx, step);
+    case 'assertTitle':
+      return ctx.page
+        .title()
+        .then((title) => compareCheck('the title', title, step.expected, step.mode, step.negate, 'text'))
+        .catch(() => ({ ok: false, message: 'the page title could not be read (the page was navigating)' }));
+    case 'assertUrl':
+      return Promise.resolve(checkUrl(ctx.page.url(), step));
+    case 'assertState':
+      return checkState(ctx, step);
+    case 'assertValue':
+    case 'assertElementText':
+      return checkElementText(ctx, step);
+    case 'assertCount':
+      return checkCount(ctx, step);
+  }
+}
+
+function normalizeSpace(text: string): string {
+  return text.replace(/[\s\u00a0]+/g, ' ').trim();
+}
+
+function quote(text: string, max = 160): string {
+  const clean = normalizeSpace(text);
+  return `"${clean.length > max ? `${clean.slice(0, max - 1)}…` : clean}"`;
+}
+
+const VERBS: Readonly<Record<MatchMode, readonly [string, string]>> = {
+  equals: ['to be', 'not to be'],
+  contains: ['to contain', 'not to contain'],
+  startsWith: ['to start with', 'not to start with'],
+  endsWith: ['to end with', 'not to end with'],
+  matches: ['to match', 'not to match'],
+};
+
+function toRegExp(pattern: string): RegExp {
+  const literal = /^\/(.+)\/([a-z]*)$/.exec(pattern);
+  try {
+    return literal?.[1] ? new RegExp(literal[1], literal[2]) : new RegExp(pattern, 'i');
+  } catch {
+    return new RegExp(pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i');
+  }
+}
+
+/**
+ * Text comparisons: "is" means the same text (whitespace collapsed), the partial ones ignore case,
+ * because "the title contains 'dashboard'" is what a person means whatever the capitalisation.
+ */
+export function textMatches(actual: string, expected: string, mode: MatchMode): boolean {
+  const a = normalizeSpace(actual);
+  const e = normalizeSpace(expected);
+  switch (mode) {
+    case 'equals':
+      return a === e;
+    case 'contains':
+      return a.toLowerCase().includes(e.toLowerCase());
+    case 'startsWith':
+      return a.toLowerCase().startsWith(e.toLowerCase());
+    case 'endsWith':
+      return a.toLowerCase().endsWith(e.toLowerCase());
+    case 'matches':
+      return toRegExp(expected).test(actual);
+  }
+}
+
+function compareCheck(
+  subject: string,
+  actual: string,
+  expected: string,
+  mode: MatchMode,
+  negate: boolean,
+  kind: 'text' | 'value',
+): Check {
+  const matched = textMatches(actual, expected, mode);
+  const verb = VERBS[mode][negate ? 1 : 0];
+  const ok = matched !== negate;
+  const phrase = `${subject} ${verb} "${expected}"`;
+  if (ok) return { ok, message: `${subject} is ${quote(actual)}` };
+  const found = kind === 'value' ? `its value was ${quote(actual)}` : `it was ${quote(actual)}`;
+  return { ok, message: `expected ${phrase} but ${found}` };
+}
+
+function stripSlash(text: string): string {
+  return text.length > 1 ? text.replace(/\/+$/, '') : text;
+}
+
+/** URL comparisons accept a path ("/dashboard") or a bare host where people write one. */
+export function urlMatches(actual: string, expected: string, mode: MatchMode): boolean {
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(actual);
+  } catch {
+    parsed = undefined;
+  }
+  switch (mode) {
+    case 'equals': {
+      if (expected.startsWith('/') && parsed) {
+        const path = parsed.pathname;
+        return (
+          stripSlash(path) === stripSlash(expected) || `${path}${parsed.search}${parsed.hash}` === expected
+        );
+      }
+      const absolute = normalizeUrl(expected);
+      try {
+        return absolute !== undefined && stripSlash(new URL(absolute).href) === stripSlash(actual);
+      } catch {
+        return false;
+      }
+    }
+    case 'contains':
+      return actual.includes(expected);
+    case 'startsWith': {
+      const absolute = normalizeUrl(expected);
+      return actual.startsWith(expected) || (absolute !== undefined && actual.startsWith(absolute));
+    }
+    case 'endsWith':
+      return actual.endsWith(expected) || stripSlash(actual).endsWith(stripSlash(expected));
+    case 'matches':
+      return toRegExp(expected).test(actual);
+  }
+}
+
+function checkUrl(actual: string, step: AssertUrlStep): Check {
+  const ok = urlMatches(actual, step.expected, step.mode) !== step.negate;
+  if (ok) return { ok, message: `the URL is "${actual}"` };
+  return {
+    ok,
+    message: `expected the URL ${VERBS[step.mode][step.negate ? 1 : 0]} "${step.expected}" but it was "${actual}"`,
+  };
+}
+
+function excerptAround(text: string, needle: string): string {
+  const at = text.toLowerCase().indexOf(needle.toLowerCase());
+  if (at < 0) return quote(text, 120);
+  const start = Math.max(0, at - 40);
+  const end = Math.min(text.length, at + needle.length + 40);
+  return `"${start > 0 ? '…' : ''}${text.slice(start, end)}${end < text.length ? '…' : ''}"`;
+}
+
+async function checkPageText(ctx: StepContext, step: AssertTextStep): Promise<Check> {
+  const text = await safePageText(ctx.page);
+  if (text === undefined)
+    return { ok: false, message: 'the page text could not be read (the page was navigating)' };
+  const present = textMatches(text, step.expected, 'contains');
+  if (!step.negate) {
+    if (present) return { ok: true, message: `the page contains ${excerptAround(text, step.expected)}` };
+    const shows = text ? `; the page text begins ${quote(text, 120)}` : '; the page has no text';
+    return {
+      ok: false,
+      message: `expected the page to contain "${step.expected}" but it is not present${shows}`,
+    };
+  }
+  if (!present) return { ok: true, message: `the page does not contain "${step.expected}"` };
+  return {
+    ok: false,
+    message: `expected the page not to contain "${step.expected}" but it does: ${excerptAround(text, step.expected)}`,
+  };
+}
+
+/** Finds the element and reads its state in one go; a page between documents counts as "not found yet". */
+async function snapshot(
+  ctx: StepContext,
+  target: Target,
+): Promise<{ outcome: FindOutcome; state?: ElementSnapshot }> {
+  const outcome = await findOnce(ctx.page, target);
+  const match = outcome.match;
+  if (!match) return { outcome };
+  ctx.report.strategy = match.strategy;
+  ctx.report.candidates = match.count;
+  ctx.report.ambiguous = match.ambiguous;
+  try {
+    return { outcome, state: await match.handle.evaluate(readElementState) };
+  } catch {
+    return { outcome: { tried: outcome.tried } };
+  } finally {
+    await disposeQuietly(match.handle);
+  }
+}
+
+function notFound(describe: string, expectation: string, outcome: FindOutcome): Check {
+  const tried = outcome.tried.length > 0 ? ` (tried: ${outcome.tried.join(', ')})` : '';
+  return { ok: false, message: `expected ${describe} ${expectation} but no element matches it${tried}` };
+}
+
+async function checkState(ctx: StepContext, step: AssertStateStep): Promise<Check> {
+  const describe = describeTarget(step.target);
+  ctx.report.target = logTarget(step.target);
+  const { outcome, state } = await snapshot(ctx, step.target);
+  const expectation = `to be ${step.state === 'readonly' ? 'read-only' : step.state}`;
+  if (step.state === 'hidden') {
+    if (!state || !state.visible)
+      return { ok: true, message: state ? `${describe} is hidden` : `${describe} is not on the page` };
+    return { ok: false, message: `expected ${describe} to be hidden but it is visible` };
+  }
+  if (!state) return notFound(describe, expectation, outcome);
+  const fail = (found: string): Check => ({
+    ok: false,
+    message: `expected ${describe} ${expectation} but ${found}`,
+  });
+  const pass: Check = {
+    ok: true,
+    message: `${describe} is ${step.state === 'readonly' ? 'read-only' : step.state}`,
+  };
+  switch (step.state) {
+    case 'visible':
+      return state.visible ? pass : fail('it is hidden');
+    case 'enabled':
+      return !state.disabled ? pass : fail('it is disabled');
+    case 'disabled':
+      return state.disabled ? pass : fail('it is enabled');
+    case 'checked':
+    case 'unchecked': {
+      if (state.checked === null) return fail(`it is a <${state.tag}> with no checked state`);
+      const wanted = step.state === 'checked';
+      return state.checked === wanted ? pass : fail(`it is ${state.checked ? 'checked' : 'unchecked'}`);
+    }
+    case 'focused':
+      return state.focused ? pass : fail('it does not have focus');
+    case 'empty': {
+      const content = state.isField || state.editable ? state.value : state.text;
+      return content.trim() === '' ? pass : fail(`it contains ${quote(content)}`);
+    }
+    case 'editable':
+      return state.editable && !state.disabled && !state.readonly
+        ? pass
+        : fail(
+            state.editable ? 'it is read-only or disabled' : `it is a <${state.tag}>, which cannot be edited`,
+          );
+    case 'readonly':
+      return !state.editable || state.readonly || state.disabled ? pass : fail('it is editable');
+  }
+}
+
+async function checkElementText(
+  ctx: StepContext,
+  step: AssertValueStep | AssertElementTextStep,
+): Promise<Check> {
+  const describe = describeTarget(step.target);
+  ctx.report.target = logTarget(step.target);
+  const { outcome, state } = await snapshot(ctx, step.target);
+  const isValue = step.action === 'assertValue';
+  const noun = isValue ? 'value' : 'text';
+  const wording: Readonly<Record<MatchMode, string>> = {
+    equals: `to have ${noun} "${step.expected}"`,
+    contains: `to contain "${step.expected}"`,
+    startsWith: `to start with "${step.expected}"`,
+    endsWith: `to end with "${step.expected}"`,
+    matches: `to match "${step.expected}"`,
+  };
+  const expectation = step.negate ? wording[step.mode].replace(/^to /, 'not to ') : wording[step.mode];
+  if (!state) return notFound(describe, expectation, outcome);
+  // A field's "text" is what is typed in it; anything else's "value" is its text.
+  const actual = state.isField || (state.editable && isValue) ? state.value : state.text;
+  const ok = textMatches(actual, step.expected, step.mode) !== step.negate;
+  if (ok) return { ok, message: `${describe} ${isValue ? 'has value' : 'shows'} ${quote(actual)}` };
+  const found = state.isField ? `its value was ${quote(actual)}` : `its text was ${quote(actual)}`;
+  return { ok, message: `expected ${describe} ${expectation} but ${found}` };
+}
+
+const COUNT_WORDS: Readonly<Record<CountComparison, string>> = {
+  eq: 'exactly',
+  gte: 'at least',
+  lte: 'at most',
+  gt: 'more than',
+  lt: 'fewer than',
+};
+
+export function countHolds(actual: number, expected: number, comparison: CountComparison): boolean {
+  switch (comparison) {
+    case 'eq':
+      return actual === expected;
+    case 'gte':
+      return actual >= expected;
+    case 'lte':
+      return actual <= expected;
+    case 'gt':
+      return actual > expected;
+    case 'lt':
+      return actual < expected;
+  }
+}
+
+async function checkCount(ctx: StepContext, step: AssertCountStep): Promise<Check> {
+  const describe = describeTarget({ ...step.target, nth: undefined });
+  ctx.report.target = logTarget(step.target);
+  const { match, tried } = await findOnce(ctx.page, { ...step.target, nth: undefined });
+  await disposeQuietly(match?.handle);
+  if (match) {
+    ctx.report.strategy = match.strategy;
+    ctx.report.candidates = match.count;
+  }
+  const actual = match?.visibleCount ?? 0;
+  const hidden = match ? match.count - match.visibleCount : 0;
+  const wanted = `${COUNT_WORDS[step.comparison]} ${step.count}`;
+  if (countHolds(actual, step.count, step.comparison)) {
+    return {
+      ok: true,
+      message: `found ${actual} visible ${actual === 1 ? 'match' : 'matches'} for ${describe}`,
+    };
+  }
+  const extra = hidden > 0 ? ` (and ${hidden} hidden)` : match ? '' : ` (tried: ${tried.join(', ')})`;
+  return {
+    ok: false,
+    message: `expected ${wanted} visible ${step.count === 1 ? 'match' : 'matches'} for ${describe} but found ${actual}${extra}`,
+  };
+}

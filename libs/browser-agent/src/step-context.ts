@@ -1,0 +1,77 @@
+import type { ElementHandle, Page } from 'puppeteer-core';
+import { describeTarget, locate, type LocatePreference, type LocateResult } from './element-locator.js';
+import type { PagePointer } from './page-pointer.js';
+import type { RunLimits } from './run-limits.js';
+import type { Target } from './step-types.js';
+
+/** What a step found, for its log entry and result. */
+export interface StepReport {
+  target?: string;
+  strategy?: string;
+  candidates?: number;
+  ambiguous?: boolean;
+}
+
+/** Everything one step needs; built fresh for every step so reports never leak between steps. */
+export interface StepContext {
+  page: Page;
+  limits: RunLimits;
+  pointer: PagePointer;
+  signal: AbortSignal;
+  /** Where relative URLs ("/login") point before any page is open. */
+  baseUrl?: string;
+  typingDelayMs: number;
+  /** When the step's action budget runs out (started + action timeout). */
+  deadline: number;
+  report: StepReport;
+}
+
+export interface FoundElement extends LocateResult {
+  describe: string;
+}
+
+/** Locates a step's element within the step's remaining action time and records how it was found. */
+export async function findElement(
+  ctx: StepContext,
+  target: Target,
+  options: { prefer?: LocatePreference; requireVisible?: boolean } = {},
+): Promise<FoundElement> {
+  ctx.report.target = logTarget(target);
+  const found = await locate(ctx.page, target, {
+    timeoutMs: Math.max(0, ctx.deadline - Date.now()),
+    limit: `the action timeout of ${ctx.limits.actionTimeoutMs} ms`,
+    signal: ctx.signal,
+    ...options,
+  });
+  ctx.report.strategy = found.strategy;
+  ctx.report.candidates = found.count;
+  ctx.report.ambiguous = found.ambiguous;
+  return { ...found, describe: describeTarget(target) };
+}
+
+/** How a target appears in the log's `target` field: the name as written, or the role when unnamed. */
+export function logTarget(target: Target): string {
+  return target.name || `any ${target.role ?? 'element'}`;
+}
+
+export async function disposeQuietly(handle: ElementHandle | undefined): Promise<void> {
+  await handle?.dispose().catch(() => undefined);
+}
+
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason as Error);
+      return;
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason as Error);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

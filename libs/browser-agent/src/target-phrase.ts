@@ -1,0 +1,298 @@
+import { containsQuote, type MaskToken, unmask, TOKEN_PATTERN } from './masked-text.js';
+import type { Target, TargetRole } from './step-types.js';
+
+/**
+ * Words people use for kinds of elements. `undefined` marks nouns that say nothing about the role
+ * ("element", "text") and are simply dropped from the name. Longer phrases come first so "radio
+ * button" wins over "button".
+ */
+const ROLE_WORDS: ReadonlyArray<readonly [string, TargetRole | undefined]> = [
+  ['radio buttons', 'radio'],
+  ['radio button', 'radio'],
+  ['radio options', 'radio'],
+  ['radio option', 'radio'],
+  ['radios', 'radio'],
+  ['radio', 'radio'],
+  ['check boxes', 'checkbox'],
+  ['check box', 'checkbox'],
+  ['checkboxes', 'checkbox'],
+  ['checkbox', 'checkbox'],
+  ['tick boxes', 'checkbox'],
+  ['tick box', 'checkbox'],
+  ['tickbox', 'checkbox'],
+  ['menu items', 'menuitem'],
+  ['menu item', 'menuitem'],
+  ['menuitem', 'menuitem'],
+  ['list items', 'listitem'],
+  ['list item', 'listitem'],
+  ['items', 'listitem'],
+  ['item', 'listitem'],
+  ['entries', 'listitem'],
+  ['text fields', 'textbox'],
+  ['text field', 'textbox'],
+  ['text boxes', 'textbox'],
+  ['text box', 'textbox'],
+  ['textboxes', 'textbox'],
+  ['textbox', 'textbox'],
+  ['text areas', 'textbox'],
+  ['text area', 'textbox'],
+  ['textarea', 'textbox'],
+  ['text inputs', 'textbox'],
+  ['text input', 'textbox'],
+  ['input fields', 'textbox'],
+  ['input field', 'textbox'],
+  ['input boxes', 'textbox'],
+  ['input box', 'textbox'],
+  ['fields', 'textbox'],
+  ['field', 'textbox'],
+  ['inputs', 'textbox'],
+  ['input', 'textbox'],
+  ['box', 'textbox'],
+  ['bar', 'textbox'],
+  ['drop-downs', 'combobox'],
+  ['drop-down', 'combobox'],
+  ['drop downs', 'combobox'],
+  ['drop down', 'combobox'],
+  ['dropdowns', 'combobox'],
+  ['dropdown', 'combobox'],
+  ['select boxes', 'combobox'],
+  ['select box', 'combobox'],
+  ['select', 'combobox'],
+  ['combo boxes', 'combobox'],
+  ['combo box', 'combobox'],
+  ['comboboxes', 'combobox'],
+  ['combobox', 'combobox'],
+  ['list box', 'combobox'],
+  ['listbox', 'combobox'],
+  ['picker', 'combobox'],
+  ['buttons', 'button'],
+  ['button', 'button'],
+  ['btn', 'button'],
+  ['hyperlinks', 'link'],
+  ['hyperlink', 'link'],
+  ['links', 'link'],
+  ['link', 'link'],
+  ['headings', 'heading'],
+  ['heading', 'heading'],
+  ['headline', 'heading'],
+  ['header', 'heading'],
+  ['images', 'img'],
+  ['image', 'img'],
+  ['img', 'img'],
+  ['pictures', 'img'],
+  ['picture', 'img'],
+  ['photo', 'img'],
+  ['tabs', 'tab'],
+  ['tab', 'tab'],
+  ['toggles', 'switch'],
+  ['toggle', 'switch'],
+  ['switches', 'switch'],
+  ['switch', 'switch'],
+  ['options', 'option'],
+  ['option', 'option'],
+  ['rows', 'row'],
+  ['row', 'row'],
+  ['cells', 'cell'],
+  ['cell', 'cell'],
+  ['dialog', 'dialog'],
+  ['modal', 'dialog'],
+  ['popup', 'dialog'],
+  ['menu', undefined],
+  ['section', undefined],
+  ['panel', undefined],
+  ['area', undefined],
+  ['region', undefined],
+  ['messages', undefined],
+  ['message', undefined],
+  ['elements', undefined],
+  ['element', undefined],
+  ['text', undefined],
+  ['label', undefined],
+  ['icon', undefined],
+];
+
+/** Words that join a role to a name: "the button labelled Save", "the link with text Docs". */
+const CONNECTOR_RE =
+  /^(?:(?:that|which)\s+(?:says|reads|is\s+called|is\s+named|is\s+labell?ed)|named|called|labell?ed|titled|saying|reading|marked|with\s+(?:the\s+)?(?:text|label|name|title|caption|placeholder|aria-label|alt(?:\s+text)?)(?:\s+of)?|for)\s+/i;
+
+const ORDINALS: Readonly<Record<string, number>> = {
+  first: 1,
+  second: 2,
+  third: 3,
+  fourth: 4,
+  fifth: 5,
+  sixth: 6,
+  seventh: 7,
+  eighth: 8,
+  ninth: 9,
+  tenth: 10,
+  last: -1,
+};
+
+const QUOTE_TOKEN_RE = new RegExp(TOKEN_PATTERN.replace('[qu]', 'q'));
+const CSS_LIKE_RE = /^(?:[#.[][^\s]|[a-z][a-z0-9-]*(?:[#.[:]|\s*>\s*)|\*)/i;
+const ARTICLE_RE = /^(?:the|a|an|this|that|my|our|your|its|some|any)\s+/i;
+
+const SCOPE_RE =
+  /\s+(?:inside|within|in|on|under)\s+the\s+[\w\s-]*?(?:dialog|modal|form|header|footer|section|panel|sidebar|menu|navigation|nav|toolbar|page|screen|list|table|popup|card)$/i;
+
+/** Role words that are also common in names ("Add item", "Select all"), so they need an article. */
+const WEAK_ROLE_WORDS = new Set([
+  'items',
+  'item',
+  'entries',
+  'box',
+  'bar',
+  'text',
+  'label',
+  'icon',
+  'select',
+  'options',
+  'option',
+  'header',
+  'headline',
+  'cell',
+  'cells',
+  'row',
+  'rows',
+  'picture',
+  'pictures',
+  'photo',
+  'element',
+  'elements',
+  'message',
+  'messages',
+  'menu',
+  'section',
+  'panel',
+  'area',
+  'region',
+  'tab',
+  'tabs',
+  'toggle',
+  'switch',
+]);
+
+/**
+ * Reads an element description: "the Submit button", "the 'Remember me' checkbox", "the link Learn
+ * more", "the second 'Delete' button", "#login .submit". Returns undefined for an empty phrase.
+ * A trailing "in the dialog" scope is dropped: the locator searches the whole page.
+ */
+export function parseTarget(phrase: string, tokens: readonly MaskToken[]): Target | undefined {
+  let text = phrase
+    .trim()
+    .replace(/[.,;:!?]+$/, '')
+    .replace(SCOPE_RE, '')
+    .trim();
+  if (!text) return undefined;
+
+  const raw = unmask(text, tokens).trim();
+  if (!containsQuote(text) && CSS_LIKE_RE.test(raw) && !/\s[a-z]+\s[a-z]+/i.test(raw)) {
+    return { name: raw };
+  }
+
+  const article = ARTICLE_RE.exec(text);
+  const hadArticle = article !== null;
+  if (article) text = text.slice(article[0].length);
+  let nth: number | undefined;
+  const ordinal =
+    /^(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|(\d+)(?:st|nd|rd|th))\s+/i.exec(
+      text,
+    );
+  // "Last name" is a name; "the last link" is a position.
+  if (ordinal?.[1] && hadArticle) {
+    nth = ordinal[2] ? Number(ordinal[2]) : ORDINALS[ordinal[1].toLowerCase()];
+    text = text.slice(ordinal[0].length);
+  }
+  const strong = hadArticle || nth !== undefined;
+
+  const quote = QUOTE_TOKEN_RE.exec(text);
+  if (quote) {
+    const name = unmask(quote[0], tokens);
+    const rest = `${text.slice(0, quote.index)} ${text.slice(quote.index + quote[0].length)}`;
+    return withNth({ name, ...roleOf(firstRoleWord(rest)) }, nth);
+  }
+
+  // Role first: "the button Submit", "link labelled Learn more".
+  const leading = leadingRoleWord(text, strong);
+  if (leading) {
+    const name = text.slice(leading.length).trim().replace(CONNECTOR_RE, '').trim();
+    return withNth({ name: unmask(name, tokens), ...roleOf(leading) }, nth);
+  }
+  // Role last: "Submit button", "email field".
+  const trailing = trailingRoleWord(text, strong);
+  if (trailing) {
+    const name = text
+      .slice(0, text.length - trailing.length)
+      .trim()
+      .replace(/\s+(?:named|called|labell?ed)$/i, '');
+    return withNth({ name: unmask(name, tokens).trim(), ...roleOf(trailing) }, nth);
+  }
+  const name = unmask(text, tokens).trim();
+  return name ? withNth({ name }, nth) : undefined;
+}
+
+// "wait for it", "select from the list": no element is named, so the step is not understood.
+const NOT_A_NAME_RE =
+  /^(?:it|this|that|them|they|these|those|something|anything|everything|nothing|one|stuff)$|^(?:from|to|in|into|on|onto|with|at|by|of|for)\b/i;
+
+function withNth(target: Target, nth: number | undefined): Target | undefined {
+  if (!target.name && !target.role) return undefined;
+  if (NOT_A_NAME_RE.test(target.name)) return undefined;
+  return nth === undefined ? target : { ...target, nth };
+}
+
+function roleOf(word: string | undefined): { role?: TargetRole } {
+  if (!word) return {};
+  const normalized = word.toLowerCase().replace(/[-\s]+/g, ' ');
+  const entry = ROLE_WORDS.find(([w]) => w.replace(/-/g, ' ') === normalized);
+  return entry?.[1] ? { role: entry[1] } : {};
+}
+
+function wordPattern(word: string): string {
+  return word.replace(/[-\s]/g, '[-\\s]?');
+}
+
+function leadingRoleWord(text: string, strong: boolean): string | undefined {
+  for (const [word] of ROLE_WORDS) {
+    const match = new RegExp(`^${wordPattern(word)}(?=\\s|$)`, 'i').exec(text);
+    if (!match) continue;
+    const rest = text.slice(match[0].length).trim();
+    if (rest === '' || CONNECTOR_RE.test(`${rest} `)) return match[0];
+    // Without "the", "Link account" is more likely a name than a link called "account".
+    if (strong && !WEAK_ROLE_WORDS.has(word)) return match[0];
+    return undefined;
+  }
+  return undefined;
+}
+
+function trailingRoleWord(text: string, strong: boolean): string | undefined {
+  for (const [word] of ROLE_WORDS) {
+    const match = new RegExp(`(?:^|\\s)(${wordPattern(word)})$`, 'i').exec(text);
+    if (!match?.[1]) continue;
+    if (WEAK_ROLE_WORDS.has(word) && !strong) return undefined;
+    return match[1];
+  }
+  return undefined;
+}
+
+/** The role word nearest the start of `rest`, ignoring a scope such as "in the dialog". */
+function firstRoleWord(rest: string): string | undefined {
+  const cleaned =
+    ` ${rest.replace(/\s+/g, ' ').trim()} `.split(
+      /\s(?:in|inside|within|under|on|of|from|next to|near)\s/i,
+    )[0] ?? '';
+  let best: { index: number; word: string } | undefined;
+  for (const [word] of ROLE_WORDS) {
+    const match = new RegExp(`(?:^|\\s)(${wordPattern(word)})(?=\\s|$)`, 'i').exec(cleaned);
+    if (!match?.[1]) continue;
+    if (
+      !best ||
+      match.index < best.index ||
+      (match.index === best.index && match[1].length > best.word.length)
+    ) {
+      best = { index: match.index, word: match[1] };
+    }
+  }
+  return best?.word;
+}
