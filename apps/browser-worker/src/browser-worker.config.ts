@@ -10,6 +10,16 @@ export const browserWorkerEnv = z.object({
   WORKER_CONCURRENCY: envFields.positiveInt(Math.min(4, Math.max(1, cpus().length))),
   CHROMIUM_PATH: z.string().min(1).optional(),
   ARTIFACTS_DIR: z.string().min(1).default('.data/artifacts'),
+  /** Wall clock of one job, from claim to verdict. */
+  JOB_TIMEOUT_MS: envFields.positiveInt(5 * 60_000),
+  /** Longest wait for one action's element or effect. */
+  ACTION_TIMEOUT_MS: envFields.positiveInt(10_000),
+  NAVIGATION_TIMEOUT_MS: envFields.positiveInt(30_000),
+  /** How soon a job of a killed worker is noticed and handed out again. */
+  STALLED_INTERVAL_MS: envFields.positiveInt(30_000),
+  /** Repairs and retention sweep; 0 disables it on this worker. */
+  REAPER_INTERVAL_MS: z.coerce.number({ error: 'must be a number' }).int().min(0).default(60_000),
+  ARTIFACT_RETENTION_DAYS: envFields.positiveInt(30),
   HOSTED_BROWSER_WS_URL: z
     .string()
     .refine((v) => /^wss?:\/\//.test(v) && URL.canParse(v), 'must be a ws:// or wss:// URL')

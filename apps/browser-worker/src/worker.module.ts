@@ -1,8 +1,15 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { SUITE_VERSION } from '@suite/config';
 import { ConfigValueModule, CoreModule } from '@suite/nest-core';
+import { AGENT_RUNNER } from './agent/agent-runner.js';
+import { BrowserSessions } from './agent/browser-sessions.js';
+import { InterpreterAgentRunner } from './agent/interpreter-agent.runner.js';
 import type { BrowserWorkerConfig } from './browser-worker.config.js';
 import { HealthServer } from './health/health-server.js';
+import { BrowserJobConsumer } from './jobs/browser-job.consumer.js';
+import { JobLifecycleRepository } from './jobs/job-lifecycle.repository.js';
+import { JobReaper } from './jobs/job-reaper.js';
+import { WorkerResources } from './jobs/worker-resources.js';
 import { BROWSER_WORKER_CONFIG } from './worker.tokens.js';
 
 @Module({})
@@ -22,7 +29,19 @@ export class WorkerModule {
           healthController: false,
         }),
       ],
-      providers: [HealthServer],
+      providers: [
+        HealthServer,
+        WorkerResources,
+        {
+          provide: JobLifecycleRepository,
+          inject: [WorkerResources],
+          useFactory: (r: WorkerResources) => new JobLifecycleRepository(r.db),
+        },
+        BrowserSessions,
+        { provide: AGENT_RUNNER, useClass: InterpreterAgentRunner },
+        BrowserJobConsumer,
+        JobReaper,
+      ],
     };
   }
 }

@@ -1,0 +1,37 @@
+import type { JobStepDto } from '@suite/contracts';
+import type { MainDb } from '@suite/db';
+
+/** What the worker hands an agent, and what it gets back. Engines (interpreter, LLM) implement it. */
+export interface AgentRunContext {
+  job: MainDb.Job;
+  /** Appends one structured log entry (NDJSON line) and publishes progress. */
+  log: (entry: Record<string, unknown>) => Promise<void>;
+  /** Where the video goes; the agent records only when it opened a browser. */
+  videoPath: string;
+  /** Aborted when the job's wall clock runs out or the worker shuts down hard. */
+  signal: AbortSignal;
+  onStep?: (step: JobStepDto) => void;
+}
+
+export interface AgentRunResult {
+  verdict: 'succeeded' | 'failed';
+  summary: string;
+  steps: JobStepDto[];
+  /** Set when a video file was written. */
+  videoWritten: boolean;
+  error?: string;
+}
+
+export interface AgentRunner {
+  run(context: AgentRunContext): Promise<AgentRunResult>;
+}
+
+export const AGENT_RUNNER = Symbol('AGENT_RUNNER');
+
+/** Thrown for failures of the machinery (browser crashed, disk full), not of the test: retried. */
+export class InfrastructureError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'InfrastructureError';
+  }
+}

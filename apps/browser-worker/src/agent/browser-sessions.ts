@@ -1,0 +1,70 @@
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  BrowserPool,
+  connectHostedBrowser,
+  launchLocalBrowser,
+  type BrowserSession,
+} from '@suite/browser-agent';
+import type { BrowserWorkerConfig } from '../browser-worker.config.js';
+import { BROWSER_WORKER_CONFIG } from '../worker.tokens.js';
+import { InfrastructureError } from './agent-runner.js';
+
+export type BrowserEnvName = 'local_browser' | 'hosted_browser';
+
+/**
+ * One warm browser per worker and environment; each job gets an isolated context. A crashed or
+ * disconnected browser is replaced on the next job.
+ */
+@Injectable()
+export class BrowserSessions implements OnApplicationShutdown {
+  private readonly logger = new Logger('browsers');
+  private readonly pools = new Map<BrowserEnvName, BrowserPool>();
+
+  constructor(@Inject(BROWSER_WORKER_CONFIG) private readonly config: BrowserWorkerConfig) {}
+
+  async acquire(env: BrowserEnvName): Promise<BrowserSession> {
+    const pool = this.pool(env);
+    try {
+      return await pool.acquire();
+    } catch (error) {
+      throw new InfrastructureError(
+        `could not open the ${env.replace('_', ' ')}: ${(error as Error).message}`,
+        {
+          cause: error,
+        },
+      );
+    }
+  }
+
+  private pool(env: BrowserEnvName): BrowserPool {
+    let pool = this.pools.get(env);
+    if (!pool) {
+      const hosted = this.config.HOSTED_BROWSER_WS_URL;
+      if (env === 'hosted_browser' && !hosted) {
+        throw new InfrastructureError(
+          'hosted_browser was requested but HOSTED_BROWSER_WS_URL is not set on this worker',
+        );
+      }
+      pool =
+        env === 'hosted_browser'
+          ? // A hosted browser belongs to its provider: disconnect, never close it.
+            new BrowserPool({
+              open: () => connectHostedBrowser(hosted!),
+              release: async (b) => void (await b.disconnect()),
+            })
+          : new BrowserPool({
+              open: () =>
+                launchLocalBrowser(
+                  this.config.CHROMIUM_PATH ? { executablePath: this.config.CHROMIUM_PATH } : {},
+                ),
+            });
+      this.pools.set(env, pool);
+    }
+    return pool;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.allSettled([...this.pools.values()].map((pool) => pool.close()));
+    this.logger.log('browsers closed');
+  }
+}

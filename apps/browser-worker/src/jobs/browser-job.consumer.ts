@@ -1,0 +1,182 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { FINAL_JOB_STATUSES, JobStatus } from '@suite/contracts';
+import type { ArtifactStore, JobEventsPublisher } from '@suite/jobs';
+import { createWorker, QueueName, type TypedJob } from '@suite/queue';
+import { extractTraceContext, withSpan } from '@suite/telemetry';
+import type { Worker } from 'bullmq';
+import { hostname } from 'node:os';
+import { AGENT_RUNNER, InfrastructureError, type AgentRunner } from '../agent/agent-runner.js';
+import type { BrowserWorkerConfig } from '../browser-worker.config.js';
+import { BROWSER_WORKER_CONFIG } from '../worker.tokens.js';
+import { JobLifecycleRepository } from './job-lifecycle.repository.js';
+import { JobLogWriter } from './job-log.writer.js';
+import { WorkerResources } from './worker-resources.js';
+
+const formatLimit = (ms: number): string => (ms % 60_000 === 0 ? `${ms / 60_000} min` : `${ms / 1000} s`);
+
+/**
+ * Consumes browser jobs. Postgres is the truth: a job is claimed there before it runs, and a
+ * cancelled or finished job that BullMQ still hands out is skipped. Test failures are results;
+ * only infrastructure errors are thrown back to BullMQ, which retries them a bounded number of times.
+ */
+@Injectable()
+export class BrowserJobConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('browser-jobs');
+  private readonly workerId: string;
+  private worker?: Worker;
+
+  constructor(
+    @Inject(BROWSER_WORKER_CONFIG) private readonly config: BrowserWorkerConfig,
+    private readonly resources: WorkerResources,
+    private readonly lifecycle: JobLifecycleRepository,
+    @Inject(AGENT_RUNNER) private readonly agent: AgentRunner,
+  ) {
+    this.workerId = config.WORKER_ID ?? `${hostname()}:${process.pid}`;
+  }
+
+  onApplicationBootstrap(): void {
+    this.worker = createWorker(
+      QueueName.BrowserJobs,
+      (job) => this.process(job),
+      this.resources.workerConnection,
+      {
+        concurrency: this.config.WORKER_CONCURRENCY,
+        // A killed worker's job is noticed within stalledInterval and handed out once more, then failed.
+        stalledInterval: this.config.STALLED_INTERVAL_MS,
+        maxStalledCount: 1,
+        lockDuration: this.config.STALLED_INTERVAL_MS,
+        name: this.workerId,
+      },
+    );
+    this.worker.on('failed', (job, error) => void this.onFailed(job, error));
+    this.worker.on('error', (error) => this.logger.error({ err: error }, 'queue worker error'));
+    this.logger.log(
+      `consuming ${QueueName.BrowserJobs} as ${this.workerId} (concurrency ${this.config.WORKER_CONCURRENCY})`,
+    );
+  }
+
+  /** SIGTERM: stop taking work and let running jobs finish (Kubernetes' grace period covers a job). */
+  async onApplicationShutdown(): Promise<void> {
+    if (!this.worker) return;
+    this.logger.log('stopping: finishing running jobs, taking no new ones');
+    await this.worker.close();
+  }
+
+  private async process(bullJob: TypedJob<typeof QueueName.BrowserJobs>): Promise<string> {
+    const { jobId, trace } = bullJob.data;
+    return withSpan(
+      'browser-job.process',
+      async (span) => {
+        span.setAttribute('job.id', jobId);
+        const current = await this.lifecycle.find(jobId);
+        if (!current) return 'missing';
+        if (current.status === JobStatus.Cancelled) {
+          this.logger.log({ jobId }, 'skipping a cancelled job');
+          return 'cancelled';
+        }
+        if ((FINAL_JOB_STATUSES as readonly string[]).includes(current.status)) return 'already-finished';
+        const job = await this.lifecycle.claim(jobId, this.workerId);
+        if (!job) return 'taken';
+
+        const { store, events } = this.resources;
+        await this.publishStatus(events, jobId, JobStatus.Running);
+        const log = new JobLogWriter(jobId, store, events);
+        const attempt = bullJob.attemptsMade + 1;
+        const attempts = bullJob.opts.attempts ?? 1;
+        if (attempt > 1)
+          await log.write({ level: 'warn', outcome: 'info', message: `attempt ${attempt} of ${attempts}` });
+
+        const timeout = new AbortController();
+        const timer = setTimeout(
+          () =>
+            timeout.abort(
+              new Error(`the job's time limit of ${formatLimit(this.config.JOB_TIMEOUT_MS)} was reached`),
+            ),
+          this.config.JOB_TIMEOUT_MS,
+        );
+        const logPath = await store.localPath(jobId, 'log');
+        const videoPath = await store.localPath(jobId, 'video');
+        try {
+          const result = await this.agent.run({ job, log: log.write, videoPath, signal: timeout.signal });
+          await log.flush();
+          await this.lifecycle.finish(
+            jobId,
+            {
+              status: result.verdict,
+              summary: result.summary,
+              steps: result.steps,
+              error: result.error ?? null,
+            },
+            { logPath, videoPath: result.videoWritten ? videoPath : null },
+          );
+          await this.publishStatus(events, jobId, result.verdict, result.summary);
+          span.setAttribute('job.verdict', result.verdict);
+          return result.verdict;
+        } catch (error) {
+          const message = (error as Error).message;
+          if (error instanceof InfrastructureError && attempt < attempts) {
+            await log.write({
+              level: 'warn',
+              outcome: 'info',
+              message: `infrastructure error, will retry: ${message}`,
+            });
+            await log.flush();
+            throw error;
+          }
+          await log.write({
+            level: 'error',
+            outcome: 'failed',
+            message: `the job could not run: ${message}`,
+          });
+          await log.flush();
+          await this.lifecycle.finish(
+            jobId,
+            { status: 'failed', summary: `The job could not run: ${message}`, steps: [], error: message },
+            { logPath, videoPath: null },
+          );
+          await this.publishStatus(events, jobId, JobStatus.Failed);
+          return 'failed';
+        } finally {
+          clearTimeout(timer);
+        }
+      },
+      { parent: extractTraceContext(trace), attributes: { 'worker.id': this.workerId } },
+    );
+  }
+
+  /** Retries used up or the job stalled too often: it ends `failed` with the reason, never stuck. */
+  private async onFailed(
+    job: TypedJob<typeof QueueName.BrowserJobs> | undefined,
+    error: Error,
+  ): Promise<void> {
+    if (!job) return;
+    const exhausted = job.attemptsMade >= (job.opts.attempts ?? 1) || /stalled/i.test(error.message);
+    if (!exhausted) return;
+    const reason = /stalled/i.test(error.message)
+      ? 'the worker running it stopped (it was retried once and stopped again)'
+      : `infrastructure error after ${job.attemptsMade} attempts: ${error.message}`;
+    if (await this.lifecycle.failUnfinished(job.data.jobId, reason).catch(() => false)) {
+      await this.publishStatus(this.resources.events, job.data.jobId, JobStatus.Failed);
+      this.logger.warn({ jobId: job.data.jobId }, reason);
+    }
+  }
+
+  private publishStatus(
+    events: JobEventsPublisher,
+    jobId: string,
+    status: string,
+    summary?: string,
+  ): Promise<void> {
+    return events
+      .publish({ type: 'status', jobId, status, summary: summary ?? null, at: new Date().toISOString() })
+      .catch(() => undefined);
+  }
+}
+
+export type { ArtifactStore };

@@ -1,0 +1,118 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { JobStatus } from '@suite/db';
+import { queuePrefix } from '@suite/queue';
+import type { BrowserWorkerConfig } from '../browser-worker.config.js';
+import { BROWSER_WORKER_CONFIG } from '../worker.tokens.js';
+import { JobLifecycleRepository } from './job-lifecycle.repository.js';
+import { WorkerResources } from './worker-resources.js';
+
+/**
+ * Periodic repairs that keep Postgres (the truth) and Redis (the work) in agreement, run by one
+ * worker at a time (a Redis lock):
+ * - a job `running` far past the time limit whose queue entry is no longer active ends `failed`;
+ * - a `queued` job whose queue entry is gone (Redis lost it) is enqueued again;
+ * - artifacts of jobs older than the retention are deleted.
+ */
+@Injectable()
+export class JobReaper implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('job-reaper');
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    @Inject(BROWSER_WORKER_CONFIG) private readonly config: BrowserWorkerConfig,
+    private readonly resources: WorkerResources,
+    private readonly lifecycle: JobLifecycleRepository,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (this.config.REAPER_INTERVAL_MS === 0) return;
+    this.timer = setInterval(
+      () => void this.sweep().catch((error: Error) => this.logger.warn({ err: error }, 'sweep failed')),
+      this.config.REAPER_INTERVAL_MS,
+    );
+    this.timer.unref();
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.timer);
+  }
+
+  async sweep(): Promise<{ failed: number; requeued: number; expired: number }> {
+    const lock = `${queuePrefix()}:locks:job-reaper`;
+    const got = await this.resources.redis.set(
+      lock,
+      String(process.pid),
+      'PX',
+      Math.max(5_000, this.config.REAPER_INTERVAL_MS - 1_000),
+      'NX',
+    );
+    if (got !== 'OK') return { failed: 0, requeued: 0, expired: 0 };
+    return {
+      failed: await this.failLost(),
+      requeued: await this.requeueLost(),
+      expired: await this.expireArtifacts(),
+    };
+  }
+
+  private async failLost(): Promise<number> {
+    const grace = this.config.JOB_TIMEOUT_MS + 2 * this.config.STALLED_INTERVAL_MS;
+    let failed = 0;
+    for (const { id } of await this.lifecycle.staleRunning(new Date(Date.now() - grace))) {
+      const state = await this.resources.queue.getJobState(id);
+      if (state === 'active' || state === 'waiting' || state === 'delayed' || state === 'prioritized')
+        continue;
+      if (
+        await this.lifecycle.failUnfinished(
+          id,
+          'the worker running it was lost and the job did not finish in time',
+        )
+      ) {
+        failed++;
+        this.logger.warn({ jobId: id }, 'failed a job whose worker was lost');
+      }
+    }
+    return failed;
+  }
+
+  private async requeueLost(): Promise<number> {
+    const { db, queue } = this.resources;
+    const queued = await db.job.findMany({
+      where: { status: JobStatus.queued, createdAt: { lt: new Date(Date.now() - 60_000) } },
+      select: { id: true, traceContext: true },
+      take: 500,
+    });
+    let requeued = 0;
+    for (const job of queued) {
+      if ((await queue.getJobState(job.id)) !== 'unknown') continue;
+      await queue.add(
+        'run',
+        { jobId: job.id, trace: (job.traceContext as Record<string, string>) ?? {} },
+        { jobId: job.id },
+      );
+      requeued++;
+      this.logger.warn({ jobId: job.id }, 're-enqueued a queued job that Redis had lost');
+    }
+    return requeued;
+  }
+
+  private async expireArtifacts(): Promise<number> {
+    const { db, store } = this.resources;
+    const cutoff = new Date(Date.now() - this.config.ARTIFACT_RETENTION_DAYS * 86_400_000);
+    const old = await db.job.findMany({
+      where: { finishedAt: { lt: cutoff }, OR: [{ logPath: { not: null } }, { videoPath: { not: null } }] },
+      select: { id: true },
+      take: 500,
+    });
+    for (const { id } of old) {
+      await store.remove(id);
+      await db.job.update({ where: { id }, data: { logPath: null, videoPath: null } });
+    }
+    return old.length;
+  }
+}
