@@ -1,9 +1,11 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { SUITE_VERSION } from '@suite/config';
 import { ConfigValueModule, CoreModule } from '@suite/nest-core';
+import { PROJECT_HOST_CONFIG } from './app.tokens.js';
+import { ControlPlaneModule } from './control-plane/control-plane.module.js';
+import { PlatformModule } from './platform/platform.module.js';
 import type { ProjectHostConfig } from './project-host.config.js';
-
-export const PROJECT_HOST_CONFIG = Symbol('PROJECT_HOST_CONFIG');
+import { UserAuthModule } from './user-auth/user-auth.module.js';
 
 @Module({})
 export class AppModule {
@@ -20,6 +22,9 @@ export class AppModule {
           logLevel: config.LOG_LEVEL,
           logFormat: config.LOG_FORMAT,
         }),
+        PlatformModule,
+        ControlPlaneModule,
+        UserAuthModule,
       ],
     };
   }

@@ -1,8 +1,9 @@
 import 'reflect-metadata';
 import { bootstrapHttpApp, exitOnBootFailure } from '@suite/nest-core';
 import { startTelemetry } from '@suite/telemetry';
-import { loadProjectHostConfig } from './project-host.config.js';
 import { AppModule } from './app.module.js';
+import { UserExceptionFilter } from './http/user-exception.filter.js';
+import { loadProjectHostConfig } from './project-host.config.js';
 
 const config = loadProjectHostConfig();
 startTelemetry({
@@ -13,4 +14,8 @@ bootstrapHttpApp(AppModule.forRoot(config), {
   service: 'project-host',
   host: config.HOST,
   port: config.PORT,
+  bodyLimit: 64 * 1024,
+  configure: (app) => {
+    app.useGlobalFilters(new UserExceptionFilter());
+  },
 }).catch(exitOnBootFailure('project-host'));

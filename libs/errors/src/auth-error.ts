@@ -20,6 +20,12 @@ export enum AuthErrorCode {
   ProjectNotFound = 'project_not_found',
   /** defineApi `auth: 'required'` (or a custom verifier) rejected the request. */
   Unauthorized = 'unauthorized',
+  /** No such route on this host. */
+  NotFound = 'not_found',
+  /** Too many attempts; `retryAfterSeconds` says when to try again. */
+  RateLimited = 'rate_limited',
+  PayloadTooLarge = 'payload_too_large',
+  UnsupportedMediaType = 'unsupported_media_type',
   Internal = 'internal',
 }
 
@@ -82,6 +88,14 @@ export function defaultAuthMessage(code: AuthErrorCode): string {
       return 'No project is served at this address';
     case AuthErrorCode.Unauthorized:
       return 'Authentication required';
+    case AuthErrorCode.NotFound:
+      return 'Not Found';
+    case AuthErrorCode.RateLimited:
+      return 'Too many requests; try again later';
+    case AuthErrorCode.PayloadTooLarge:
+      return 'The request body is too large';
+    case AuthErrorCode.UnsupportedMediaType:
+      return 'Send the body as JSON with Content-Type: application/json';
     case AuthErrorCode.Internal:
       return 'Internal server error';
     default:

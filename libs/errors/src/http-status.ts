@@ -53,7 +53,14 @@ export function authHttpStatus(code: AuthErrorCode): number {
       return 400;
     case AuthErrorCode.AuthDisabled:
     case AuthErrorCode.ProjectNotFound:
+    case AuthErrorCode.NotFound:
       return 404;
+    case AuthErrorCode.RateLimited:
+      return 429;
+    case AuthErrorCode.PayloadTooLarge:
+      return 413;
+    case AuthErrorCode.UnsupportedMediaType:
+      return 415;
     case AuthErrorCode.EmailPasswordDisabled:
     case AuthErrorCode.SignupDisabled:
       return 403;

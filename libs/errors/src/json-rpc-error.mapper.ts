@@ -184,6 +184,10 @@ function authRpc(error: AuthError): RpcMapping {
     case AuthErrorCode.IdpOauthUnconfigured:
     case AuthErrorCode.ProjectNotFound:
     case AuthErrorCode.Unauthorized:
+    case AuthErrorCode.NotFound:
+    case AuthErrorCode.RateLimited:
+    case AuthErrorCode.PayloadTooLarge:
+    case AuthErrorCode.UnsupportedMediaType:
       return suite(SERVER_ERROR_CODE, upperSnake(code), message);
     case AuthErrorCode.Internal:
       return a2a(A2aErrorCode.Internal, a2aErrorSpec(A2aErrorCode.Internal).message);

@@ -134,7 +134,11 @@ function authRemedy(code: AuthErrorCode): Remedy {
     case AuthErrorCode.Unauthorized:
       return 'credentials';
     case AuthErrorCode.IdpOauthUnconfigured:
+    case AuthErrorCode.RateLimited:
       return 'retry_later';
+    case AuthErrorCode.PayloadTooLarge:
+    case AuthErrorCode.UnsupportedMediaType:
+      return 'fix_arguments';
     case AuthErrorCode.IdentityAlreadyExists:
     case AuthErrorCode.AuthDisabled:
     case AuthErrorCode.EmailPasswordDisabled:
@@ -142,6 +146,7 @@ function authRemedy(code: AuthErrorCode): Remedy {
     case AuthErrorCode.IdpOauthDisabled:
     case AuthErrorCode.NotImplemented:
     case AuthErrorCode.ProjectNotFound:
+    case AuthErrorCode.NotFound:
     case AuthErrorCode.Internal:
       return 'none';
     default:

@@ -49,6 +49,11 @@ describe('toUserErrorBody (/api/user)', () => {
         'invalid_auth_hook',
         'project_not_found',
         'unauthorized',
+        // transport-level answers of the project host, beyond the spec's table
+        'not_found',
+        'rate_limited',
+        'payload_too_large',
+        'unsupported_media_type',
         'internal',
       ].sort(),
     );

@@ -15,15 +15,18 @@ export interface BrowserJobPayload {
   trace: TraceCarrier;
 }
 
+/** A batch of auth events of one project, in order, published after the mutation committed. */
 export interface AuthHookPayload {
   projectId: string;
-  events: { kind: string; user: unknown; provider?: string; at: string }[];
+  events: { kind: string; user: unknown; provider?: string; reason?: string; at: string }[];
   trace: TraceCarrier;
 }
 
+/** One mail to deliver through the project's SMTP; `mailLogId` is its row in the mail log. */
 export interface MailPayload {
   projectId: string;
   mailLogId: string;
+  content: { kind: string; to: string; subject: string; text: string; html?: string };
   trace: TraceCarrier;
 }
 

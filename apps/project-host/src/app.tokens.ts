@@ -1,0 +1,1 @@
+export const PROJECT_HOST_CONFIG = Symbol('PROJECT_HOST_CONFIG');

@@ -1,0 +1,43 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { injectTraceContext } from '@suite/telemetry';
+import { PlatformResources } from '../platform/platform-resources.js';
+
+/** The five mail kinds of the spec. */
+export type MailKind = 'welcome' | 'magic-link' | 'forgot-password' | 'email-change' | 'auth.email-changed';
+
+export interface OutgoingMail {
+  kind: MailKind;
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+/**
+ * Mail leaves from a queue, never inside the request: this records the mail in the mail log as
+ * `queued` and enqueues its delivery. Failures here are logged and never fail the caller's request
+ * (mail is best effort in the spec). The body is kept in the queue payload only until sent.
+ */
+@Injectable()
+export class MailOutbox {
+  private readonly logger = new Logger('mail');
+
+  constructor(private readonly resources: PlatformResources) {}
+
+  async enqueue(projectId: string, mail: OutgoingMail): Promise<string | undefined> {
+    try {
+      const row = await this.resources.db.mailLog.create({
+        data: { projectId, kind: mail.kind, to: mail.to, subject: mail.subject },
+      });
+      await this.resources.mailQueue.add(
+        'send',
+        { projectId, mailLogId: row.id, trace: injectTraceContext(), content: mail },
+        { jobId: row.id, attempts: 5, backoff: { type: 'exponential', delay: 2_000 } },
+      );
+      return row.id;
+    } catch (error) {
+      this.logger.error({ err: error, projectId, kind: mail.kind }, 'could not queue a mail');
+      return undefined;
+    }
+  }
+}

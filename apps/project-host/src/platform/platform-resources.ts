@@ -1,0 +1,45 @@
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  createMainClient,
+  databaseUrl,
+  TenantClientCache,
+  type MainClient,
+  type TenantClient,
+} from '@suite/db';
+import { createProducerConnection, createQueue, QueueName, type TypedQueue } from '@suite/queue';
+import type { Redis } from 'ioredis';
+import { PROJECT_HOST_CONFIG } from '../app.tokens.js';
+import type { ProjectHostConfig } from '../project-host.config.js';
+
+/** The project host's side-effect adapters: the main database, tenant databases, Redis, queues. */
+@Injectable()
+export class PlatformResources implements OnApplicationShutdown {
+  readonly db: MainClient;
+  readonly tenants = new TenantClientCache();
+  readonly redis: Redis;
+  readonly mailQueue: TypedQueue<typeof QueueName.Mail>;
+  readonly hookQueue: TypedQueue<typeof QueueName.AuthHooks>;
+  /** Server URL with rights to create databases: tenant databases live beside the main one. */
+  readonly tenantAdminUrl: string;
+
+  constructor(@Inject(PROJECT_HOST_CONFIG) config: ProjectHostConfig) {
+    this.db = createMainClient(config.DATABASE_URL);
+    this.redis = createProducerConnection(config.REDIS_URL, { connectionName: 'project-host' });
+    this.redis.on('error', () => undefined);
+    this.mailQueue = createQueue(QueueName.Mail, this.redis);
+    this.hookQueue = createQueue(QueueName.AuthHooks, this.redis);
+    for (const queue of [this.mailQueue, this.hookQueue]) queue.on('error', () => undefined);
+    this.tenantAdminUrl = config.TENANT_ADMIN_DATABASE_URL ?? databaseUrl(config.DATABASE_URL, 'postgres');
+  }
+
+  tenant(database: string): TenantClient {
+    return this.tenants.get(databaseUrl(this.tenantAdminUrl, database));
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.allSettled([this.mailQueue.close(), this.hookQueue.close()]);
+    this.redis.disconnect();
+    await this.tenants.disconnectAll();
+    await this.db.$disconnect();
+  }
+}

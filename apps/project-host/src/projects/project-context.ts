@@ -1,0 +1,32 @@
+import type { MainDb, TenantClient } from '@suite/db';
+
+export type ProjectWithSettings = MainDb.Project & {
+  authSettings: MainDb.AuthSettings | null;
+  smtpSettings: MainDb.SmtpSettings | null;
+  domains: MainDb.CustomDomain[];
+};
+
+/** The project a request is for, resolved from its Host header. */
+export interface ProjectContext {
+  project: ProjectWithSettings;
+  /** Auth settings with the spec's defaults applied when none were saved yet. */
+  auth: Pick<
+    MainDb.AuthSettings,
+    'enabled' | 'emailPassword' | 'allowSignups' | 'idpMode' | 'idpClientId' | 'idpClientSecret'
+  >;
+  /** Host names that serve this project: the id host, the slug host and verified custom domains. */
+  hosts: string[];
+  /** The public address of the project (scheme and port of PUBLIC_URL, the slug host). */
+  publicUrl: string;
+  /** The project's tenant database (schema platform_auth). */
+  tenant: TenantClient;
+}
+
+export const DEFAULT_AUTH_SETTINGS: ProjectContext['auth'] = {
+  enabled: true,
+  emailPassword: true,
+  allowSignups: true,
+  idpMode: 'platform',
+  idpClientId: null,
+  idpClientSecret: null,
+};
