@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, startApp, waitForHttp, type AppProcess } from '../support/app-process.js';
-import { RunnerClient } from '../support/runner-client.js';
+import { RunnerClient, sql } from '../support/runner-client.js';
 
 // The whole runner with real processes: jobs-api, browser workers (real Chromium and ffmpeg), the
 // real Postgres and Redis of this test run, and local pages served below.
@@ -181,6 +181,16 @@ describe('runner end to end', () => {
     expect(failed.error).toMatch(/Thanks/);
     expect(done.steps.at(-1)!.status).toBe('skipped');
     expect(done.links.video).not.toBeNull();
+  });
+
+  it('a job carries the trace context of the request that created it to the worker', async () => {
+    const job = await submit('Open /thanks. The page contains "Thanks"');
+    const [row] = await sql<{ trace_context: { traceparent?: string } }>(
+      'select trace_context from jobs where id = $1',
+      [job.id],
+    );
+    expect(row!.trace_context.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$/);
+    await waitForEnd(job.id);
   });
 
   it('a query with a step the interpreter does not understand fails at once, quoting it', async () => {

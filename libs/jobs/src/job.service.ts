@@ -11,7 +11,7 @@ import {
 import { isUuid, type MainClient, type MainDb } from '@suite/db';
 import { issue, RunnerError, RunnerErrorCode, type ValidationIssue } from '@suite/errors';
 import type { QueueName, TypedQueue } from '@suite/queue';
-import { injectTraceContext } from '@suite/telemetry';
+import { injectTraceContext, withSpan } from '@suite/telemetry';
 import type { Principal } from './api-key.service.js';
 import type { ArtifactStore } from './artifact-store.js';
 import { parseByteRange } from './byte-range.js';
@@ -47,7 +47,21 @@ export interface VideoResponse {
 export class JobService {
   constructor(private readonly deps: JobServiceDeps) {}
 
-  async create(principal: Principal, body: unknown, options: CreateJobOptions = {}): Promise<JobRecordDto> {
+  /** Starts the job's trace: the worker's spans join it through the context stored with the job. */
+  create(principal: Principal, body: unknown, options: CreateJobOptions = {}): Promise<JobRecordDto> {
+    return withSpan('job.create', (span) =>
+      this.createInSpan(principal, body, options).then((record) => {
+        span.setAttribute('job.id', record.id);
+        return record;
+      }),
+    );
+  }
+
+  private async createInSpan(
+    principal: Principal,
+    body: unknown,
+    options: CreateJobOptions,
+  ): Promise<JobRecordDto> {
     const { value } = validateBody(CreateJobDto, body);
     const nul = nulIssues(value, ['body']);
     if (nul.length) throw RunnerError.validation(nul);
