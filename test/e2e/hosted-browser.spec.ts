@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { CHROMIUM_ARGS, DEFAULT_CHROMIUM_PATH } from '@suite/browser-agent';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -10,20 +11,14 @@ import { RunnerClient } from '../support/runner-client.js';
 // `env: hosted_browser` connects over CDP to a browser someone else runs. Here that provider is a
 // real Chromium started with --remote-debugging-port, as a hosted provider would expose one.
 
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/lib/chromium/chromium';
+const chromiumPath = process.env.CHROMIUM_PATH ?? DEFAULT_CHROMIUM_PATH;
 
 async function startRemoteChromium(profile: string): Promise<{ child: ChildProcess; wsUrl: string }> {
   const child = spawn(
     chromiumPath,
     [
       '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
+      ...CHROMIUM_ARGS,
       '--remote-debugging-address=127.0.0.1',
       '--remote-debugging-port=0',
       `--user-data-dir=${profile}`,
