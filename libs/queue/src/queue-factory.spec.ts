@@ -52,8 +52,9 @@ describe('browser job queue (real Redis)', () => {
 
   it('keeps its keys under the run prefix and reports a snapshot', async () => {
     const queue = createQueue(QueueName.Mail, connection);
-    await queue.add('send', { projectId: 'p', mailLogId: 'm', trace: {} }, { delay: 60_000 });
-    await queue.add('send', { projectId: 'p', mailLogId: 'n', trace: {} });
+    const content = { kind: 'welcome', to: 'ada@example.com', subject: 'Welcome', text: 'Hi' };
+    await queue.add('send', { projectId: 'p', mailLogId: 'm', content, trace: {} }, { delay: 60_000 });
+    await queue.add('send', { projectId: 'p', mailLogId: 'n', content, trace: {} });
 
     const snapshot = await queueSnapshot(queue);
     expect(snapshot).toMatchObject({ waiting: 1, delayed: 1, active: 0, workers: 0 });
