@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 export PATH := $(CURDIR)/.tools/bin:$(PATH)
 
-.PHONY: start test setup check lint typecheck unit bench clean help
+.PHONY: start test setup check bench clean help
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -13,11 +13,13 @@ setup: ## install the toolchain, system packages and dependencies, then build
 start: setup ## set up, then run the whole suite in the foreground (Ctrl-C stops everything)
 	@exec node tools/devstack/dist/start.js
 
-test: setup ## set up, then lint, type-check and run every test
+test: setup check ## set up, then format check, lint, type check and every test
+	@node tools/devstack/dist/test.js
+
+check: ## format check, lint with zero warnings, type check (after make setup)
 	@pnpm run format:check
 	@pnpm run lint
 	@pnpm run typecheck
-	@node tools/devstack/dist/test.js
 
 bench: setup ## run the benchmarks (results in bench/results/)
 	@node tools/devstack/dist/bench.js
