@@ -24,4 +24,9 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
+  {
+    // Scripts that run in the browser (the runner's pages).
+    files: ['apps/*/public/**/*.js'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
 );

@@ -3,6 +3,7 @@ import { bootstrapHttpApp, exitOnBootFailure } from '@suite/nest-core';
 import { startTelemetry } from '@suite/telemetry';
 import { AppModule } from './app.module.js';
 import { setupOpenApi } from './docs/openapi.js';
+import { registerStaticAssets } from './docs/static-assets.js';
 import { registerGatewayProxy } from './gateway-proxy.js';
 import { registerJsonBodyParser } from './http/json-body.parser.js';
 import { RunnerExceptionFilter } from './http/runner-exception.filter.js';
@@ -23,6 +24,7 @@ bootstrapHttpApp(AppModule.forRoot(config), {
     registerJsonBodyParser(app.getHttpAdapter().getInstance());
     app.useGlobalFilters(new RunnerExceptionFilter());
     setupOpenApi(app);
+    await registerStaticAssets(app);
     if (config.GATEWAY_URL) await registerGatewayProxy(app, config.GATEWAY_URL);
   },
 }).catch(exitOnBootFailure('jobs-api'));

@@ -11,3 +11,4 @@ export {
   type ModelProvider,
   type ModelRegistryOptions,
 } from './model-registry.js';
+export { JobEventsHub } from './job-events-hub.js';

@@ -14,16 +14,9 @@ export function renderHubPage(origin: string): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Browser Test Runner</title>
-<style>
-  :root { color-scheme: light dark; --accent: #2563eb; }
-  body { font: 16px/1.5 system-ui, sans-serif; margin: 0 auto; max-width: 60rem; padding: 1.5rem; }
-  header p { color: GrayText; margin-top: 0; }
-  nav ul { display: flex; flex-wrap: wrap; gap: .75rem; list-style: none; padding: 0; }
-  nav a { display: inline-block; padding: .4rem .8rem; border: 1px solid var(--accent); border-radius: .4rem; text-decoration: none; color: var(--accent); }
-  nav a:focus-visible, nav a:hover { background: var(--accent); color: white; outline: none; }
-  pre { background: rgba(127,127,127,.12); padding: .8rem; border-radius: .4rem; overflow-x: auto; }
-  code { font: 14px/1.4 ui-monospace, monospace; }
-</style>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="/assets/runner.css">
+<script type="module" src="/assets/runner.js"></script>
 </head>
 <body>
 <header>
@@ -39,6 +32,16 @@ export function renderHubPage(origin: string): string {
   </ul>
 </nav>
 <main>
+  <section id="recent-jobs" aria-labelledby="recent-heading">
+    <h2 id="recent-heading">Your recent jobs</h2>
+    <div id="key-slot"></div>
+    <table hidden>
+      <caption class="visually-hidden">Recent jobs of this API key, newest first; refreshed every few seconds</caption>
+      <thead><tr><th scope="col">Test</th><th scope="col">Status</th><th scope="col">Created</th></tr></thead>
+      <tbody aria-live="polite"></tbody>
+    </table>
+    <p data-empty hidden>No jobs yet: submit one with the example below.</p>
+  </section>
   <h2>Examples</h2>
   <p>Every call needs an API key: <code>Authorization: Bearer $KEY</code> or <code>X-API-Key: $KEY</code>. <code>make start</code> prints one.</p>
   ${example(

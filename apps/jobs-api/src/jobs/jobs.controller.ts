@@ -8,6 +8,7 @@ import {
   Param,
   Post,
   Query,
+  Req,
   Res,
   UseGuards,
 } from '@nestjs/common';
@@ -34,7 +35,8 @@ import {
   JobStatus,
 } from '@suite/contracts';
 import { JobService, type Principal } from '@suite/jobs';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { JobStreamService } from './job-stream.service.js';
 import { ApiKeyGuard } from '../auth/api-key.guard.js';
 import { CurrentPrincipal } from '../auth/principal.decorator.js';
 
@@ -46,7 +48,10 @@ import { CurrentPrincipal } from '../auth/principal.decorator.js';
 @UseGuards(ApiKeyGuard)
 @Controller('v1/jobs')
 export class JobsController {
-  constructor(private readonly jobs: JobService) {}
+  constructor(
+    private readonly jobs: JobService,
+    private readonly streams: JobStreamService,
+  ) {}
 
   @Post()
   @HttpCode(202)
@@ -107,6 +112,22 @@ export class JobsController {
     void reply.header('content-type', ndjson ? 'application/x-ndjson' : 'text/plain; charset=utf-8');
     void reply.header('cache-control', 'no-store');
     return body;
+  }
+
+  @Get(':job_id/events')
+  @ApiProduces('text/event-stream')
+  @ApiOkResponse({
+    description:
+      'Server-Sent Events: `job` (the whole record, first the current one, then on every status change) and `log` (each new log line); the stream ends with the job.',
+  })
+  @ApiNotFoundResponse({ type: HttpErrorDto })
+  events(
+    @CurrentPrincipal() principal: Principal,
+    @Param('job_id') id: string,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    return this.streams.stream(principal, id, request, reply);
   }
 
   @Get(':job_id/video')

@@ -9,6 +9,7 @@ import {
 import { JOBS_API_CONFIG } from '../app.tokens.js';
 import { ApiKeyGuard } from '../auth/api-key.guard.js';
 import type { JobsApiConfig } from '../jobs-api.config.js';
+import { JobStreamService } from './job-stream.service.js';
 import { JobsController } from './jobs.controller.js';
 import { ModelsController } from './models.controller.js';
 import { RunnerResources } from './runner-resources.js';
@@ -18,6 +19,7 @@ import { RunnerResources } from './runner-resources.js';
   providers: [
     RunnerResources,
     ApiKeyGuard,
+    JobStreamService,
     {
       provide: ModelRegistry,
       inject: [JOBS_API_CONFIG],
