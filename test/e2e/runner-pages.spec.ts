@@ -79,7 +79,7 @@ describe('runner pages', () => {
     await page.goto(`${origin}/jobs/${id}`);
 
     // The key is asked for once, with a label, and kept in the browser.
-    const label = await page.$eval('label[for="api-key"]', (l) => l.textContent);
+    const label = await page.evaluate(`document.querySelector('label[for="api-key"]').textContent`);
     expect(label).toMatch(/API key/);
     await page.type('#api-key', KEY);
     await page.click('form.key button');
@@ -94,26 +94,22 @@ describe('runner pages', () => {
       cells.map((c) => c.textContent),
     );
     expect(outcomes).toEqual(['passed', 'passed', 'passed', 'passed']);
-    expect(await page.$eval('#job-summary', (p) => p.textContent)).toMatch(/4 steps passed/);
-    await page.waitForFunction(() =>
-      document.querySelector('#job-log')!.textContent!.includes('verdict: succeeded'),
+    expect(await page.evaluate(`document.querySelector('#job-summary').textContent`)).toMatch(
+      /4 steps passed/,
+    );
+    await page.waitForFunction(
+      `document.querySelector('#job-log').textContent.includes('verdict: succeeded')`,
     );
 
     await page.waitForFunction(
-      () => {
-        const video = document.querySelector<HTMLVideoElement>('#job-video')!;
-        return !video.hidden && video.readyState >= 1 && video.duration > 1;
-      },
+      `(() => { const v = document.querySelector('#job-video'); return !v.hidden && v.readyState >= 1 && v.duration > 1; })()`,
       { timeout: 15_000 },
     );
-    const seeked = await page.$eval('#job-video', async (video) => {
-      const v = video as HTMLVideoElement;
-      await new Promise((resolve) => {
-        v.addEventListener('seeked', resolve, { once: true });
-        v.currentTime = 1;
-      });
-      return v.currentTime;
-    });
+    const seeked = await page.evaluate(`new Promise((resolve) => {
+      const v = document.querySelector('#job-video');
+      v.addEventListener('seeked', () => resolve(v.currentTime), { once: true });
+      v.currentTime = 1;
+    })`);
     expect(seeked).toBeCloseTo(1, 0);
     await page.screenshot({ path: join(screenshots, 'job-page.png'), fullPage: true });
 
@@ -137,7 +133,7 @@ describe('runner pages', () => {
     const id = await submit('The title is "Pages"');
     const page = await newPage();
     await page.goto(`${origin}/`);
-    await page.evaluate((key) => localStorage.setItem('runner:apiKey', key), KEY);
+    await page.evaluate(`localStorage.setItem('runner:apiKey', ${JSON.stringify(KEY)})`);
     await page.reload();
     await page.waitForSelector(`#recent-jobs a[href="/jobs/${id}"]`, { timeout: 10_000 });
     await page.screenshot({ path: join(screenshots, 'hub.png') });
@@ -151,8 +147,8 @@ describe('runner pages', () => {
     await page.goto(`${origin}/jobs/${await submit('The title is "Pages"')}`);
     await page.type('#api-key', 'wrong-key');
     await page.click('form.key button');
-    await page.waitForFunction(() => /refused/.test(document.querySelector('#job-error')!.textContent ?? ''));
-    expect(await page.evaluate(() => localStorage.getItem('runner:apiKey'))).toBeNull();
+    await page.waitForFunction(`/refused/.test(document.querySelector('#job-error').textContent)`);
+    expect(await page.evaluate(`localStorage.getItem('runner:apiKey')`)).toBeNull();
     await context.close();
   });
 });
