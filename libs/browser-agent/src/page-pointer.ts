@@ -9,8 +9,8 @@ export interface Point {
 }
 
 /**
- * The real mouse, moved in small steps so a recording shows it travel, with the drawn cursor (when
- * there is one) placed at each destination.
+ * The real mouse. With a drawn cursor it moves in small steps so a recording shows it travel, and
+ * the cursor is placed at each destination; without one it jumps.
  */
 export class PagePointer {
   private position: Point = { x: 0, y: 0 };
@@ -22,7 +22,8 @@ export class PagePointer {
 
   async moveTo(point: Point): Promise<void> {
     const distance = Math.hypot(point.x - this.position.x, point.y - this.position.y);
-    const steps = Math.max(1, Math.min(20, Math.round(distance / 30)));
+    // Travel in steps only when a drawn cursor shows it; each step is a browser round trip.
+    const steps = this.cursor ? Math.max(1, Math.min(20, Math.round(distance / 30))) : 1;
     await this.cursor?.moveTo(this.position.x, this.position.y);
     await this.page.mouse.move(point.x, point.y, { steps });
     this.position = point;
