@@ -53,7 +53,7 @@ export function startApp(app: AppName, env: NodeJS.ProcessEnv): AppProcess {
 }
 
 /** Polls `url` until it answers (any status) or the deadline passes. */
-export async function waitForHttp(url: string, app: AppProcess, timeoutMs = 20_000): Promise<Response> {
+export async function waitForHttp(url: string, app: AppProcess, timeoutMs = 60_000): Promise<Response> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (app.child.exitCode !== null) throw new Error(`app exited early:\n${app.output()}`);
