@@ -1,8 +1,21 @@
-import { envFields, loadConfigOrExit, serviceEnv, z } from '@suite/config';
+import {
+  ConfigError,
+  envFields,
+  exitOnConfigError,
+  LLM_SENSITIVE,
+  llmEnv,
+  loadConfigOrExit,
+  serviceEnv,
+  z,
+} from '@suite/config';
+import { servedLlmModels, type LlmModelRegistry } from '@suite/llm-agent';
 import { cpus } from 'node:os';
 
 export const browserWorkerEnv = z.object({
   ...serviceEnv,
+  ...llmEnv,
+  /** Model turns an LLM agent may take in one job. */
+  LLM_MAX_STEPS: envFields.positiveInt(25),
   /** Health/metrics listener; 0 disables it (e.g. many workers on one machine without ports). */
   HEALTH_PORT: envFields.port(8083),
   WORKER_ID: z.string().min(1).optional(),
@@ -25,7 +38,11 @@ export const browserWorkerEnv = z.object({
     .refine((v) => /^wss?:\/\//.test(v) && URL.canParse(v), 'must be a ws:// or wss:// URL')
     .optional(),
 });
-export type BrowserWorkerConfig = z.infer<typeof browserWorkerEnv>;
+export type BrowserWorkerConfig = z.infer<typeof browserWorkerEnv> & { llm: LlmModelRegistry };
 
-export const loadBrowserWorkerConfig = (env: NodeJS.ProcessEnv = process.env): BrowserWorkerConfig =>
-  loadConfigOrExit('browser-worker', browserWorkerEnv, env);
+export function loadBrowserWorkerConfig(env: NodeJS.ProcessEnv = process.env): BrowserWorkerConfig {
+  const config = loadConfigOrExit('browser-worker', browserWorkerEnv, env, { sensitive: [...LLM_SENSITIVE] });
+  const served = servedLlmModels(config);
+  if ('problem' in served) return exitOnConfigError(new ConfigError('browser-worker', [served.problem]));
+  return { ...config, llm: served.registry };
+}

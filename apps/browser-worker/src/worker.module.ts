@@ -3,7 +3,9 @@ import { SUITE_VERSION } from '@suite/config';
 import { ConfigValueModule, CoreModule } from '@suite/nest-core';
 import { AGENT_RUNNER } from './agent/agent-runner.js';
 import { BrowserSessions } from './agent/browser-sessions.js';
+import { AgentRouter } from './agent/agent-router.js';
 import { InterpreterAgentRunner } from './agent/interpreter-agent.runner.js';
+import { LlmAgentRunner } from './agent/llm-agent.runner.js';
 import type { BrowserWorkerConfig } from './browser-worker.config.js';
 import { HealthServer } from './health/health-server.js';
 import { BrowserJobConsumer } from './jobs/browser-job.consumer.js';
@@ -38,7 +40,9 @@ export class WorkerModule {
           useFactory: (r: WorkerResources) => new JobLifecycleRepository(r.db),
         },
         BrowserSessions,
-        { provide: AGENT_RUNNER, useClass: InterpreterAgentRunner },
+        InterpreterAgentRunner,
+        LlmAgentRunner,
+        { provide: AGENT_RUNNER, useClass: AgentRouter },
         BrowserJobConsumer,
         JobReaper,
       ],

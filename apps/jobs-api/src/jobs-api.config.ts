@@ -1,7 +1,18 @@
-import { envFields, loadConfigOrExit, serviceEnv, z } from '@suite/config';
+import {
+  ConfigError,
+  envFields,
+  exitOnConfigError,
+  LLM_SENSITIVE,
+  llmEnv,
+  loadConfigOrExit,
+  serviceEnv,
+  z,
+} from '@suite/config';
+import { servedLlmModels, type LlmModelRegistry } from '@suite/llm-agent';
 
 export const jobsApiEnv = z.object({
   ...serviceEnv,
+  ...llmEnv,
   PORT: envFields.port(8080),
   API_KEYS: envFields.list(),
   ARTIFACTS_DIR: z.string().min(1).default('.data/artifacts'),
@@ -14,7 +25,11 @@ export const jobsApiEnv = z.object({
     .refine((v) => /^wss?:\/\//.test(v) && URL.canParse(v), 'must be a ws:// or wss:// URL')
     .optional(),
 });
-export type JobsApiConfig = z.infer<typeof jobsApiEnv>;
+export type JobsApiConfig = z.infer<typeof jobsApiEnv> & { llm: LlmModelRegistry };
 
-export const loadJobsApiConfig = (env: NodeJS.ProcessEnv = process.env): JobsApiConfig =>
-  loadConfigOrExit('jobs-api', jobsApiEnv, env, { sensitive: ['API_KEYS'] });
+export function loadJobsApiConfig(env: NodeJS.ProcessEnv = process.env): JobsApiConfig {
+  const config = loadConfigOrExit('jobs-api', jobsApiEnv, env, { sensitive: ['API_KEYS', ...LLM_SENSITIVE] });
+  const served = servedLlmModels(config);
+  if ('problem' in served) return exitOnConfigError(new ConfigError('jobs-api', [served.problem]));
+  return { ...config, llm: served.registry };
+}

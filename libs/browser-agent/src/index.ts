@@ -60,14 +60,18 @@ export {
   type Verdict,
 } from './interpreter-agent.js';
 export { parseKeys } from './key-names.js';
+export { PagePointer } from './page-pointer.js';
 export {
   DEFAULT_LIMITS,
   LimitExceededError,
   type LimitName,
+  resolveLimits,
   type RunLimits,
   StepFailedError,
 } from './run-limits.js';
-export { countHolds, textMatches, urlMatches } from './step-assertions.js';
+export { type ActionStep, runAction } from './step-actions.js';
+export { countHolds, runAssertion, textMatches, urlMatches } from './step-assertions.js';
+export { type StepContext, type StepReport } from './step-context.js';
 export {
   type AssertCountStep,
   type AssertElementTextStep,

@@ -1,8 +1,15 @@
 export { z } from 'zod';
 export { ConfigError } from './config-error.js';
 export { envFields } from './env-fields.js';
-export { loadConfig, loadConfigOrExit, maskConfig, maskUrl, type LoadConfigOptions } from './load-config.js';
-export { serviceEnv } from './service-env.js';
+export {
+  exitOnConfigError,
+  loadConfig,
+  loadConfigOrExit,
+  maskConfig,
+  maskUrl,
+  type LoadConfigOptions,
+} from './load-config.js';
+export { LLM_SENSITIVE, llmEnv, serviceEnv } from './service-env.js';
 
 /** The suite's public version (both specs: 1.0.0). */
 export const SUITE_VERSION = '1.0.0';

@@ -34,6 +34,15 @@ export function loadConfig<S extends z.ZodObject>(
   throw new ConfigError(service, problems);
 }
 
+/** Prints a ConfigError's readable message and exits 1; anything else is rethrown. */
+export function exitOnConfigError(error: unknown): never {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
+  throw error;
+}
+
 /** Boot-time variant: prints the readable message and exits 1 instead of throwing a stack trace. */
 export function loadConfigOrExit<S extends z.ZodObject>(
   service: string,
@@ -44,11 +53,7 @@ export function loadConfigOrExit<S extends z.ZodObject>(
   try {
     return loadConfig(service, schema, env, options);
   } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
+    return exitOnConfigError(error);
   }
 }
 

@@ -10,3 +10,17 @@ export const serviceEnv = {
   LOG_FORMAT: z.enum(['json', 'pretty'], { error: 'must be json or pretty' }).default('json'),
   OTEL_EXPORTER_OTLP_ENDPOINT: envFields.httpUrl().optional(),
 };
+
+/** LLM providers (read by the jobs API, the gateway and the workers, so they agree on models). */
+export const llmEnv = {
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  OPENAI_BASE_URL: envFields.httpUrl().optional(),
+  ANTHROPIC_API_KEY: z.string().min(1).optional(),
+  ANTHROPIC_BASE_URL: envFields.httpUrl().optional(),
+  /** "gpt-4.1-mini=openai,claude-sonnet-4-6=anthropic,llama3.1=openai" */
+  LLM_MODELS: z.string().optional(),
+  /** "llama3.1=0/0,gpt-4.1-mini=0.4/1.6" (USD per million input/output tokens) */
+  LLM_MODEL_PRICES: z.string().optional(),
+  LLM_DEFAULT_MODEL: z.string().optional(),
+};
+export const LLM_SENSITIVE = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY'] as const;

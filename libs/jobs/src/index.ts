@@ -2,7 +2,7 @@ export { ApiKeyService, ENV_KEYS_OWNER, type CreatedApiKey, type Principal } fro
 export { LocalArtifactStore, type ArtifactKind, type ArtifactStore } from './artifact-store.js';
 export { parseByteRange, type ByteRange } from './byte-range.js';
 export { jobChannel, JobEventsPublisher, subscribeToJob, type JobEvent } from './job-events.js';
-export { toJobRecord } from './job-record.mapper.js';
+export { maskSecrets, toJobRecord } from './job-record.mapper.js';
 export { JobService, type CreateJobOptions, type JobServiceDeps, type VideoResponse } from './job.service.js';
 export {
   INTERPRETER_MODEL,

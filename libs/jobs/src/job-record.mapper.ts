@@ -12,7 +12,7 @@ export function toJobRecord(job: MainDb.Job, videoAvailable: boolean): JobRecord
     model: job.model,
     env: job.env as BrowserEnv,
     highlight_mouse: job.highlightMouse,
-    metadata: (job.metadata as Record<string, unknown> | null) ?? null,
+    metadata: maskSecrets(job.metadata as Record<string, unknown> | null),
     summary: job.summary,
     error: job.error,
     steps: (job.steps as unknown as JobStepDto[]) ?? [],
@@ -21,4 +21,14 @@ export function toJobRecord(job: MainDb.Job, videoAvailable: boolean): JobRecord
     finished_at: job.finishedAt?.toISOString() ?? null,
     links: { self, log: `${self}/log`, video: videoAvailable ? `${self}/video` : null },
   };
+}
+
+/**
+ * `metadata.secrets` holds values the agent types into the page (passwords, tokens); responses
+ * show which secrets exist, never their values.
+ */
+export function maskSecrets(metadata: Record<string, unknown> | null): Record<string, unknown> | null {
+  if (!metadata || typeof metadata.secrets !== 'object' || metadata.secrets === null) return metadata ?? null;
+  const masked = Object.fromEntries(Object.keys(metadata.secrets).map((name) => [name, '••••••']));
+  return { ...metadata, secrets: masked };
 }

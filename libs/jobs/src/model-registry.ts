@@ -13,13 +13,18 @@ export interface ModelInfo {
 }
 
 export interface ModelRegistryOptions {
-  /** DEFAULT_MODEL; falls back to the interpreter. */
+  /** DEFAULT_MODEL; wins over everything else. */
   defaultModel?: string | undefined;
+  /** LLM models this deployment serves (from the configured providers). */
+  llmModels?: readonly { name: string; provider: 'openai' | 'anthropic' }[];
+  /** The default among the LLM models (LLM_DEFAULT_MODEL, else the first one). */
+  llmDefaultModel?: string | undefined;
 }
 
 /**
- * Which models this deployment can run. Without an LLM provider only the interpreter is served;
- * asking for anything else is a 422 that says which variable would make it available.
+ * Which models this deployment can run. Without an LLM provider only the interpreter is served and
+ * is the default; asking for anything else is a 422 that says which variable would make it
+ * available. With a provider, its models are served too and the default is a fast-tier LLM model.
  */
 export class ModelRegistry {
   private readonly models = new Map<string, ModelInfo>();
@@ -33,7 +38,16 @@ export class ModelRegistry {
         'Built-in instruction interpreter: runs plain English steps offline and deterministically.',
       default: false,
     });
-    const wanted = options.defaultModel || INTERPRETER_MODEL;
+    for (const model of options.llmModels ?? []) {
+      this.models.set(model.name, {
+        id: model.name,
+        provider: model.provider,
+        description: `LLM agent (${model.provider === 'openai' ? 'OpenAI-compatible API' : 'Anthropic API'}): observes the page and acts through tools; verdicts rest on deterministic assertions.`,
+        default: false,
+      });
+    }
+    const wanted =
+      options.defaultModel || options.llmDefaultModel || options.llmModels?.[0]?.name || INTERPRETER_MODEL;
     if (!this.models.has(wanted)) {
       throw new Error(
         `DEFAULT_MODEL "${wanted}" is not served here; served: ${[...this.models.keys()].join(', ')}`,

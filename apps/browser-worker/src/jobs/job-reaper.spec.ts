@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { mainMigrationsDir, migrateDatabase } from '@suite/db';
+import { LlmModelRegistry } from '@suite/llm-agent';
 import {
   createThrowawayDatabase,
   type ThrowawayDatabase,
@@ -38,15 +39,19 @@ describe('JobReaper', () => {
     database = await createThrowawayDatabase('reaper_test');
     await migrateDatabase({ url: database.url, migrationsDir: mainMigrationsDir() });
     process.env.REDIS_PREFIX = `${process.env.REDIS_PREFIX ?? 'test'}-reaper-${randomUUID().slice(0, 6)}`;
-    config = browserWorkerEnv.parse({
-      DATABASE_URL: database.url,
-      REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-      ARTIFACTS_DIR: artifacts,
-      JOB_TIMEOUT_MS: '1000',
-      STALLED_INTERVAL_MS: '1000',
-      REAPER_INTERVAL_MS: '0',
-      ARTIFACT_RETENTION_DAYS: '30',
-    });
+    config = {
+      // No LLM provider: the reaper does not care which engines run.
+      llm: LlmModelRegistry.fromEnv({}),
+      ...browserWorkerEnv.parse({
+        DATABASE_URL: database.url,
+        REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+        ARTIFACTS_DIR: artifacts,
+        JOB_TIMEOUT_MS: '1000',
+        STALLED_INTERVAL_MS: '1000',
+        REAPER_INTERVAL_MS: '0',
+        ARTIFACT_RETENTION_DAYS: '30',
+      }),
+    };
     resources = new WorkerResources(config);
     reaper = new JobReaper(config, resources, new JobLifecycleRepository(resources.db));
   });

@@ -23,7 +23,12 @@ import { RunnerResources } from './runner-resources.js';
     {
       provide: ModelRegistry,
       inject: [JOBS_API_CONFIG],
-      useFactory: (config: JobsApiConfig) => new ModelRegistry({ defaultModel: config.DEFAULT_MODEL }),
+      useFactory: (config: JobsApiConfig) =>
+        new ModelRegistry({
+          defaultModel: config.DEFAULT_MODEL,
+          llmModels: config.llm.models,
+          llmDefaultModel: config.llm.defaultModel,
+        }),
     },
     {
       provide: ApiKeyService,

@@ -1,0 +1,35 @@
+export { AGENT_TOOLS, planToolCall, type ToolPlan } from './agent-tools.js';
+export { AnthropicProvider, type AnthropicProviderOptions } from './anthropic-provider.js';
+export { type LlmEndReason, type LlmRunResult, runLlmAgent, type RunLlmAgentOptions } from './llm-agent.js';
+export { DEFAULT_LLM_LIMITS, type LlmRunLimits, resolveLlmLimits } from './llm-limits.js';
+export {
+  classifyProviderError,
+  type LlmMessage,
+  type LlmProvider,
+  type LlmRequest,
+  type LlmResponse,
+  ProviderError,
+  type ProviderErrorKind,
+  type TokenUsage,
+  type ToolCall,
+  type ToolDefinition,
+  type ToolResult,
+} from './llm-provider.js';
+export { type LlmTestOptions, type LlmTestResult, runLlmTest } from './llm-test-runner.js';
+export {
+  createProvider,
+  DEFAULT_MODELS,
+  KNOWN_PRICES,
+  type LlmEnv,
+  type LlmModel,
+  LlmModelRegistry,
+  ModelRegistryError,
+  type ProviderName,
+} from './model-registry.js';
+export { OpenAiProvider, type OpenAiProviderOptions } from './openai-provider.js';
+export { formatSnapshot, type PageSnapshot, REF_ATTRIBUTE, takeSnapshot } from './page-snapshot.js';
+export { instructionFor } from './script-export.js';
+export { replayLlmScript, type ReplayOptions } from './script-replay.js';
+export { SecretValues, secretsFromMetadata } from './secret-values.js';
+export { costOf, type ModelPricing, type RunUsage } from './token-usage.js';
+export { servedLlmModels } from './served-models.js';
