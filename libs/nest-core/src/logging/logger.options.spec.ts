@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { pino } from 'pino';
 import { Writable } from 'node:stream';
-import { pinoOptions } from './logger.options.js';
+import { loggableUrl, pinoOptions } from './logger.options.js';
 
 function capture(): { lines: () => Record<string, unknown>[]; stream: Writable } {
   const chunks: string[] = [];
@@ -46,5 +46,12 @@ describe('structured logs', () => {
       expect(text).not.toContain(secret);
     }
     expect(text).toContain('a@b.co');
+  });
+
+  it('keep query parameter names but never their values (codes, emails)', () => {
+    expect(loggableUrl('/api/user/auth/magic-link/callback?code=abc123&x=1')).toBe(
+      '/api/user/auth/magic-link/callback?code=[redacted]&x=[redacted]',
+    );
+    expect(loggableUrl('/v1/jobs')).toBe('/v1/jobs');
   });
 });

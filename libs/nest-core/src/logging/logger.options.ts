@@ -41,10 +41,31 @@ export function pinoOptions(options: LoggingOptions): LoggerOptions {
   };
 }
 
+/**
+ * A request URL fit for logs: query values can be secrets (magic-link codes, emails), so only the
+ * parameter names are kept.
+ */
+export function loggableUrl(url: string | undefined): string {
+  if (!url) return '';
+  const at = url.indexOf('?');
+  if (at < 0) return url;
+  const names = [...new URLSearchParams(url.slice(at + 1)).keys()];
+  return `${url.slice(0, at)}?${names.map((name) => `${name}=[redacted]`).join('&')}`;
+}
+
 export function nestPinoParams(options: LoggingOptions): Params {
   return {
     pinoHttp: {
       ...pinoOptions(options),
+      serializers: {
+        // Method, path and caller only: headers may carry keys, query strings codes.
+        req: (req: { id?: unknown; method?: string; url?: string; remoteAddress?: string }) => ({
+          id: req.id,
+          method: req.method,
+          url: loggableUrl(req.url),
+          remoteAddress: req.remoteAddress,
+        }),
+      },
       // Health probes every few seconds would drown the log.
       autoLogging: { ignore: (req) => (req.url ?? '').startsWith('/health') },
       customProps: () => currentTraceIds() ?? {},

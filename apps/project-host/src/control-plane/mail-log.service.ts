@@ -1,0 +1,62 @@
+import { Injectable } from '@nestjs/common';
+import type { MainDb } from '@suite/db';
+import { PlatformResources } from '../platform/platform-resources.js';
+import type { Fields } from './input-fields.js';
+import { parseMailStatus, parsePage } from './project-input.js';
+import type { Page } from './project.view.js';
+import { ProjectsService } from './projects.service.js';
+
+/** One mail as the dashboard's Email page lists it (the body is not kept). */
+export interface MailLogEntryView {
+  id: string;
+  kind: string;
+  to: string;
+  subject: string;
+  status: MainDb.MailLog['status'];
+  /** Why the last attempt failed; set while retrying and on `failed`. */
+  error: string | null;
+  messageId: string | null;
+  createdAt: string;
+  sentAt: string | null;
+}
+
+/** The project's mail log, newest first, optionally only one status. */
+@Injectable()
+export class MailLogService {
+  constructor(
+    private readonly resources: PlatformResources,
+    private readonly projects: ProjectsService,
+  ) {}
+
+  async list(projectId: string, query: Fields): Promise<Page<MailLogEntryView>> {
+    const project = await this.projects.require(projectId);
+    const { page, pageSize } = parsePage(query);
+    const status = parseMailStatus(query);
+    const where = { projectId: project.id, ...(status ? { status } : {}) };
+    const [total, rows] = await Promise.all([
+      this.resources.db.mailLog.count({ where }),
+      this.resources.db.mailLog.findMany({
+        where,
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        skip: (page - 1) * pageSize,
+        take: pageSize,
+      }),
+    ]);
+    return {
+      items: rows.map((row) => ({
+        id: row.id,
+        kind: row.kind,
+        to: row.to,
+        subject: row.subject,
+        status: row.status,
+        error: row.error,
+        messageId: row.messageId,
+        createdAt: row.createdAt.toISOString(),
+        sentAt: row.sentAt?.toISOString() ?? null,
+      })),
+      page,
+      pageSize,
+      total,
+    };
+  }
+}

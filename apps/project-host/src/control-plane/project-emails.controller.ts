@@ -1,0 +1,18 @@
+import { Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
+import { ControlPlaneHostGuard } from '../projects/host.guards.js';
+import { AdminTokenGuard } from './admin-token.guard.js';
+import type { Fields } from './input-fields.js';
+import { type MailLogEntryView, MailLogService } from './mail-log.service.js';
+import type { Page } from './project.view.js';
+
+/** A project's mail log (`?status=&page=&pageSize=`), for the dashboard's Email page. */
+@UseGuards(ControlPlaneHostGuard, AdminTokenGuard)
+@Controller('v1/projects/:projectId/emails')
+export class ProjectEmailsController {
+  constructor(private readonly mailLog: MailLogService) {}
+
+  @Get()
+  list(@Param('projectId') projectId: string, @Query() query: Fields): Promise<Page<MailLogEntryView>> {
+    return this.mailLog.list(projectId, query);
+  }
+}

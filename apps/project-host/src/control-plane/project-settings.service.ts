@@ -1,0 +1,141 @@
+import { randomBytes } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { AuthError, AuthErrorCode } from '@suite/errors';
+import { PROJECT_HOST_CONFIG } from '../app.tokens.js';
+import { PlatformResources } from '../platform/platform-resources.js';
+import type { ProjectHostConfig } from '../project-host.config.js';
+import { ProjectResolver } from '../projects/project-resolver.js';
+import { invalid } from './input-fields.js';
+import { parseAddDomain, parseAuthSettings, parseSmtpSettings } from './project-input.js';
+import {
+  authSettingsView,
+  type AuthSettingsView,
+  domainView,
+  type DomainView,
+  smtpSettingsView,
+  type SmtpSettingsView,
+} from './project.view.js';
+import { isUniqueViolation, ProjectsService } from './projects.service.js';
+
+/**
+ * A project's auth settings, SMTP server and custom domains. Secrets left out of a PUT keep their
+ * saved value (the API never shows them back); null clears them. Every change is visible to the
+ * project's hosts at once.
+ */
+@Injectable()
+export class ProjectSettingsService {
+  private readonly hostDomain: string;
+  private readonly controlPlaneHost: string;
+
+  constructor(
+    private readonly resources: PlatformResources,
+    private readonly resolver: ProjectResolver,
+    private readonly projects: ProjectsService,
+    @Inject(PROJECT_HOST_CONFIG) config: ProjectHostConfig,
+  ) {
+    this.hostDomain = config.PROJECT_HOST_DOMAIN.toLowerCase();
+    this.controlPlaneHost = new URL(config.PUBLIC_URL).hostname.toLowerCase();
+  }
+
+  async updateAuth(projectId: string, body: unknown): Promise<AuthSettingsView> {
+    const project = await this.projects.require(projectId);
+    const input = parseAuthSettings(body);
+    const saved = project.authSettings;
+    const data = {
+      enabled: input.enabled,
+      emailPassword: input.emailPassword,
+      allowSignups: input.allowSignups,
+      idpMode: input.idpMode,
+      idpClientId: input.idpClientId === undefined ? (saved?.idpClientId ?? null) : input.idpClientId,
+      idpClientSecret:
+        input.idpClientSecret === undefined ? (saved?.idpClientSecret ?? null) : input.idpClientSecret,
+    };
+    if (data.idpMode === 'custom') {
+      if (!data.idpClientId) throw invalid('idpClientId', 'is required when idpMode is "custom"');
+      if (!data.idpClientSecret) throw invalid('idpClientSecret', 'is required when idpMode is "custom"');
+    }
+    const row = await this.resources.db.authSettings.upsert({
+      where: { projectId: project.id },
+      create: { projectId: project.id, ...data },
+      update: data,
+    });
+    this.resolver.invalidate();
+    return authSettingsView(row);
+  }
+
+  async updateSmtp(projectId: string, body: unknown): Promise<SmtpSettingsView> {
+    const project = await this.projects.require(projectId);
+    const input = parseSmtpSettings(body);
+    const data = {
+      host: input.host,
+      port: input.port,
+      secure: input.secure,
+      user: input.user,
+      pass: input.pass === undefined ? (project.smtpSettings?.pass ?? null) : input.pass,
+      from: input.from,
+    };
+    const row = await this.resources.db.smtpSettings.upsert({
+      where: { projectId: project.id },
+      create: { projectId: project.id, ...data },
+      update: data,
+    });
+    this.resolver.invalidate();
+    return smtpSettingsView(row)!;
+  }
+
+  /**
+   * Adds a custom domain with a fresh DNS TXT verification token; `verified: true` marks it verified
+   * at once (the admin's word replaces the DNS check). Adding a domain the project already has
+   * answers it as it is (marking it verified when asked); another project's domain is a 409.
+   */
+  async addDomain(projectId: string, body: unknown): Promise<{ created: boolean; domain: DomainView }> {
+    const project = await this.projects.require(projectId);
+    const input = parseAddDomain(body);
+    if (input.domain === this.hostDomain || input.domain.endsWith(`.${this.hostDomain}`)) {
+      throw invalid(
+        'domain',
+        `must not be under ${this.hostDomain}: hosts there are given to projects by id and slug`,
+      );
+    }
+    if (input.domain === this.controlPlaneHost)
+      throw invalid('domain', 'is the control plane\u2019s own host');
+
+    const existing = await this.resources.db.customDomain.findUnique({ where: { domain: input.domain } });
+    if (existing && existing.projectId !== project.id) throw domainTaken(input.domain);
+    if (existing) {
+      if (!input.verified || existing.verified) return { created: false, domain: domainView(existing) };
+      const updated = await this.resources.db.customDomain.update({
+        where: { id: existing.id },
+        data: { verified: true, verifiedAt: new Date() },
+      });
+      this.resolver.invalidate();
+      return { created: false, domain: domainView(updated) };
+    }
+    try {
+      const created = await this.resources.db.customDomain.create({
+        data: {
+          projectId: project.id,
+          domain: input.domain,
+          verified: input.verified,
+          verifiedAt: input.verified ? new Date() : null,
+          verificationToken: randomBytes(16).toString('hex'),
+        },
+      });
+      this.resolver.invalidate();
+      return { created: true, domain: domainView(created) };
+    } catch (error) {
+      if (isUniqueViolation(error)) throw domainTaken(input.domain);
+      throw error;
+    }
+  }
+}
+
+function domainTaken(domain: string): AuthError {
+  return new AuthError(
+    AuthErrorCode.InvalidRequest,
+    `domain "${domain}" is already used by another project`,
+    {
+      status: 409,
+    },
+  );
+}

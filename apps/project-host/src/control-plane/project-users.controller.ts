@@ -1,0 +1,24 @@
+import { Controller, Delete, Get, HttpCode, Param, Query, UseGuards } from '@nestjs/common';
+import { ControlPlaneHostGuard } from '../projects/host.guards.js';
+import { AdminTokenGuard } from './admin-token.guard.js';
+import type { Fields } from './input-fields.js';
+import type { Page } from './project.view.js';
+import { type AuthUserView, UsersAdminService } from './users-admin.service.js';
+
+/** A project's end users (`?search=&page=&pageSize=`). */
+@UseGuards(ControlPlaneHostGuard, AdminTokenGuard)
+@Controller('v1/projects/:projectId/users')
+export class ProjectUsersController {
+  constructor(private readonly users: UsersAdminService) {}
+
+  @Get()
+  list(@Param('projectId') projectId: string, @Query() query: Fields): Promise<Page<AuthUserView>> {
+    return this.users.list(projectId, query);
+  }
+
+  @Delete(':userId')
+  @HttpCode(204)
+  remove(@Param('projectId') projectId: string, @Param('userId') userId: string): Promise<void> {
+    return this.users.remove(projectId, userId);
+  }
+}

@@ -1,0 +1,74 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Post,
+  Put,
+  Query,
+  Res,
+  UseGuards,
+} from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { ControlPlaneHostGuard } from '../projects/host.guards.js';
+import { AdminTokenGuard } from './admin-token.guard.js';
+import type { Fields } from './input-fields.js';
+import { ProjectSettingsService } from './project-settings.service.js';
+import type { AuthSettingsView, DomainView, Page, ProjectView, SmtpSettingsView } from './project.view.js';
+import { ProjectsService } from './projects.service.js';
+
+/** Projects and their settings; only on the control-plane host, only with the admin token. */
+@UseGuards(ControlPlaneHostGuard, AdminTokenGuard)
+@Controller('v1/projects')
+export class ProjectsController {
+  constructor(
+    private readonly projects: ProjectsService,
+    private readonly settings: ProjectSettingsService,
+  ) {}
+
+  @Post()
+  @HttpCode(201)
+  create(@Body() body: unknown): Promise<ProjectView> {
+    return this.projects.create(body);
+  }
+
+  @Get()
+  list(@Query() query: Fields): Promise<Page<ProjectView>> {
+    return this.projects.list(query);
+  }
+
+  @Get(':projectId')
+  get(@Param('projectId') projectId: string): Promise<ProjectView> {
+    return this.projects.get(projectId);
+  }
+
+  @Delete(':projectId')
+  @HttpCode(204)
+  remove(@Param('projectId') projectId: string): Promise<void> {
+    return this.projects.remove(projectId);
+  }
+
+  @Put(':projectId/auth')
+  updateAuth(@Param('projectId') projectId: string, @Body() body: unknown): Promise<AuthSettingsView> {
+    return this.settings.updateAuth(projectId, body);
+  }
+
+  @Put(':projectId/smtp')
+  updateSmtp(@Param('projectId') projectId: string, @Body() body: unknown): Promise<SmtpSettingsView> {
+    return this.settings.updateSmtp(projectId, body);
+  }
+
+  /** 201 for a new domain, 200 when the project already had it. */
+  @Post(':projectId/domains')
+  async addDomain(
+    @Param('projectId') projectId: string,
+    @Body() body: unknown,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<DomainView> {
+    const { created, domain } = await this.settings.addDomain(projectId, body);
+    void reply.status(created ? 201 : 200);
+    return domain;
+  }
+}

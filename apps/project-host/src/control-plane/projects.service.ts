@@ -1,0 +1,119 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable, Logger } from '@nestjs/common';
+import { isUuid, MainDb } from '@suite/db';
+import { AuthError, AuthErrorCode, RunnerError, RunnerErrorCode } from '@suite/errors';
+import { PlatformResources } from '../platform/platform-resources.js';
+import type { ProjectWithSettings } from '../projects/project-context.js';
+import { ProjectResolver } from '../projects/project-resolver.js';
+import type { Fields } from './input-fields.js';
+import { parseCreateProject, parsePage } from './project-input.js';
+import { type Page, projectView, type ProjectView } from './project.view.js';
+import { TenantDatabases } from './tenant-databases.js';
+
+const WITH_SETTINGS = { authSettings: true, smtpSettings: true, domains: true } as const;
+
+/** Projects of the control plane: create (with their tenant database), list, show, delete. */
+@Injectable()
+export class ProjectsService {
+  private readonly logger = new Logger('control-plane');
+
+  constructor(
+    private readonly resources: PlatformResources,
+    private readonly resolver: ProjectResolver,
+    private readonly tenants: TenantDatabases,
+  ) {}
+
+  /** The project with its settings and domains, or 404 project_not_found. */
+  async require(id: string): Promise<ProjectWithSettings> {
+    const project = isUuid(id)
+      ? await this.resources.db.project.findUnique({ where: { id }, include: WITH_SETTINGS })
+      : null;
+    if (!project) throw new AuthError(AuthErrorCode.ProjectNotFound, `No project has the id "${id}".`);
+    return project;
+  }
+
+  view(project: ProjectWithSettings): ProjectView {
+    return projectView(project, {
+      hosts: this.resolver.hostsOf(project),
+      publicUrl: this.resolver.publicUrlOf(project),
+    });
+  }
+
+  async get(id: string): Promise<ProjectView> {
+    return this.view(await this.require(id));
+  }
+
+  async list(query: Fields): Promise<Page<ProjectView>> {
+    const { page, pageSize } = parsePage(query);
+    const [total, projects] = await Promise.all([
+      this.resources.db.project.count(),
+      this.resources.db.project.findMany({
+        include: WITH_SETTINGS,
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        skip: (page - 1) * pageSize,
+        take: pageSize,
+      }),
+    ]);
+    return { items: projects.map((project) => this.view(project)), page, pageSize, total };
+  }
+
+  /**
+   * Inserts the project, then creates and migrates its tenant database. When provisioning fails the
+   * row is removed again, so a project that exists always has its users' database.
+   */
+  async create(body: unknown): Promise<ProjectView> {
+    const input = parseCreateProject(body);
+    if (await this.resources.db.project.findUnique({ where: { slug: input.slug }, select: { id: true } })) {
+      throw slugTaken(input.slug);
+    }
+    const id = randomUUID();
+    let project: ProjectWithSettings;
+    try {
+      project = await this.resources.db.project.create({
+        data: { id, slug: input.slug, name: input.name, tenantDatabase: this.tenants.nameOf(id) },
+        include: WITH_SETTINGS,
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw slugTaken(input.slug);
+      throw error;
+    }
+    try {
+      await this.tenants.provision(id);
+    } catch (error) {
+      await this.resources.db.project.deleteMany({ where: { id } });
+      await this.tenants.drop(id).catch(() => undefined);
+      const reason = error instanceof Error ? error.message : String(error);
+      this.logger.error(
+        { err: error, projectId: id, slug: input.slug },
+        'tenant database provisioning failed',
+      );
+      throw new RunnerError(
+        RunnerErrorCode.ServiceUnavailable,
+        `The project was not created: its tenant database could not be provisioned (${reason}).`,
+        { cause: error },
+      );
+    }
+    this.resolver.invalidate();
+    this.logger.log({ projectId: id, slug: input.slug }, 'project created');
+    return this.view(project);
+  }
+
+  /** Drops the tenant database first, so a failure leaves the project in place to try again. */
+  async remove(id: string): Promise<void> {
+    const project = await this.require(id);
+    await this.tenants.drop(project.id);
+    await this.resources.db.project.deleteMany({ where: { id: project.id } });
+    this.resolver.invalidate();
+    this.logger.log({ projectId: project.id, slug: project.slug }, 'project deleted');
+  }
+}
+
+function slugTaken(slug: string): AuthError {
+  return new AuthError(AuthErrorCode.InvalidRequest, `slug "${slug}" is already taken`, {
+    status: 409,
+  });
+}
+
+export function isUniqueViolation(error: unknown): boolean {
+  return error instanceof MainDb.Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
+}

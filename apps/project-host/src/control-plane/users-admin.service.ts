@@ -1,0 +1,110 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { isUuid } from '@suite/db';
+import { AuthError, AuthErrorCode } from '@suite/errors';
+import { AuthEventsPublisher } from '../events/auth-events.publisher.js';
+import { PlatformResources } from '../platform/platform-resources.js';
+import type { Fields } from './input-fields.js';
+import { parsePage, parseSearch } from './project-input.js';
+import type { Page } from './project.view.js';
+import { ProjectsService } from './projects.service.js';
+
+/** Prisma passes `contains` to LIKE as it is: `_` and `%` in a search are meant literally. */
+const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** An end user as the dashboard's Auth page shows it: never a password hash, token or code. */
+export interface AuthUserView {
+  id: string;
+  email: string;
+  name: string | null;
+  picture: string | null;
+  emailVerified: boolean;
+  pendingEmail: string | null;
+  /** Signs in with a password. */
+  hasPassword: boolean;
+  /** Linked to at least one identity-provider account. */
+  hasIdentityProvider: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const USER_FIELDS = {
+  id: true,
+  email: true,
+  name: true,
+  picture: true,
+  emailVerified: true,
+  pendingEmail: true,
+  passwordHash: true,
+  createdAt: true,
+  updatedAt: true,
+  _count: { select: { identities: true } },
+} as const;
+
+/** The project's end users (tenant schema platform_auth), for the dashboard. */
+@Injectable()
+export class UsersAdminService {
+  private readonly logger = new Logger('control-plane');
+
+  constructor(
+    private readonly resources: PlatformResources,
+    private readonly projects: ProjectsService,
+    private readonly events: AuthEventsPublisher,
+  ) {}
+
+  /** Newest first; `search` matches any part of the email, ignoring case. */
+  async list(projectId: string, query: Fields): Promise<Page<AuthUserView>> {
+    const project = await this.projects.require(projectId);
+    const { page, pageSize } = parsePage(query);
+    const search = parseSearch(query);
+    const tenant = this.resources.tenant(project.tenantDatabase);
+    const where = search ? { email: { contains: escapeLike(search) } } : {};
+    const [total, users] = await Promise.all([
+      tenant.user.count({ where }),
+      tenant.user.findMany({
+        where,
+        select: USER_FIELDS,
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        skip: (page - 1) * pageSize,
+        take: pageSize,
+      }),
+    ]);
+    return {
+      items: users.map(({ passwordHash, _count, ...user }) => ({
+        id: user.id,
+        email: user.email,
+        name: user.name,
+        picture: user.picture,
+        emailVerified: user.emailVerified,
+        pendingEmail: user.pendingEmail,
+        hasPassword: passwordHash !== null,
+        hasIdentityProvider: _count.identities > 0,
+        createdAt: user.createdAt.toISOString(),
+        updatedAt: user.updatedAt.toISOString(),
+      })),
+      page,
+      pageSize,
+      total,
+    };
+  }
+
+  /**
+   * Deletes the user (their sessions, codes and identity links go with the row), then fires
+   * `user.deleted` with the snapshot taken before the delete.
+   */
+  async remove(projectId: string, userId: string): Promise<void> {
+    const project = await this.projects.require(projectId);
+    const tenant = this.resources.tenant(project.tenantDatabase);
+    const user = isUuid(userId)
+      ? await tenant.user.findUnique({
+          where: { id: userId },
+          select: { id: true, email: true, name: true, picture: true },
+        })
+      : null;
+    const { count } = user ? await tenant.user.deleteMany({ where: { id: user.id } }) : { count: 0 };
+    if (!user || count === 0) {
+      throw new AuthError(AuthErrorCode.NotFound, `No user has the id "${userId}" in this project.`);
+    }
+    this.logger.log({ projectId: project.id, userId: user.id }, 'auth user deleted from the dashboard');
+    await this.events.publish(project.id, [{ kind: 'user.deleted', user, provider: 'dashboard' }]);
+  }
+}

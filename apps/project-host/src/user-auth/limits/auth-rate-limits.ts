@@ -1,0 +1,168 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { AuthError, AuthErrorCode } from '@suite/errors';
+import { queuePrefix } from '@suite/queue';
+import { createHash } from 'node:crypto';
+import { isIPv6 } from 'node:net';
+import {
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
+import { PROJECT_HOST_CONFIG } from '../../app.tokens.js';
+import { PlatformResources } from '../../platform/platform-resources.js';
+import type { ProjectHostConfig } from '../../project-host.config.js';
+
+/** Per-IP buckets: each family of routes has its own, so refreshing never eats the login budget. */
+export type IpLimitGroup = 'login' | 'register' | 'mail' | 'callback' | 'refresh' | 'profile';
+/** Per-account buckets, keyed by email, user id or refresh-token hash. */
+export type AccountLimitGroup = 'login' | 'register' | 'password-check' | 'refresh';
+export type MailLimitKind = 'magic-link' | 'forgot-password' | 'email-change';
+
+const FIFTEEN_MINUTES = 15 * 60;
+const HOUR = 3600;
+
+/**
+ * Rate limits of end-user auth, in Redis (rate-limiter-flexible) under REDIS_PREFIX, so every
+ * replica of the host counts together; while Redis is unreachable an in-memory limiter of the same
+ * size stands in. Refusals are 429 rate_limited with Retry-After. Keys hold hashes, not addresses.
+ */
+@Injectable()
+export class AuthRateLimits {
+  private readonly logger = new Logger('auth-rate-limits');
+  private readonly ip: Record<IpLimitGroup, RateLimiterAbstract>;
+  private readonly account: Record<AccountLimitGroup, RateLimiterAbstract>;
+  private readonly mailCooldown: RateLimiterAbstract | undefined;
+  private readonly mailPerAddress: RateLimiterAbstract;
+  private readonly mailPerProject: RateLimiterAbstract;
+
+  constructor(resources: PlatformResources, @Inject(PROJECT_HOST_CONFIG) config: ProjectHostConfig) {
+    const prefix = `${queuePrefix()}:ua:rl`;
+    const make = (name: string, points: number, duration: number): RateLimiterAbstract =>
+      new RateLimiterRedis({
+        storeClient: resources.redis,
+        keyPrefix: `${prefix}:${name}`,
+        points,
+        duration,
+        insuranceLimiter: new RateLimiterMemory({ points, duration, keyPrefix: `${prefix}:${name}` }),
+      });
+    const perIp = config.AUTH_RATE_LIMIT_IP_PER_MINUTE;
+    this.ip = {
+      login: make('ip-login', perIp, 60),
+      register: make('ip-register', perIp, 60),
+      mail: make('ip-mail', perIp, 60),
+      callback: make('ip-callback', perIp, 60),
+      profile: make('ip-profile', perIp, 60),
+      refresh: make('ip-refresh', config.AUTH_RATE_LIMIT_REFRESH_PER_MINUTE, 60),
+    };
+    const perAccount = config.AUTH_RATE_LIMIT_ACCOUNT_PER_15_MINUTES;
+    this.account = {
+      login: make('account-login', perAccount, FIFTEEN_MINUTES),
+      register: make('account-register', perAccount, FIFTEEN_MINUTES),
+      'password-check': make('account-password', perAccount, FIFTEEN_MINUTES),
+      refresh: make('account-refresh', perAccount, FIFTEEN_MINUTES),
+    };
+    this.mailCooldown = config.AUTH_MAIL_COOLDOWN_SECONDS
+      ? make('mail-cooldown', 1, config.AUTH_MAIL_COOLDOWN_SECONDS)
+      : undefined;
+    this.mailPerAddress = make('mail-address', config.AUTH_MAIL_PER_ADDRESS_PER_HOUR, HOUR);
+    this.mailPerProject = make('mail-project', config.AUTH_MAIL_PER_PROJECT_PER_HOUR, HOUR);
+  }
+
+  /** One request of a route family from a client address (IPv6 counts per /64, one subscriber). */
+  async consumeIp(group: IpLimitGroup, projectId: string, ip: string): Promise<void> {
+    await this.consume(this.ip[group], `${projectId}:${ipBucket(ip)}`, 'Too many requests from this address');
+  }
+
+  /** One attempt on an account (an email, a user id or a refresh-token hash). */
+  async consumeAccount(group: AccountLimitGroup, projectId: string, subject: string): Promise<void> {
+    await this.consume(
+      this.account[group],
+      `${projectId}:${digest(subject)}`,
+      'Too many attempts for this account',
+    );
+  }
+
+  /** Forgets an account's attempts (a successful login). */
+  async resetAccount(group: AccountLimitGroup, projectId: string, subject: string): Promise<void> {
+    await this.account[group].delete(`${projectId}:${digest(subject)}`).catch(() => undefined);
+  }
+
+  /**
+   * A request that mails `address` (magic link, forgot password, email change): the cooldown and
+   * the hourly count per address, then the project's hourly budget. Counted whether or not an
+   * account exists, so the answer never tells which addresses have one.
+   */
+  async consumeMailRequest(kind: MailLimitKind, projectId: string, address: string): Promise<void> {
+    const key = `${projectId}:${kind}:${digest(address)}`;
+    await this.assertProjectMailBudget(projectId);
+    if (this.mailCooldown) {
+      await this.consume(
+        this.mailCooldown,
+        key,
+        'A mail was sent to this address moments ago; wait before asking again',
+      );
+    }
+    await this.consume(
+      this.mailPerAddress,
+      `${projectId}:${digest(address)}`,
+      'Too many mails to this address',
+    );
+  }
+
+  /** Counts one mail against the project's hourly budget; false when it is spent (skip the mail). */
+  async takeProjectMail(projectId: string): Promise<boolean> {
+    try {
+      await this.mailPerProject.consume(projectId);
+      return true;
+    } catch (error) {
+      if (error instanceof RateLimiterRes) {
+        this.logger.warn({ projectId }, 'hourly mail budget of the project is spent; mail skipped');
+        return false;
+      }
+      throw error;
+    }
+  }
+
+  private async assertProjectMailBudget(projectId: string): Promise<void> {
+    const state = await this.mailPerProject.get(projectId).catch(() => null);
+    if (state && state.remainingPoints <= 0) {
+      throw rateLimited('This project has sent too many mails this hour', state.msBeforeNext);
+    }
+  }
+
+  private async consume(limiter: RateLimiterAbstract, key: string, message: string): Promise<void> {
+    try {
+      await limiter.consume(key);
+    } catch (error) {
+      if (error instanceof RateLimiterRes) throw rateLimited(message, error.msBeforeNext);
+      throw error;
+    }
+  }
+}
+
+function rateLimited(message: string, msBeforeNext: number): AuthError {
+  const seconds = Math.max(1, Math.ceil(msBeforeNext / 1000));
+  return new AuthError(AuthErrorCode.RateLimited, `${message}; try again in ${seconds} s`, {
+    retryAfterSeconds: seconds,
+  });
+}
+
+function digest(value: string): string {
+  return createHash('sha256').update(value).digest('base64url').slice(0, 32);
+}
+
+/** IPv6 addresses count per /64 (what one subscriber usually gets); IPv4 per address. */
+export function ipBucket(ip: string): string {
+  if (!isIPv6(ip)) return ip;
+  const [head = '', tail = ''] = ip.split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = ip.includes('::')
+    ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right]
+    : left;
+  return `${groups
+    .slice(0, 4)
+    .map((group) => (parseInt(group, 16) || 0).toString(16))
+    .join(':')}::/64`;
+}

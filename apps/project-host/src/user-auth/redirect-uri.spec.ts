@@ -1,0 +1,114 @@
+import { describe, expect, it } from '@jest/globals';
+import { AuthError } from '@suite/errors';
+import { assertRedirectUri, checkRedirectUri, withQuery } from './redirect-uri.js';
+
+const HOSTS = ['0190c1a2-0000-7000-8000-000000000001.localhost', 'shop.localhost', 'app.shop.example'];
+const PROD_HOSTS = [
+  '0190c1a2-0000-7000-8000-000000000001.apps.example.com',
+  'shop.apps.example.com',
+  'login.shop.com',
+];
+
+describe('checkRedirectUri', () => {
+  it.each([
+    ['https on the id host', 'https://0190c1a2-0000-7000-8000-000000000001.localhost/cb'],
+    ['https on the slug host with a port and a query', 'https://shop.localhost:8443/auth/done?next=%2Fhome'],
+    ['https on a verified custom domain', 'https://app.shop.example/'],
+    ['https with an upper-case scheme and host', 'HTTPS://App.Shop.Example/x'],
+    ['http on localhost, any port', 'http://localhost:5173/auth'],
+    ['http on localhost without a path', 'http://localhost'],
+    ['http on 127.0.0.1', 'http://127.0.0.1:3000/cb'],
+    ['http on [::1]', 'http://[::1]:8080/cb'],
+    ['http on the project host under .localhost (local development)', 'http://shop.localhost:8082/cb'],
+    ['a native app scheme', 'com.shop.app://auth/callback'],
+    ['a short app scheme', 'myapp://callback?x=1'],
+    ['an app scheme with an empty path', 'exp+shop://'],
+    ['an app scheme with a path that starts with one slash', 'myapp:///done'],
+  ])('accepts %s', (_, uri) => {
+    expect(checkRedirectUri(uri, HOSTS)).toEqual({ ok: true, uri: expect.any(String) });
+  });
+
+  it.each([
+    ['https on another origin', 'https://evil.example/cb'],
+    ['https on a look-alike suffix', 'https://shop.localhost.evil.example/'],
+    ['https on a parent domain', 'https://localhost/'],
+    ['https on a sibling project', 'https://other.localhost/'],
+    ['http on another origin', 'http://evil.example/'],
+    ['http on a project host that is not .localhost', 'http://login.shop.com/cb', PROD_HOSTS],
+    ['http on localhost with a trailing dot', 'http://localhost./cb'],
+    ['http on a localhost look-alike', 'http://localhost.evil.example/'],
+    ['user information', 'https://evil.example@shop.localhost/'],
+    ['user information with a password', 'https://a:b@shop.localhost/'],
+    ['user information on localhost', 'http://evil.example@localhost/'],
+    ['a percent-encoded host', 'https://shop%2elocalhost/'],
+    ['an encoded @ in the host', 'https://evil.example%40shop.localhost/'],
+    ['a backslash', 'https:\\\\evil.example'],
+    ['a backslash after the host', 'https://shop.localhost\\@evil.example/'],
+    ['an encoded backslash', 'https://shop.localhost/%5c%5cevil.example'],
+    ['an encoded control character', 'https://shop.localhost/%0d%0aSet-Cookie:x'],
+    ['a tab', 'https://shop.localhost/\tx'],
+    ['a space', 'https://shop.localhost/ x'],
+    ['a newline', 'https://shop.localhost/\nx'],
+    ['a fragment', 'https://shop.localhost/#access_token'],
+    ['a scheme-relative URI', '//evil.example/'],
+    ['https without //', 'https:shop.localhost/'],
+    ['javascript:', 'javascript:alert(1)'],
+    ['javascript: with //', 'javascript://shop.localhost/%0aalert(1)'],
+    ['JavaScript: in mixed case', 'JaVaScRiPt://x'],
+    ['data:', 'data:text/html;base64,PHNjcmlwdD4='],
+    ['data: with //', 'data://text/html,x'],
+    ['vbscript:', 'vbscript://msgbox'],
+    ['file:', 'file:///etc/passwd'],
+    ['blob:', 'blob://https://evil.example/x'],
+    ['an app scheme with user information', 'myapp://user@host/cb'],
+    ['an app scheme with a double slash path', 'myapp:////evil.example'],
+    ['an empty string', ''],
+    ['plain text', 'not a uri'],
+    ['a path only', '/auth/callback'],
+    ['a very long URI', `https://shop.localhost/${'a'.repeat(2100)}`],
+  ])('refuses %s', (_, uri, hosts = HOSTS) => {
+    const result = checkRedirectUri(uri, hosts);
+    expect(result.ok).toBe(false);
+  });
+
+  it('normalises accepted web URIs the way a browser would read them', () => {
+    expect(checkRedirectUri('HTTPS://App.Shop.Example', HOSTS)).toEqual({
+      ok: true,
+      uri: 'https://app.shop.example/',
+    });
+    expect(checkRedirectUri('http://127.1:3000/x', HOSTS)).toEqual({
+      ok: true,
+      uri: 'http://127.0.0.1:3000/x',
+    });
+  });
+});
+
+describe('assertRedirectUri', () => {
+  it('throws 400 invalid_redirect_uri with the reason', () => {
+    expect.assertions(3);
+    try {
+      assertRedirectUri('https://evil.example/', HOSTS);
+    } catch (error) {
+      expect(error).toBeInstanceOf(AuthError);
+      expect((error as AuthError).code).toBe('invalid_redirect_uri');
+      expect((error as AuthError).status).toBe(400);
+    }
+  });
+
+  it('returns the accepted URI', () => {
+    expect(assertRedirectUri('myapp://done', HOSTS)).toBe('myapp://done');
+  });
+});
+
+describe('withQuery', () => {
+  it('appends parameters with ? or &, escaping values', () => {
+    expect(withQuery('http://localhost:5173/cb', { type: 'magic', code: 'a b' })).toBe(
+      'http://localhost:5173/cb?type=magic&code=a+b',
+    );
+    expect(withQuery('https://shop.localhost/cb?next=1', { code: 'x' })).toBe(
+      'https://shop.localhost/cb?next=1&code=x',
+    );
+    expect(withQuery('myapp://auth?', { code: 'x' })).toBe('myapp://auth?code=x');
+    expect(withQuery('myapp://auth', { code: 'x' })).toBe('myapp://auth?code=x');
+  });
+});

@@ -1,0 +1,149 @@
+import { Injectable } from '@nestjs/common';
+import type { TenantDb } from '@suite/db';
+import { AuthEventsPublisher } from '../../events/auth-events.publisher.js';
+import type { ProjectContext } from '../../projects/project-context.js';
+import { BackgroundTasks } from '../background-tasks.js';
+import { NonceCodes } from '../codes/nonce-codes.js';
+import { NonceFailures } from '../codes/nonce-failures.js';
+import {
+  codeQuery,
+  forgotPasswordBody,
+  forgotPasswordCallbackBody,
+  invalidField,
+  magicLinkQuery,
+  parseRequest,
+} from '../http/user-auth.schemas.js';
+import { AuthRateLimits } from '../limits/auth-rate-limits.js';
+import { AuthMailer } from '../mail/auth-mailer.js';
+import { forgotPasswordMail, magicLinkMail } from '../mail/auth-mails.js';
+import { PasswordHasher } from '../passwords/password-hasher.js';
+import { passwordProblem } from '../passwords/password-policy.js';
+import { assertRedirectUri, withQuery } from '../redirect-uri.js';
+import { RefreshSessions } from '../tokens/refresh-sessions.js';
+import type { ClientMeta, TokenPair } from '../tokens/token-pair.js';
+import { FORGOT_PASSWORD_CODE_TTL_MS, MAGIC_LINK_CODE_TTL_MS, TX_OPTIONS } from '../user-auth.constants.js';
+import type { StatusResponse } from '../user-auth.types.js';
+import { snapshotOf } from '../user-snapshot.js';
+
+const MAGIC_LINK_SENT: StatusResponse = {
+  status: 'ok',
+  message: 'If an account exists for this address, a sign-in link has been sent to it.',
+};
+const RESET_SENT: StatusResponse = {
+  status: 'ok',
+  message: 'If an account exists for this address, a password reset code has been sent to it.',
+};
+
+/**
+ * Magic-link sign-in and password reset: a code by mail, then its callback. Requests answer the
+ * same, in the same time, whether or not the address has an account (the code, the mail and the
+ * hook happen after the answer); unknown addresses get no mail and fire no hook.
+ */
+@Injectable()
+export class MailCodeAuthService {
+  constructor(
+    private readonly codes: NonceCodes,
+    private readonly sessions: RefreshSessions,
+    private readonly hasher: PasswordHasher,
+    private readonly limits: AuthRateLimits,
+    private readonly events: AuthEventsPublisher,
+    private readonly mailer: AuthMailer,
+    private readonly background: BackgroundTasks,
+    private readonly failures: NonceFailures,
+  ) {}
+
+  async requestMagicLink(ctx: ProjectContext, query: unknown): Promise<StatusResponse> {
+    const input = parseRequest(magicLinkQuery, query, 'query');
+    const app =
+      input.redirect_uri === undefined ? ctx.publicUrl : assertRedirectUri(input.redirect_uri, ctx.hosts);
+    await this.limits.consumeMailRequest('magic-link', ctx.project.id, input.email);
+    const user = await ctx.tenant.user.findUnique({ where: { email: input.email } });
+    if (user) this.background.run('magic-link mail', () => this.sendMagicLink(ctx, user, app));
+    return MAGIC_LINK_SENT;
+  }
+
+  async magicLinkCallback(ctx: ProjectContext, query: unknown, client: ClientMeta): Promise<TokenPair> {
+    const { code } = parseRequest(codeQuery, query, 'query');
+    const signedIn = await ctx.tenant.$transaction(async (tx) => {
+      const nonce = await this.codes.consume(tx, ctx.project.id, 'magic_link', code);
+      const user = nonce?.userId ? await tx.user.findUnique({ where: { id: nonce.userId } }) : null;
+      // The code was sent to the address the account had then; it is void once that changed.
+      if (!nonce || !user || user.email !== nonce.email) return undefined;
+      const verified = user.emailVerified
+        ? user
+        : await tx.user.update({ where: { id: user.id }, data: { emailVerified: true } });
+      return { user: verified, pair: await this.sessions.start(ctx, tx, snapshotOf(verified), client) };
+    }, TX_OPTIONS);
+    if (!signedIn) return this.failures.refuse(ctx, 'magic_link', code, 'magic_link');
+    await this.events.publish(ctx.project.id, [
+      { kind: 'user.signed_in', user: snapshotOf(signedIn.user), provider: 'magic_link' },
+    ]);
+    return signedIn.pair;
+  }
+
+  async requestPasswordReset(ctx: ProjectContext, body: unknown): Promise<StatusResponse> {
+    const input = parseRequest(forgotPasswordBody, body);
+    await this.limits.consumeMailRequest('forgot-password', ctx.project.id, input.email);
+    const user = await ctx.tenant.user.findUnique({ where: { email: input.email } });
+    if (user) this.background.run('forgot-password mail', () => this.sendResetCode(ctx, user));
+    return RESET_SENT;
+  }
+
+  /** Replaces the password and signs the user out everywhere; no tokens (the user signs in anew). */
+  async resetPassword(ctx: ProjectContext, body: unknown): Promise<StatusResponse> {
+    const input = parseRequest(forgotPasswordCallbackBody, body);
+    const problem = passwordProblem(input.password);
+    if (problem) throw invalidField('password', problem);
+    const passwordHash = await this.hasher.hash(input.password);
+    const updated = await ctx.tenant.$transaction(async (tx) => {
+      const nonce = await this.codes.consume(tx, ctx.project.id, 'forgot_password', input.code);
+      const user = nonce?.userId ? await tx.user.findUnique({ where: { id: nonce.userId } }) : null;
+      if (!nonce || !user || user.email !== nonce.email) return undefined;
+      // Thrown inside the transaction: the code is not spent by a password the policy refuses.
+      const personal = passwordProblem(input.password, user.email);
+      if (personal) throw invalidField('password', personal);
+      await this.sessions.revokeAllOf(tx, user.id);
+      return tx.user.update({ where: { id: user.id }, data: { passwordHash, emailVerified: true } });
+    }, TX_OPTIONS);
+    if (!updated) return this.failures.refuse(ctx, 'forgot_password', input.code, 'email');
+    await this.events.publish(ctx.project.id, [
+      { kind: 'user.password_updated', user: snapshotOf(updated), provider: 'email' },
+    ]);
+    return { status: 'ok', message: 'Your password has been updated. Sign in with the new password.' };
+  }
+
+  private async sendMagicLink(ctx: ProjectContext, user: TenantDb.User, app: string): Promise<void> {
+    const code = await this.codes.issue(ctx.tenant, ctx.project.id, {
+      kind: 'magic_link',
+      userId: user.id,
+      email: user.email,
+      ttlMs: MAGIC_LINK_CODE_TTL_MS,
+      redirectUri: app,
+    });
+    const link = withQuery(app, { type: 'magic', code });
+    await this.mailer.send(
+      ctx,
+      magicLinkMail(ctx.project, user.email, link, MAGIC_LINK_CODE_TTL_MS / 60_000),
+    );
+    await this.events.publish(ctx.project.id, [
+      { kind: 'magic_link_requested', user: snapshotOf(user), provider: 'magic_link' },
+    ]);
+  }
+
+  private async sendResetCode(ctx: ProjectContext, user: TenantDb.User): Promise<void> {
+    const code = await this.codes.issue(ctx.tenant, ctx.project.id, {
+      kind: 'forgot_password',
+      userId: user.id,
+      email: user.email,
+      ttlMs: FORGOT_PASSWORD_CODE_TTL_MS,
+    });
+    const link = `${ctx.publicUrl}?${new URLSearchParams({ type: 'forgot-password', code }).toString()}`;
+    await this.mailer.send(
+      ctx,
+      forgotPasswordMail(ctx.project, user.email, code, link, FORGOT_PASSWORD_CODE_TTL_MS / 60_000),
+    );
+    await this.events.publish(ctx.project.id, [
+      { kind: 'password_reset_requested', user: snapshotOf(user), provider: 'email' },
+    ]);
+  }
+}

@@ -1,0 +1,128 @@
+import { Injectable } from '@nestjs/common';
+import { AuthError, AuthErrorCode } from '@suite/errors';
+import { AuthEventsPublisher } from '../../events/auth-events.publisher.js';
+import type { ProjectContext } from '../../projects/project-context.js';
+import { sha256Hex } from '../crypto/auth-secrets.js';
+import {
+  invalidField,
+  loginBody,
+  parseRequest,
+  refreshBody,
+  registerBody,
+} from '../http/user-auth.schemas.js';
+import { AuthRateLimits } from '../limits/auth-rate-limits.js';
+import { AuthMailer } from '../mail/auth-mailer.js';
+import { welcomeMail } from '../mail/auth-mails.js';
+import { PasswordHasher } from '../passwords/password-hasher.js';
+import { passwordProblem } from '../passwords/password-policy.js';
+import { isUniqueViolation } from '../prisma-errors.js';
+import { RefreshSessions } from '../tokens/refresh-sessions.js';
+import type { ClientMeta, TokenPair } from '../tokens/token-pair.js';
+import type { StatusResponse } from '../user-auth.types.js';
+import { TX_OPTIONS } from '../user-auth.constants.js';
+import { snapshotOf } from '../user-snapshot.js';
+
+/** Sign-up, sign-in with email and password, refresh and sign-out. */
+@Injectable()
+export class PasswordAuthService {
+  constructor(
+    private readonly sessions: RefreshSessions,
+    private readonly hasher: PasswordHasher,
+    private readonly limits: AuthRateLimits,
+    private readonly events: AuthEventsPublisher,
+    private readonly mailer: AuthMailer,
+  ) {}
+
+  async register(ctx: ProjectContext, body: unknown, client: ClientMeta): Promise<TokenPair> {
+    const input = parseRequest(registerBody, body);
+    const projectId = ctx.project.id;
+    if (!ctx.auth.allowSignups) throw new AuthError(AuthErrorCode.SignupDisabled, undefined, { status: 403 });
+    await this.limits.consumeAccount('register', projectId, input.email);
+    const problem = passwordProblem(input.password, input.email);
+    if (problem) throw invalidField('password', problem);
+
+    const taken = async (): Promise<never> => {
+      const existing = await ctx.tenant.user.findUnique({ where: { email: input.email } });
+      await this.events.publish(projectId, [
+        {
+          kind: 'auth.failed',
+          reason: 'identity_already_exists',
+          user: existing ? snapshotOf(existing) : null,
+          provider: 'email',
+        },
+      ]);
+      throw new AuthError(AuthErrorCode.IdentityAlreadyExists);
+    };
+    if (await ctx.tenant.user.findUnique({ where: { email: input.email }, select: { id: true } }))
+      await taken();
+
+    const passwordHash = await this.hasher.hash(input.password);
+    let signedUp;
+    try {
+      signedUp = await ctx.tenant.$transaction(async (tx) => {
+        const user = await tx.user.create({
+          data: { email: input.email, name: input.name || null, passwordHash },
+        });
+        return { user, pair: await this.sessions.start(ctx, tx, snapshotOf(user), client) };
+      }, TX_OPTIONS);
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      return taken();
+    }
+    const user = snapshotOf(signedUp.user);
+    await this.events.publish(projectId, [
+      { kind: 'user.created', user, provider: 'email' },
+      { kind: 'user.signed_in', user, provider: 'email' },
+    ]);
+    await this.mailer.send(ctx, welcomeMail({ name: ctx.project.name }, user.email, user.name));
+    return signedUp.pair;
+  }
+
+  async login(ctx: ProjectContext, body: unknown, client: ClientMeta): Promise<TokenPair> {
+    const input = parseRequest(loginBody, body);
+    const projectId = ctx.project.id;
+    await this.limits.consumeAccount('login', projectId, input.email);
+    const user = await ctx.tenant.user.findUnique({ where: { email: input.email } });
+    // Same bcrypt work whether or not the account (or its password) exists.
+    const matches = await this.hasher.verify(input.password, user?.passwordHash);
+    if (!user || !matches) {
+      await this.events.publish(projectId, [
+        {
+          kind: 'auth.failed',
+          reason: 'invalid_credentials',
+          user: user ? snapshotOf(user) : null,
+          provider: 'email',
+        },
+      ]);
+      throw new AuthError(AuthErrorCode.InvalidCredentials, undefined, { status: 401 });
+    }
+    await this.limits.resetAccount('login', projectId, input.email);
+    if (user.passwordHash && this.hasher.needsRehash(user.passwordHash)) {
+      const passwordHash = await this.hasher.hash(input.password);
+      await ctx.tenant.user.update({ where: { id: user.id }, data: { passwordHash } });
+    }
+    const pair = await this.sessions.start(ctx, ctx.tenant, snapshotOf(user), client);
+    await this.events.publish(projectId, [
+      { kind: 'user.signed_in', user: snapshotOf(user), provider: 'email' },
+    ]);
+    return pair;
+  }
+
+  /** Rotation (no hook), or with `revoke: true` sign-out (user.signed_out when a live session matched). */
+  async refresh(ctx: ProjectContext, body: unknown, client: ClientMeta): Promise<TokenPair | StatusResponse> {
+    const input = parseRequest(refreshBody, body);
+    const projectId = ctx.project.id;
+    await this.limits.consumeAccount('refresh', projectId, sha256Hex(input.refreshToken));
+    if (input.revoke) {
+      const user = await this.sessions.revoke(ctx, input.refreshToken);
+      if (user) await this.events.publish(projectId, [{ kind: 'user.signed_out', user, provider: 'email' }]);
+      return { status: 'ok', message: 'Signed out.' };
+    }
+    const outcome = await this.sessions.rotate(ctx, input.refreshToken, client);
+    if (outcome.ok) return outcome.pair;
+    await this.events.publish(projectId, [
+      { kind: 'auth.failed', reason: 'refresh_rejected', user: outcome.user, provider: 'email' },
+    ]);
+    throw new AuthError(AuthErrorCode.IdentityNotFound, undefined, { status: 401 });
+  }
+}

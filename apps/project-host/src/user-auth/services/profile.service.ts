@@ -1,0 +1,172 @@
+import { Injectable } from '@nestjs/common';
+import type { TenantDb } from '@suite/db';
+import { AuthError, AuthErrorCode } from '@suite/errors';
+import { AuthEventsPublisher } from '../../events/auth-events.publisher.js';
+import type { ProjectContext } from '../../projects/project-context.js';
+import { NonceCodes } from '../codes/nonce-codes.js';
+import { NonceFailures } from '../codes/nonce-failures.js';
+import { codeBody, parseRequest, updateMeBody } from '../http/user-auth.schemas.js';
+import { AuthRateLimits } from '../limits/auth-rate-limits.js';
+import { AuthMailer } from '../mail/auth-mailer.js';
+import { emailChangedMail, emailChangeMail } from '../mail/auth-mails.js';
+import { PasswordHasher } from '../passwords/password-hasher.js';
+import { isUniqueViolation } from '../prisma-errors.js';
+import type { AccessClaims } from '../tokens/access-tokens.js';
+import { EMAIL_CHANGE_CODE_TTL_MS, TX_OPTIONS } from '../user-auth.constants.js';
+import type { ConfirmedEmail, PendingEmailChange, Profile } from '../user-auth.types.js';
+import { snapshotOf } from '../user-snapshot.js';
+
+export type ProfileUpdate = { status: 200; body: Profile } | { status: 202; body: PendingEmailChange };
+
+class EmailTaken extends Error {}
+
+/** The signed-in user's profile, and email changes (at once with the password, or by a mailed code). */
+@Injectable()
+export class ProfileService {
+  constructor(
+    private readonly hasher: PasswordHasher,
+    private readonly codes: NonceCodes,
+    private readonly failures: NonceFailures,
+    private readonly limits: AuthRateLimits,
+    private readonly events: AuthEventsPublisher,
+    private readonly mailer: AuthMailer,
+  ) {}
+
+  async me(ctx: ProjectContext, claims: AccessClaims): Promise<Profile> {
+    return snapshotOf(await this.user(ctx, claims));
+  }
+
+  async update(ctx: ProjectContext, claims: AccessClaims, body: unknown): Promise<ProfileUpdate> {
+    const input = parseRequest(updateMeBody, body);
+    const user = await this.user(ctx, claims);
+    const name = input.name === undefined ? user.name : input.name || null;
+    const email = input.email !== undefined && input.email !== user.email ? input.email : undefined;
+
+    if (email === undefined) {
+      if (name === user.name) return { status: 200, body: snapshotOf(user) };
+      const updated = await ctx.tenant.user.update({ where: { id: user.id }, data: { name } });
+      await this.publishUpdated(ctx, updated);
+      return { status: 200, body: snapshotOf(updated) };
+    }
+    return user.passwordHash
+      ? { status: 200, body: await this.changeEmailNow(ctx, user, email, name, input.currentPassword) }
+      : { status: 202, body: await this.requestEmailChange(ctx, user, email, name) };
+  }
+
+  /** The email-change callback: no Bearer needed, the code is the proof. */
+  async confirmEmailChange(ctx: ProjectContext, body: unknown): Promise<ConfirmedEmail> {
+    const { code } = parseRequest(codeBody, body);
+    let previous: TenantDb.User | undefined;
+    let updated: TenantDb.User | undefined;
+    try {
+      updated = await ctx.tenant.$transaction(async (tx) => {
+        const nonce = await this.codes.consume(tx, ctx.project.id, 'email_change', code);
+        const user = nonce?.userId ? await tx.user.findUnique({ where: { id: nonce.userId } }) : null;
+        // Only the latest request counts: an older code names an address no longer pending.
+        if (!nonce || !user || user.pendingEmail !== nonce.email) return undefined;
+        previous = user;
+        // Rolled back: the change stays pending and the code unspent, as the spec's table says.
+        if (await tx.user.findUnique({ where: { email: nonce.email }, select: { id: true } }))
+          throw new EmailTaken();
+        return tx.user.update({
+          where: { id: user.id },
+          data: { email: nonce.email, pendingEmail: null, emailVerified: true },
+        });
+      }, TX_OPTIONS);
+    } catch (error) {
+      if (!(error instanceof EmailTaken) && !isUniqueViolation(error)) throw error;
+      await this.events.publish(ctx.project.id, [
+        {
+          kind: 'auth.failed',
+          reason: 'identity_already_exists',
+          user: previous ? snapshotOf(previous) : null,
+          provider: 'email',
+        },
+      ]);
+      throw new AuthError(AuthErrorCode.IdentityAlreadyExists);
+    }
+    if (!updated || !previous) return this.failures.refuse(ctx, 'email_change', code, 'email');
+    await this.mailer.send(ctx, emailChangedMail(ctx.project, previous.email, updated.email));
+    await this.publishUpdated(ctx, updated);
+    return { id: updated.id, name: updated.name, email: updated.email };
+  }
+
+  /** A user with a password proves it and the email changes at once; the old address is told. */
+  private async changeEmailNow(
+    ctx: ProjectContext,
+    user: TenantDb.User,
+    email: string,
+    name: string | null,
+    currentPassword: string | undefined,
+  ): Promise<Profile> {
+    if (currentPassword === undefined) throw new AuthError(AuthErrorCode.CurrentPasswordRequired);
+    await this.limits.consumeAccount('password-check', ctx.project.id, user.id);
+    if (!(await this.hasher.verify(currentPassword, user.passwordHash))) {
+      await this.events.publish(ctx.project.id, [
+        { kind: 'auth.failed', reason: 'invalid_credentials', user: snapshotOf(user), provider: 'email' },
+      ]);
+      throw new AuthError(AuthErrorCode.InvalidCredentials, 'The current password is incorrect', {
+        status: 403,
+      });
+    }
+    let updated: TenantDb.User;
+    try {
+      updated = await ctx.tenant.$transaction(async (tx) => {
+        await this.codes.voidAll(tx, user.id, 'email_change');
+        return tx.user.update({ where: { id: user.id }, data: { email, name, pendingEmail: null } });
+      }, TX_OPTIONS);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new AuthError(AuthErrorCode.IdentityAlreadyExists);
+      throw error;
+    }
+    await this.mailer.send(ctx, emailChangedMail(ctx.project, user.email, updated.email));
+    await this.publishUpdated(ctx, updated);
+    return snapshotOf(updated);
+  }
+
+  /**
+   * A user without a password (magic link, identity provider) confirms the new address by a code
+   * mailed to it (15 minutes); a newer request replaces the older; a name changes at once.
+   */
+  private async requestEmailChange(
+    ctx: ProjectContext,
+    user: TenantDb.User,
+    email: string,
+    name: string | null,
+  ): Promise<PendingEmailChange> {
+    if (await ctx.tenant.user.findUnique({ where: { email }, select: { id: true } })) {
+      throw new AuthError(AuthErrorCode.IdentityAlreadyExists);
+    }
+    await this.limits.consumeMailRequest('email-change', ctx.project.id, email);
+    const updated = await ctx.tenant.user.update({
+      where: { id: user.id },
+      data: { pendingEmail: email, name },
+    });
+    const code = await this.codes.issue(ctx.tenant, ctx.project.id, {
+      kind: 'email_change',
+      userId: user.id,
+      email,
+      ttlMs: EMAIL_CHANGE_CODE_TTL_MS,
+    });
+    const link = `${ctx.publicUrl}?${new URLSearchParams({ type: 'email-change', code }).toString()}`;
+    await this.mailer.send(
+      ctx,
+      emailChangeMail(ctx.project, email, code, link, EMAIL_CHANGE_CODE_TTL_MS / 60_000),
+    );
+    if (updated.name !== user.name) await this.publishUpdated(ctx, updated);
+    return { id: updated.id, name: updated.name, email: updated.email, pendingEmail: email };
+  }
+
+  private async user(ctx: ProjectContext, claims: AccessClaims): Promise<TenantDb.User> {
+    const user = await ctx.tenant.user.findUnique({ where: { id: claims.sub } });
+    if (!user)
+      throw new AuthError(AuthErrorCode.Unauthorized, 'The account of this access token no longer exists');
+    return user;
+  }
+
+  private async publishUpdated(ctx: ProjectContext, user: TenantDb.User): Promise<void> {
+    await this.events.publish(ctx.project.id, [
+      { kind: 'user.updated', user: snapshotOf(user), provider: 'email' },
+    ]);
+  }
+}

@@ -1,0 +1,371 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createRedisConnection } from '../../libs/queue/src/index.js';
+import { PasswordHasher } from '../../apps/project-host/src/user-auth/passwords/password-hasher.js';
+import {
+  createTestProject,
+  dropTestProject,
+  strongPassword,
+  tenantQuery,
+  uniqueEmail,
+  type HttpResult,
+  type TestProject,
+} from '../support/user-client.js';
+import { startApp } from '../support/app-process.js';
+import {
+  codeFrom,
+  infra,
+  mainQuery,
+  startMailRig,
+  startProjectHost,
+  type Host,
+  type MailRig,
+} from './user-auth-harness.js';
+
+// Rate limits of /api/user: per client address (X-Forwarded-For trusted only as far as
+// TRUSTED_PROXY_HOPS), per account, per mailed address, and per project's hourly mail budget.
+
+const LIMITS = {
+  AUTH_RATE_LIMIT_IP_PER_MINUTE: '5',
+  AUTH_RATE_LIMIT_REFRESH_PER_MINUTE: '5',
+  AUTH_RATE_LIMIT_ACCOUNT_PER_15_MINUTES: '3',
+  AUTH_MAIL_COOLDOWN_SECONDS: '60',
+  AUTH_MAIL_PER_ADDRESS_PER_HOUR: '2',
+  AUTH_MAIL_PER_PROJECT_PER_HOUR: '4',
+};
+
+let proxied: Host; // behind one trusted proxy: the test plays that proxy with X-Forwarded-For
+let direct: Host; // no trusted proxy: X-Forwarded-For is ignored
+let mail: MailRig;
+const projects: TestProject[] = [];
+let ipCounter = 0;
+
+/** A client address of its own for each caller, so tests do not share per-IP budgets. */
+function freshIp(): string {
+  ipCounter += 1;
+  return `198.51.100.${ipCounter}`;
+}
+
+function from(ip: string) {
+  return { headers: { 'x-forwarded-for': ip } };
+}
+
+async function project(target: Host = proxied): Promise<TestProject> {
+  const created = await createTestProject({
+    databaseUrl: infra.DATABASE_URL,
+    port: target.port,
+    smtpPort: mail.smtp.port,
+  });
+  projects.push(created);
+  return created;
+}
+
+/** A user inserted straight into the tenant (no welcome mail, no budget spent). */
+async function seedUser(target: TestProject, password?: string): Promise<string> {
+  const email = uniqueEmail('limited');
+  const hash = password ? await new PasswordHasher(10).hash(password) : null;
+  await tenantQuery(
+    target.id,
+    'INSERT INTO users (id, email, password_hash) VALUES (gen_random_uuid(), $1, $2)',
+    [email, hash],
+  );
+  return email;
+}
+
+function expectLimited(res: HttpResult<Record<string, unknown>>, maxSeconds: number): void {
+  expect(res.status).toBe(429);
+  expect(res.body).toEqual({ code: 'rate_limited', message: expect.any(String) });
+  const retryAfter = Number(res.headers['retry-after']);
+  expect(retryAfter).toBeGreaterThanOrEqual(1);
+  expect(retryAfter).toBeLessThanOrEqual(maxSeconds);
+}
+
+beforeAll(async () => {
+  mail = await startMailRig();
+  [proxied, direct] = await Promise.all([
+    startProjectHost({ ...LIMITS, TRUSTED_PROXY_HOPS: '1' }),
+    startProjectHost({ ...LIMITS, TRUSTED_PROXY_HOPS: '0' }),
+  ]);
+});
+
+afterAll(async () => {
+  await Promise.all([proxied?.app.stop(), direct?.app.stop()]);
+  await mail?.close();
+  for (const created of projects) await dropTestProject(infra.DATABASE_URL, created).catch(() => undefined);
+});
+
+describe('per client address', () => {
+  it('answers 429 rate_limited with Retry-After once an address used its login budget; other addresses go on', async () => {
+    const target = await project();
+    const ip = freshIp();
+    for (let i = 0; i < 5; i++) {
+      const res = await target.client.post(
+        '/api/user/auth/login',
+        { email: uniqueEmail(), password: 'x' },
+        from(ip),
+      );
+      expect(res.status).toBe(401);
+    }
+    expectLimited(
+      await target.client.post('/api/user/auth/login', { email: uniqueEmail(), password: 'x' }, from(ip)),
+      60,
+    );
+    // Only the right-most address (the one our proxy appended) counts: a client cannot prepend its way out.
+    expectLimited(
+      await target.client.post(
+        '/api/user/auth/login',
+        { email: uniqueEmail(), password: 'x' },
+        from(`203.0.113.9, ${ip}`),
+      ),
+      60,
+    );
+    const other = await target.client.post(
+      '/api/user/auth/login',
+      { email: uniqueEmail(), password: 'x' },
+      from(freshIp()),
+    );
+    expect(other.status).toBe(401);
+    // Route families have separate budgets: this address may still refresh.
+    expect(
+      (await target.client.post('/api/user/auth/refresh', { refreshToken: 'x'.repeat(43) }, from(ip))).status,
+    ).toBe(401);
+  });
+
+  it('ignores X-Forwarded-For without a trusted proxy, so a client cannot rotate addresses', async () => {
+    const target = await project(direct);
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      const res = await target.client.post(
+        '/api/user/auth/forgot-password',
+        { email: uniqueEmail() },
+        from(freshIp()),
+      );
+      statuses.push(res.status);
+    }
+    expect(statuses.slice(0, 5)).toEqual([200, 200, 200, 200, 200]);
+    expect(statuses.slice(5)).toEqual([429, 429]);
+  });
+
+  it('limits refreshes and code callbacks per address', async () => {
+    const target = await project();
+    const ip = freshIp();
+    for (let i = 0; i < 5; i++) {
+      expect(
+        (await target.client.post('/api/user/auth/refresh', { refreshToken: `${i}`.repeat(43) }, from(ip)))
+          .status,
+      ).toBe(401);
+    }
+    expectLimited(
+      await target.client.post('/api/user/auth/refresh', { refreshToken: 'z'.repeat(43) }, from(ip)),
+      60,
+    );
+
+    const guesser = freshIp();
+    for (let i = 0; i < 5; i++) {
+      const res = await target.client.get(
+        `/api/user/auth/magic-link/callback?code=${`${i}`.repeat(43)}`,
+        from(guesser),
+      );
+      expect(res.status).toBe(400);
+    }
+    expectLimited(
+      await target.client.get(`/api/user/auth/magic-link/callback?code=${'q'.repeat(43)}`, from(guesser)),
+      60,
+    );
+    expectLimited(
+      await target.client.post(
+        '/api/user/auth/email-change/callback',
+        { code: 'q'.repeat(43) },
+        from(guesser),
+      ),
+      60,
+    );
+  });
+});
+
+describe('per account', () => {
+  it('locks an email after 3 failed logins from any address, and a success resets the count', async () => {
+    const target = await project();
+    const password = strongPassword();
+    const email = await seedUser(target, password);
+    await target.client.post(
+      '/api/user/auth/login',
+      { email, password: 'wrong-password-1' },
+      from(freshIp()),
+    );
+    await target.client.post(
+      '/api/user/auth/login',
+      { email, password: 'wrong-password-2' },
+      from(freshIp()),
+    );
+    expect(
+      (await target.client.post('/api/user/auth/login', { email, password }, from(freshIp()))).status,
+    ).toBe(200);
+    for (let i = 0; i < 3; i++) {
+      const res = await target.client.post(
+        '/api/user/auth/login',
+        { email, password: `wrong-${i}` },
+        from(freshIp()),
+      );
+      expect(res.status).toBe(401);
+    }
+    // Locked for every address, even with the right password, for up to 15 minutes.
+    expectLimited(
+      await target.client.post('/api/user/auth/login', { email, password }, from(freshIp())),
+      15 * 60,
+    );
+    const otherEmail = await seedUser(target, password);
+    expect(
+      (await target.client.post('/api/user/auth/login', { email: otherEmail, password }, from(freshIp())))
+        .status,
+    ).toBe(200);
+  });
+
+  it('limits current-password checks of an email change per user', async () => {
+    const target = await project();
+    const password = strongPassword();
+    const email = await seedUser(target, password);
+    const { body: pair } = await target.client.post<{ accessToken: string }>(
+      '/api/user/auth/login',
+      { email, password },
+      from(freshIp()),
+    );
+    const attempt = (currentPassword: string) =>
+      target.client.put(
+        '/api/user/me',
+        { email: uniqueEmail(), currentPassword },
+        { bearer: pair.accessToken, ...from(freshIp()) },
+      );
+    for (let i = 0; i < 3; i++) expect((await attempt(`wrong-${i}-password`)).status).toBe(403);
+    expectLimited(await attempt(password), 15 * 60);
+  });
+});
+
+describe('mail', () => {
+  it('keeps a cooldown per address and kind, whether or not the address has an account', async () => {
+    const target = await project();
+    const known = await seedUser(target);
+    const unknown = uniqueEmail('nobody');
+    for (const email of [known, unknown]) {
+      const first = await target.client.get(
+        `/api/user/auth/magic-link?email=${encodeURIComponent(email)}`,
+        from(freshIp()),
+      );
+      expect(first.status).toBe(200);
+      const second = await target.client.get(
+        `/api/user/auth/magic-link?email=${encodeURIComponent(email)}`,
+        from(freshIp()),
+      );
+      expectLimited(second, 60);
+    }
+    // Another kind of mail to the same address has its own cooldown.
+    expect(
+      (await target.client.post('/api/user/auth/forgot-password', { email: known }, from(freshIp()))).status,
+    ).toBe(200);
+    await mail.waitFor(known, /sign-in link/);
+    await mail.waitFor(known, /Reset your/);
+  });
+
+  it('caps mails per address per hour across kinds (including email-change codes)', async () => {
+    const target = await project();
+    const signedIn = await seedUser(target);
+    await target.client.get(
+      `/api/user/auth/magic-link?email=${encodeURIComponent(signedIn)}`,
+      from(freshIp()),
+    );
+    const code = codeFrom(await mail.waitFor(signedIn, /sign-in link/));
+    const pair = (
+      await target.client.get<{ accessToken: string }>(
+        `/api/user/auth/magic-link/callback?code=${code}`,
+        from(freshIp()),
+      )
+    ).body;
+
+    const address = uniqueEmail('popular');
+    expect(
+      (
+        await target.client.get(
+          `/api/user/auth/magic-link?email=${encodeURIComponent(address)}`,
+          from(freshIp()),
+        )
+      ).status,
+    ).toBe(200);
+    expect(
+      (await target.client.post('/api/user/auth/forgot-password', { email: address }, from(freshIp())))
+        .status,
+    ).toBe(200);
+    const third = await target.client.put(
+      '/api/user/me',
+      { email: address },
+      { bearer: pair.accessToken, ...from(freshIp()) },
+    );
+    expectLimited(third, 3600);
+  });
+
+  it('stops at the project hourly mail budget: requests get 429, a welcome mail is skipped', async () => {
+    const target = await project();
+    const users = await Promise.all(Array.from({ length: 5 }, () => seedUser(target)));
+    for (const email of users.slice(0, 4)) {
+      const res = await target.client.get(
+        `/api/user/auth/magic-link?email=${encodeURIComponent(email)}`,
+        from(freshIp()),
+      );
+      expect(res.status).toBe(200);
+      await mail.waitFor(email, /sign-in link/);
+    }
+    const over = await target.client.get(
+      `/api/user/auth/magic-link?email=${encodeURIComponent(users[4]!)}`,
+      from(freshIp()),
+    );
+    expectLimited(over, 3600);
+    expect(over.body.message).toMatch(/too many mails this hour/);
+
+    const late = uniqueEmail('late');
+    const registered = await target.client.post(
+      '/api/user/auth/register',
+      { email: late, password: strongPassword() },
+      from(freshIp()),
+    );
+    expect(registered.status).toBe(201);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(
+      await mainQuery('SELECT 1 FROM mail_log WHERE project_id = $1 AND "to" = $2', [target.id, late]),
+    ).toEqual([]);
+  });
+});
+
+describe('storage of the counters', () => {
+  it('keeps them in Redis under REDIS_PREFIX, with hashed emails', async () => {
+    const target = await project();
+    const email = uniqueEmail('hashed');
+    await target.client.post('/api/user/auth/login', { email, password: 'x' }, from(freshIp()));
+    const redis = createRedisConnection(infra.REDIS_URL);
+    try {
+      const keys = await redis.keys(`${infra.REDIS_PREFIX}:ua:rl:*${target.id}*`);
+      expect(keys.some((key) => key.startsWith(`${infra.REDIS_PREFIX}:ua:rl:account-login:`))).toBe(true);
+      expect(keys.some((key) => key.startsWith(`${infra.REDIS_PREFIX}:ua:rl:ip-login:`))).toBe(true);
+      expect(keys.join('\n')).not.toContain(email);
+    } finally {
+      redis.disconnect();
+    }
+  });
+});
+
+describe('configuration', () => {
+  it.each([
+    [{ NODE_ENV: 'production' }, /AUTH_SECRET is required when NODE_ENV=production/],
+    [{ AUTH_SECRET: 'too-short' }, /AUTH_SECRET must be at least 32 characters.*\(got \(hidden\)\)/],
+    [{ BCRYPT_COST: '8' }, /BCRYPT_COST must be between 10 and 14/],
+    [{ REFRESH_REUSE_GRACE_MS: '600000' }, /REFRESH_REUSE_GRACE_MS must be between 0 and 60000/],
+  ])('refuses to boot with %j', async (env, message) => {
+    const app = startApp('project-host', {
+      ...infra,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      PLATFORM_ADMIN_TOKEN: 'user-auth-admin-token-0123456789',
+      ...env,
+    });
+    expect(await app.exited).toBe(1);
+    expect(app.output()).toMatch(message);
+    expect(app.output()).not.toContain('too-short');
+  });
+});
