@@ -1,12 +1,52 @@
-import { envFields, loadConfigOrExit, serviceEnv, z } from '@suite/config';
+import {
+  ConfigError,
+  envFields,
+  exitOnConfigError,
+  LLM_SENSITIVE,
+  llmEnv,
+  loadConfigOrExit,
+  serviceEnv,
+  z,
+} from '@suite/config';
+import { servedLlmModels, type LlmModelRegistry } from '@suite/llm-agent';
 
 export const agentGatewayEnv = z.object({
   ...serviceEnv,
+  ...llmEnv,
   PORT: envFields.port(8081),
   API_KEYS: envFields.list(),
-  PUBLIC_RUNNER_URL: envFields.httpUrl().default('http://127.0.0.1:8080'),
+  /** The runner's public origin: the agent card's interface URL and artifact links are built on it. */
+  PUBLIC_RUNNER_URL: envFields
+    .httpUrl()
+    .default('http://127.0.0.1:8080')
+    .transform((v) => v.replace(/\/+$/, '')),
+  ARTIFACTS_DIR: z.string().min(1).default('.data/artifacts'),
+  MAX_BODY_BYTES: envFields.positiveInt(256 * 1024),
+  DATABASE_POOL_SIZE: envFields.positiveInt(10),
+  DEFAULT_MODEL: z.string().min(1).optional(),
+  HOSTED_BROWSER_WS_URL: z
+    .string()
+    .refine((v) => /^wss?:\/\//.test(v) && URL.canParse(v), 'must be a ws:// or wss:// URL')
+    .optional(),
+  /** A blocking SendMessage answers with the still-working task after this long. */
+  A2A_BLOCKING_TIMEOUT_MS: envFields.positiveInt(120_000),
+  /** Hosts (names or IPs) push-notification webhooks may use even when they are private. */
+  PUSH_ALLOWED_HOSTS: envFields.list(),
+  /** One webhook POST waits this long before it counts as failed (and is retried). */
+  PUSH_TIMEOUT_MS: envFields.positiveInt(10_000),
+  PUSH_ATTEMPTS: envFields.positiveInt(5),
+  /** Extra Host header values /mcp accepts besides the listener's and PUBLIC_RUNNER_URL's. */
+  MCP_ALLOWED_HOSTS: envFields.list(),
+  /** Origins /mcp accepts from browsers besides PUBLIC_RUNNER_URL's (requests without Origin pass). */
+  MCP_ALLOWED_ORIGINS: envFields.list(),
 });
-export type AgentGatewayConfig = z.infer<typeof agentGatewayEnv>;
+export type AgentGatewayConfig = z.infer<typeof agentGatewayEnv> & { llm: LlmModelRegistry };
 
-export const loadAgentGatewayConfig = (env: NodeJS.ProcessEnv = process.env): AgentGatewayConfig =>
-  loadConfigOrExit('agent-gateway', agentGatewayEnv, env, { sensitive: ['API_KEYS'] });
+export function loadAgentGatewayConfig(env: NodeJS.ProcessEnv = process.env): AgentGatewayConfig {
+  const config = loadConfigOrExit('agent-gateway', agentGatewayEnv, env, {
+    sensitive: ['API_KEYS', ...LLM_SENSITIVE],
+  });
+  const served = servedLlmModels(config);
+  if ('problem' in served) return exitOnConfigError(new ConfigError('agent-gateway', [served.problem]));
+  return { ...config, llm: served.registry };
+}

@@ -1,9 +1,13 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { SUITE_VERSION } from '@suite/config';
 import { ConfigValueModule, CoreModule } from '@suite/nest-core';
+import { A2aModule } from './a2a/a2a.module.js';
 import type { AgentGatewayConfig } from './agent-gateway.config.js';
+import { AGENT_GATEWAY_CONFIG } from './app.tokens.js';
+import { McpModule } from './mcp/mcp.module.js';
+import { RunnerModule } from './runner/runner.module.js';
 
-export const AGENT_GATEWAY_CONFIG = Symbol('AGENT_GATEWAY_CONFIG');
+export { AGENT_GATEWAY_CONFIG };
 
 @Module({})
 export class AppModule {
@@ -20,6 +24,9 @@ export class AppModule {
           logLevel: config.LOG_LEVEL,
           logFormat: config.LOG_FORMAT,
         }),
+        RunnerModule,
+        A2aModule,
+        McpModule,
       ],
     };
   }

@@ -2,7 +2,10 @@ import 'reflect-metadata';
 import { bootstrapHttpApp, exitOnBootFailure } from '@suite/nest-core';
 import { startTelemetry } from '@suite/telemetry';
 import { loadAgentGatewayConfig } from './agent-gateway.config.js';
+import { A2aController } from './a2a/a2a.controller.js';
 import { AppModule } from './app.module.js';
+import { GatewayExceptionFilter } from './http/gateway-exception.filter.js';
+import { registerJsonBodyParser } from './http/json-body.parser.js';
 
 const config = loadAgentGatewayConfig();
 startTelemetry({
@@ -13,4 +16,14 @@ bootstrapHttpApp(AppModule.forRoot(config), {
   service: 'agent-gateway',
   host: config.HOST,
   port: config.PORT,
+  bodyLimit: config.MAX_BODY_BYTES,
+  bodyParser: false,
+  configure: (app) => {
+    const fastify = app.getHttpAdapter().getInstance();
+    registerJsonBodyParser(fastify);
+    // Nest folds "/a2a/" into "/a2a"; clients that keep the card URL's trailing slash still land here.
+    const a2a = app.get(A2aController);
+    fastify.post('/a2a/', (request, reply) => a2a.rpc(request, reply));
+    app.useGlobalFilters(new GatewayExceptionFilter());
+  },
 }).catch(exitOnBootFailure('agent-gateway'));

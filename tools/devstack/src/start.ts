@@ -38,7 +38,15 @@ async function main(): Promise<void> {
     NODE_ENV: process.env.NODE_ENV || 'development',
   };
   const apps: { name: string; app: string; env: NodeJS.ProcessEnv }[] = [
-    { name: 'agent-gateway', app: 'agent-gateway', env: { PORT: String(gatewayPort), HOST: '127.0.0.1' } },
+    {
+      name: 'agent-gateway',
+      app: 'agent-gateway',
+      env: {
+        PORT: String(gatewayPort),
+        HOST: '127.0.0.1',
+        PUBLIC_RUNNER_URL: `http://127.0.0.1:${runnerPort}`,
+      },
+    },
     {
       name: 'jobs-api',
       app: 'jobs-api',

@@ -1,0 +1,329 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { JobStatus } from '@suite/contracts';
+import { isUuid, type MainDb } from '@suite/db';
+import { A2aError, A2aErrorCode } from '@suite/errors';
+import { JobService, type Principal } from '@suite/jobs';
+import type { AgentGatewayConfig } from '../agent-gateway.config.js';
+import { AGENT_GATEWAY_CONFIG } from '../app.tokens.js';
+import { RunnerResources } from '../runner/runner-resources.js';
+import { isFinalStatus, TaskEvents } from '../runner/task-events.js';
+import { historyLength, invalidParams, Params, readAuthentication, readMessage } from './a2a-params.js';
+import type { JsonObject, Message, Task, TaskPushNotificationConfig } from './a2a.types.js';
+import { jobStatusOf, toTask } from './task.mapper.js';
+
+/** What SendMessage / SendStreamingMessage resolved to, before anyone waits on it. */
+export interface SentMessage {
+  job: MainDb.Job;
+  historyLength?: number;
+  returnImmediately: boolean;
+  pushConfig?: Omit<TaskPushNotificationConfig, 'taskId'>;
+}
+
+export interface ListTasksResult {
+  tasks: Task[];
+  nextPageToken: string;
+  pageSize: number;
+  totalSize: number;
+}
+
+/** Job options a client may give in a data part or in metadata (either spelling). */
+const OPTION_KEYS: Record<string, string> = {
+  initial_url: 'initial_url',
+  initialUrl: 'initial_url',
+  model: 'model',
+  env: 'env',
+  highlight_mouse: 'highlight_mouse',
+  highlightMouse: 'highlight_mouse',
+};
+
+function jobOptions(source: unknown): JsonObject {
+  const out: JsonObject = {};
+  if (!source || typeof source !== 'object' || Array.isArray(source)) return out;
+  for (const [key, value] of Object.entries(source as JsonObject)) {
+    const name = OPTION_KEYS[key];
+    if (name && value !== undefined) out[name] = value;
+  }
+  return out;
+}
+
+interface PageCursor {
+  c: string;
+  i: string;
+}
+
+const encodeCursor = (job: MainDb.Job): string =>
+  Buffer.from(JSON.stringify({ c: job.createdAt.toISOString(), i: job.id } satisfies PageCursor)).toString(
+    'base64url',
+  );
+
+function decodeCursor(token: string): PageCursor {
+  try {
+    const cursor = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as PageCursor;
+    if (typeof cursor.c === 'string' && !Number.isNaN(Date.parse(cursor.c)) && isUuid(cursor.i))
+      return cursor;
+  } catch {
+    // falls through to the error below
+  }
+  throw invalidParams('params.pageToken is not a token this server issued');
+}
+
+/** A2A tasks are the caller's jobs; every read is scoped to the key's owner. */
+@Injectable()
+export class A2aTasksService {
+  constructor(
+    private readonly jobs: JobService,
+    private readonly resources: RunnerResources,
+    private readonly events: TaskEvents,
+    @Inject(AGENT_GATEWAY_CONFIG) private readonly config: AgentGatewayConfig,
+  ) {}
+
+  private get db() {
+    return this.resources.db;
+  }
+
+  isTerminal(job: MainDb.Job): boolean {
+    return isFinalStatus(job.status);
+  }
+
+  get publicUrl(): string {
+    return this.config.PUBLIC_RUNNER_URL;
+  }
+
+  /** Others' tasks, unknown ids and malformed ids are all "not found". */
+  async findJob(principal: Principal, id: string | undefined): Promise<MainDb.Job> {
+    const job =
+      id && isUuid(id) ? await this.db.job.findFirst({ where: { id, owner: principal.owner } }) : null;
+    if (!job)
+      throw new A2aError(A2aErrorCode.TaskNotFound, `Task ${JSON.stringify(id ?? '')} was not found.`);
+    return job;
+  }
+
+  async view(
+    job: MainDb.Job,
+    options: { historyLength?: number; includeArtifacts?: boolean } = {},
+  ): Promise<Task> {
+    const history =
+      options.historyLength === 0
+        ? []
+        : await this.db.a2aMessage.findMany({ where: { taskId: job.id }, orderBy: { createdAt: 'asc' } });
+    return toTask(job, { publicUrl: this.config.PUBLIC_RUNNER_URL, history, ...options });
+  }
+
+  async taskById(principal: Principal, id: string, historyLength?: number): Promise<Task> {
+    return this.view(await this.findJob(principal, id), { historyLength });
+  }
+
+  /** Validates the request, then creates the task (a job) or adds the message to its task. */
+  async send(
+    principal: Principal,
+    rawParams: unknown,
+    checkPushConfig: (config: Omit<TaskPushNotificationConfig, 'taskId'>) => Promise<void> = () =>
+      Promise.resolve(),
+  ): Promise<SentMessage> {
+    const params = Params.of(rawParams);
+    const message = readMessage(params.object('message'));
+    const configuration = params.object('configuration');
+    const length = configuration ? historyLength(configuration) : undefined;
+    const returnImmediately = configuration?.boolean('returnImmediately') ?? false;
+    const acceptedOutputModes = configuration?.raw('acceptedOutputModes');
+    if (acceptedOutputModes !== undefined && !Array.isArray(acceptedOutputModes)) {
+      throw invalidParams('params.configuration.acceptedOutputModes must be an array of media types');
+    }
+    const pushParams = configuration?.object('taskPushNotificationConfig');
+    const pushConfig = pushParams ? readInlinePushConfig(pushParams) : undefined;
+    // A refused webhook must not leave a task behind.
+    if (pushConfig) await checkPushConfig(pushConfig);
+
+    let job: MainDb.Job;
+    if (message.taskId) {
+      job = await this.findJob(principal, message.taskId);
+      if (message.contextId && job.contextId && message.contextId !== job.contextId) {
+        throw invalidParams(
+          `params.message.contextId ${JSON.stringify(message.contextId)} does not match the context of task ${job.id}`,
+        );
+      }
+      if (isFinalStatus(job.status)) {
+        throw new A2aError(
+          A2aErrorCode.UnsupportedOperation,
+          `Task ${job.id} is already ${job.status === JobStatus.Cancelled ? 'canceled' : 'finished'} (a terminal state) and takes no more messages; send a new message without taskId to start a new task.`,
+        );
+      }
+      // A running test takes no further instructions; the message joins the task's history.
+      await this.storeMessage(
+        message,
+        // A job from /v1 has no context: the one its task reports (its own id) is made real.
+        job.contextId ?? (await this.ensureContext(principal, job.id)).id,
+        job.id,
+      );
+    } else {
+      const body = this.jobBody(message, params.jsonObject('metadata'));
+      const context = await this.ensureContext(principal, message.contextId);
+      const contextId = context.id;
+      const created = await this.jobs.create(principal, body, { contextId }).catch(async (error: unknown) => {
+        // A refused job leaves no empty context behind.
+        if (context.created) await this.db.a2aContext.deleteMany({ where: { id: contextId } }).catch(() => 0);
+        throw error;
+      });
+      job = await this.findJob(principal, created.id);
+      await this.storeMessage(message, contextId, job.id);
+    }
+    return { job, historyLength: length, returnImmediately, pushConfig };
+  }
+
+  /** SendMessage waits for the end by default (bounded by A2A_BLOCKING_TIMEOUT_MS). */
+  async finishSend(principal: Principal, sent: SentMessage, signal?: AbortSignal): Promise<Task> {
+    let job = sent.job;
+    if (!sent.returnImmediately && !isFinalStatus(job.status)) {
+      await this.events.waitForEnd(
+        job.id,
+        async () => (await this.findJob(principal, job.id)).status,
+        this.config.A2A_BLOCKING_TIMEOUT_MS,
+        signal,
+      );
+      job = await this.findJob(principal, job.id);
+    }
+    return this.view(job, { historyLength: sent.historyLength });
+  }
+
+  async get(principal: Principal, rawParams: unknown): Promise<Task> {
+    const params = Params.of(rawParams);
+    return this.taskById(principal, params.requiredString('id'), historyLength(params));
+  }
+
+  async cancel(principal: Principal, rawParams: unknown): Promise<Task> {
+    const params = Params.of(rawParams);
+    const job = await this.findJob(principal, params.requiredString('id'));
+    const result = await this.jobs.cancel(principal, job.id);
+    if (!result.cancelled) {
+      throw new A2aError(
+        A2aErrorCode.TaskNotCancelable,
+        result.status === JobStatus.Running
+          ? `Task ${job.id} is working and cannot be canceled: running browser tests are not stopped. It will finish on its own.`
+          : `Task ${job.id} already ended (${result.status}) and cannot be canceled.`,
+      );
+    }
+    return this.view(await this.findJob(principal, job.id));
+  }
+
+  async list(principal: Principal, rawParams: unknown): Promise<ListTasksResult> {
+    const params = Params.of(rawParams);
+    const pageSize = params.int('pageSize', 1, 100) ?? 50;
+    const contextId = params.string('contextId');
+    const state = params.string('status');
+    const pageToken = params.string('pageToken');
+    const length = historyLength(params);
+    const includeArtifacts = params.boolean('includeArtifacts') ?? false;
+    const after = params.string('statusTimestampAfter');
+    if (after !== undefined && Number.isNaN(Date.parse(after))) {
+      throw invalidParams('params.statusTimestampAfter must be an RFC 3339 date-time');
+    }
+    const where: MainDb.Prisma.JobWhereInput = { owner: principal.owner };
+    if (contextId) {
+      if (!isUuid(contextId)) return { tasks: [], nextPageToken: '', pageSize, totalSize: 0 };
+      where.contextId = contextId;
+    }
+    if (state && state !== 'TASK_STATE_UNSPECIFIED') {
+      const status = jobStatusOf(state);
+      if (!status && !/^TASK_STATE_[A-Z_]+$/.test(state)) {
+        throw invalidParams(`params.status ${JSON.stringify(state)} is not a TaskState`);
+      }
+      if (!status) return { tasks: [], nextPageToken: '', pageSize, totalSize: 0 };
+      where.status = status;
+    }
+    if (after) where.updatedAt = { gt: new Date(after) };
+    const totalSize = await this.db.job.count({ where });
+    const page: MainDb.Prisma.JobWhereInput = { ...where };
+    if (pageToken) {
+      const cursor = decodeCursor(pageToken);
+      const at = new Date(cursor.c);
+      page.OR = [{ createdAt: { lt: at } }, { createdAt: at, id: { lt: cursor.i } }];
+    }
+    const rows = await this.db.job.findMany({
+      where: page,
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      take: pageSize + 1,
+    });
+    const more = rows.length > pageSize;
+    const shown = rows.slice(0, pageSize);
+    const tasks = await Promise.all(
+      shown.map((job) => this.view(job, { historyLength: length ?? 0, includeArtifacts })),
+    );
+    if (!includeArtifacts) for (const task of tasks) delete task.artifacts;
+    return { tasks, nextPageToken: more ? encodeCursor(shown.at(-1)!) : '', pageSize, totalSize };
+  }
+
+  /** The context the message names (created for this owner when new), or a new one. */
+  private async ensureContext(
+    principal: Principal,
+    contextId: string | undefined,
+  ): Promise<{ id: string; created: boolean }> {
+    if (!contextId) {
+      const context = await this.db.a2aContext.create({ data: { owner: principal.owner } });
+      return { id: context.id, created: true };
+    }
+    if (!isUuid(contextId)) {
+      throw invalidParams(
+        `params.message.contextId ${JSON.stringify(contextId)} is not a context of this server (context ids are UUIDs it issues); leave it out to start a new context`,
+      );
+    }
+    const existing = await this.db.a2aContext.findUnique({ where: { id: contextId } });
+    if (existing && existing.owner !== principal.owner) {
+      throw invalidParams(
+        `params.message.contextId ${JSON.stringify(contextId)} is not one of your contexts`,
+      );
+    }
+    if (existing) return { id: contextId, created: false };
+    // Two first messages of one new context may race: the loser finds the winner's row.
+    const context = await this.db.a2aContext.upsert({
+      where: { id: contextId },
+      create: { id: contextId, owner: principal.owner },
+      update: {},
+    });
+    if (context.owner !== principal.owner) {
+      throw invalidParams(
+        `params.message.contextId ${JSON.stringify(contextId)} is not one of your contexts`,
+      );
+    }
+    return { id: contextId, created: true };
+  }
+
+  private jobBody(message: Message, requestMetadata: JsonObject | undefined): JsonObject {
+    const query = message.parts
+      .map((part) => part.text)
+      .filter((text): text is string => typeof text === 'string' && text.trim() !== '')
+      .join('\n');
+    const options: JsonObject = {
+      ...jobOptions(requestMetadata),
+      ...jobOptions(message.metadata),
+    };
+    for (const part of message.parts) Object.assign(options, jobOptions(part.data));
+    if (!query) {
+      throw invalidParams('params.message needs at least one text part: the browser test instructions');
+    }
+    return { ...options, query };
+  }
+
+  private async storeMessage(message: Message, contextId: string, taskId: string): Promise<void> {
+    await this.db.a2aMessage.create({
+      data: {
+        contextId,
+        taskId,
+        messageId: message.messageId,
+        role: message.role,
+        parts: message.parts as unknown as MainDb.Prisma.InputJsonValue,
+        metadata: (message.metadata ?? undefined) as MainDb.Prisma.InputJsonValue | undefined,
+      },
+    });
+  }
+}
+
+export function readInlinePushConfig(params: Params): Omit<TaskPushNotificationConfig, 'taskId'> {
+  const token = params.string('token');
+  const authentication = readAuthentication(params.object('authentication'));
+  return {
+    id: params.string('id') ?? '',
+    url: params.requiredString('url'),
+    ...(token ? { token } : {}),
+    ...(authentication ? { authentication } : {}),
+  };
+}

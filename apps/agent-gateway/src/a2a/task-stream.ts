@@ -1,0 +1,165 @@
+import { Injectable } from '@nestjs/common';
+import type { MainDb } from '@suite/db';
+import type { JobEvent, Principal } from '@suite/jobs';
+import type { ServerResponse } from 'node:http';
+import { isFinalStatus, TaskEvents } from '../runner/task-events.js';
+import { A2aTasksService } from './a2a-tasks.service.js';
+import type { StreamResponse, Task, TaskStatusUpdateEvent } from './a2a.types.js';
+import { TaskState } from './a2a.types.js';
+import { contextOf, taskArtifacts, taskStateOf } from './task.mapper.js';
+
+const KEEP_ALIVE_MS = 15_000;
+
+/** Where a followed task's events go (an SSE response, an MCP progress callback, a webhook queue). */
+export interface StreamSink {
+  emit(response: StreamResponse): void;
+  /** Keeps idle connections from being closed by proxies. */
+  ping(): void;
+}
+
+/**
+ * Turns one job's events into A2A StreamResponses: the task first, then status updates (steps and
+ * log lines as WORKING updates with an agent message), and at the end the artifacts and the final
+ * status.
+ */
+@Injectable()
+export class TaskStreamer {
+  constructor(
+    private readonly tasks: A2aTasksService,
+    private readonly events: TaskEvents,
+  ) {}
+
+  /** Follows the job until it ends or `signal` aborts; resolves when done. */
+  async follow(
+    principal: Principal,
+    job: MainDb.Job,
+    sink: StreamSink,
+    options: { historyLength?: number; signal?: AbortSignal } = {},
+  ): Promise<void> {
+    const emit = (response: StreamResponse) => sink.emit(response);
+    let done: () => void = () => undefined;
+    const finished = new Promise<void>((resolve) => (done = resolve));
+    let status = job.status;
+    let ended = false;
+    // Events wait until the task itself went out: it is always the first response.
+    let started: () => void = () => undefined;
+    let chain = new Promise<void>((resolve) => (started = resolve));
+    const finish = () => {
+      ended = true;
+      done();
+    };
+    const handle = async (event: JobEvent): Promise<void> => {
+      if (ended) return;
+      if (event.type === 'status') {
+        const fresh = await this.tasks.findJob(principal, job.id);
+        status = fresh.status;
+        if (isFinalStatus(fresh.status)) {
+          for (const artifact of taskArtifacts(fresh, this.tasks.publicUrl)) {
+            emit({
+              artifactUpdate: {
+                taskId: fresh.id,
+                contextId: contextOf(fresh),
+                artifact,
+                append: false,
+                lastChunk: true,
+              },
+            });
+          }
+          emit({ statusUpdate: await this.statusUpdate(fresh) });
+          finish();
+        } else {
+          emit({ statusUpdate: await this.statusUpdate(fresh) });
+        }
+        return;
+      }
+      const text =
+        event.type === 'step' ? `Step ${event.index + 1} ${event.status}: ${event.text}` : event.line;
+      emit({
+        statusUpdate: {
+          taskId: job.id,
+          contextId: contextOf(job),
+          status: {
+            state: status === 'queued' ? TaskState.Working : taskStateOf(status),
+            message: {
+              messageId: `${job.id}-${event.type}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`,
+              contextId: contextOf(job),
+              taskId: job.id,
+              role: 'ROLE_AGENT',
+              parts: [{ text }],
+            },
+            timestamp: event.at,
+          },
+          metadata:
+            event.type === 'step'
+              ? { kind: 'step', index: event.index, stepStatus: event.status, durationMs: event.durationMs }
+              : { kind: 'log' },
+        },
+      });
+    };
+
+    const unsubscribe = await this.events.watch(job.id, (event) => {
+      chain = chain.then(() => handle(event)).catch(() => finish());
+    });
+    const keepAlive = setInterval(() => sink.ping(), KEEP_ALIVE_MS);
+    options.signal?.addEventListener('abort', finish, { once: true });
+    this.events.shutdown.addEventListener('abort', finish, { once: true });
+    try {
+      const fresh = await this.tasks.findJob(principal, job.id);
+      status = fresh.status;
+      emit({ task: await this.tasks.view(fresh, { historyLength: options.historyLength }) });
+      if (isFinalStatus(fresh.status) || this.events.shutdown.aborted) finish();
+      started();
+      await finished;
+    } finally {
+      clearInterval(keepAlive);
+      options.signal?.removeEventListener('abort', finish);
+      this.events.shutdown.removeEventListener('abort', finish);
+      await unsubscribe().catch(() => undefined);
+    }
+  }
+
+  private async statusUpdate(job: MainDb.Job): Promise<TaskStatusUpdateEvent> {
+    const task: Task = await this.tasks.view(job, { historyLength: 0, includeArtifacts: false });
+    return { taskId: job.id, contextId: task.contextId, status: task.status };
+  }
+}
+
+/** Writes JSON-RPC responses as Server-Sent Events on a raw Node response. */
+export class SseWriter implements StreamSink {
+  private open = true;
+
+  constructor(
+    private readonly raw: ServerResponse,
+    private readonly id: string | number | null,
+  ) {
+    raw.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    raw.flushHeaders();
+    raw.on('close', () => (this.open = false));
+  }
+
+  get isOpen(): boolean {
+    return this.open && !this.raw.writableEnded;
+  }
+
+  ping(): void {
+    if (this.isOpen) this.raw.write(': keep-alive\n\n');
+  }
+
+  emit(result: StreamResponse): void {
+    if (!this.isOpen) return;
+    this.raw.write(`data: ${JSON.stringify({ jsonrpc: '2.0', id: this.id, result })}\n\n`);
+  }
+
+  error(body: unknown): void {
+    if (this.isOpen) this.raw.write(`data: ${JSON.stringify(body)}\n\n`);
+  }
+
+  end(): void {
+    if (this.isOpen) this.raw.end();
+  }
+}

@@ -1,0 +1,1 @@
+export const AGENT_GATEWAY_CONFIG = Symbol('AGENT_GATEWAY_CONFIG');

@@ -1,0 +1,262 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { JobRecordDto } from '@suite/contracts';
+import { toMcpToolError } from '@suite/errors';
+import type { JobService, Principal } from '@suite/jobs';
+import { z } from 'zod';
+import type { TaskEvents } from '../runner/task-events.js';
+
+export interface McpToolDeps {
+  jobs: JobService;
+  events: TaskEvents;
+  /** PUBLIC_RUNNER_URL: artifact links in results are absolute. */
+  publicUrl: string;
+}
+
+const jobStatus = z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled']);
+
+const jobSchema = z
+  .object({
+    id: z.string().describe('The job id (also the A2A task id).'),
+    status: jobStatus,
+    query: z.string(),
+    initial_url: z.string(),
+    model: z.string(),
+    env: z.string(),
+    summary: z.string().nullable().describe('The verdict in a few sentences; null until the job ends.'),
+    error: z.string().nullable(),
+    steps: z.array(z.record(z.string(), z.unknown())),
+    created_at: z.string(),
+    finished_at: z.string().nullable(),
+    links: z
+      .object({ self: z.string(), log: z.string(), video: z.string().nullable() })
+      .describe('Absolute URLs; fetch them with the same API key.'),
+  })
+  .loose();
+
+/**
+ * A failed call carries `error` instead of the result (toMcpToolError); clients validate error
+ * results against the output schema too, so every schema admits it and its result keys are optional.
+ */
+const toolError = z
+  .object({
+    code: z.string(),
+    message: z.string(),
+    issues: z.array(z.record(z.string(), z.unknown())).optional(),
+    retryAfterSeconds: z.number().optional(),
+    errorId: z.string().optional(),
+  })
+  .optional()
+  .describe('Present only when the call failed (isError).');
+
+const jobIdArg = z.string().min(1).describe('The id of a job, as returned by run_browser_test or list_jobs.');
+
+const absolute = (job: JobRecordDto, base: string): JobRecordDto => ({
+  ...job,
+  links: {
+    self: `${base}${job.links.self}`,
+    log: `${base}${job.links.log}`,
+    video: job.links.video ? `${base}${job.links.video}` : null,
+  },
+});
+
+function describeJob(job: JobRecordDto): string {
+  const head = `Job ${job.id} is ${job.status}.`;
+  const verdict = job.summary ? ` ${job.summary}` : job.error ? ` ${job.error}` : '';
+  const links = ` Log: ${job.links.log}${job.links.video ? `; video: ${job.links.video}` : ''}.`;
+  return `${head}${verdict}${links}`;
+}
+
+const ok = (text: string, structured: Record<string, unknown>): CallToolResult => ({
+  content: [{ type: 'text', text }],
+  structuredContent: structured,
+});
+
+/** Any failure becomes an isError result the calling model can read and act on. */
+async function guarded(run: () => Promise<CallToolResult>): Promise<CallToolResult> {
+  try {
+    return await run();
+  } catch (error) {
+    return toMcpToolError(error);
+  }
+}
+
+const FINAL = new Set(['succeeded', 'failed', 'cancelled']);
+
+/** The runner's tools, bound to the caller's principal (one server per stateless request). */
+export function registerRunnerTools(server: McpServer, principal: Principal, deps: McpToolDeps): void {
+  const { jobs, events, publicUrl } = deps;
+
+  server.registerTool(
+    'run_browser_test',
+    {
+      title: 'Run a browser test',
+      description:
+        'Runs natural-language browser test instructions in a real Chromium (open/go to, click, type, press, select, check, hover, scroll, wait for, and assertions on text, title, URL, visibility and state). Returns the job at once; with wait=true it waits for the verdict (sending progress notifications when the call carries a progress token).',
+      inputSchema: {
+        query: z
+          .string()
+          .min(1)
+          .describe(
+            'The test instructions, e.g. \'Open /login, type "ada" into Email, click "Sign in". The page contains "Welcome".\'',
+          ),
+        initial_url: z
+          .string()
+          .optional()
+          .describe('Start address of the browser; relative paths in the query resolve against it.'),
+        model: z
+          .string()
+          .optional()
+          .describe(
+            'Agent model; default: the deployment\u2019s default (the built-in instruction interpreter without an LLM provider).',
+          ),
+        env: z
+          .enum(['local_browser', 'hosted_browser'])
+          .optional()
+          .describe('Where the browser runs; default local_browser.'),
+        highlight_mouse: z
+          .boolean()
+          .optional()
+          .describe('Draw the mouse pointer in the video; default true.'),
+        metadata: z
+          .record(z.string(), z.unknown())
+          .optional()
+          .describe('Free-form keys and values stored with the job.'),
+        wait: z.boolean().optional().describe('Wait for the job to end before answering; default false.'),
+        timeout_seconds: z
+          .number()
+          .int()
+          .min(1)
+          .max(600)
+          .optional()
+          .describe('With wait: answer with the job as it is after this many seconds; default 300.'),
+      },
+      outputSchema: { job: jobSchema.optional(), error: toolError },
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: true,
+      },
+    },
+    ({ wait, timeout_seconds, ...body }, extra) =>
+      guarded(async () => {
+        let job = await jobs.create(principal, body);
+        if (wait) {
+          const progressToken = extra._meta?.progressToken;
+          let progress = 0;
+          const notify = (message: string) => {
+            if (progressToken === undefined) return;
+            progress += 1;
+            void extra
+              .sendNotification({
+                method: 'notifications/progress',
+                params: { progressToken, progress, message },
+              })
+              .catch(() => undefined);
+          };
+          const stop = await events.watch(job.id, (event) => {
+            if (event.type === 'status') notify(`Job ${event.status}`);
+            else if (event.type === 'step') notify(`Step ${event.index + 1} ${event.status}: ${event.text}`);
+          });
+          try {
+            await events.waitForEnd(
+              job.id,
+              async () => (await jobs.get(principal, job.id)).status,
+              (timeout_seconds ?? 300) * 1000,
+              extra.signal,
+            );
+          } finally {
+            await stop().catch(() => undefined);
+          }
+          job = await jobs.get(principal, job.id);
+        }
+        const view = absolute(job, publicUrl);
+        const next = FINAL.has(view.status) ? '' : ' Call get_job with its id to follow it.';
+        return ok(`${describeJob(view)}${next}`, { job: view });
+      }),
+  );
+
+  server.registerTool(
+    'get_job',
+    {
+      title: 'Get a browser test job',
+      description: 'Returns a job: its status, summary, step results and links to its log and video.',
+      inputSchema: { job_id: jobIdArg },
+      outputSchema: { job: jobSchema.optional(), error: toolError },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    ({ job_id }) =>
+      guarded(async () => {
+        const job = absolute(await jobs.get(principal, job_id), publicUrl);
+        return ok(describeJob(job), { job });
+      }),
+  );
+
+  server.registerTool(
+    'list_jobs',
+    {
+      title: 'List browser test jobs',
+      description: 'Lists your recent jobs, newest first, optionally only those with one status.',
+      inputSchema: {
+        limit: z.number().int().min(1).max(200).optional().describe('How many jobs, 1 to 200; default 50.'),
+        status: jobStatus.optional().describe('Only jobs with this status.'),
+      },
+      outputSchema: { jobs: z.array(jobSchema).optional(), error: toolError },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    ({ limit, status }) =>
+      guarded(async () => {
+        const list = await jobs.list(principal, {
+          ...(limit !== undefined ? { limit: String(limit) } : {}),
+          ...(status ? { status } : {}),
+        });
+        const found = list.jobs.map((job) => absolute(job, publicUrl));
+        const text = found.length
+          ? found
+              .map((job) => `- ${job.id}: ${job.status}${job.summary ? ` \u2014 ${job.summary}` : ''}`)
+              .join('\n')
+          : 'No jobs.';
+        return ok(text, { jobs: found });
+      }),
+  );
+
+  server.registerTool(
+    'cancel_job',
+    {
+      title: 'Cancel a browser test job',
+      description:
+        'Cancels a job that is still queued. Running jobs are not stopped (they finish on their own); finished jobs are left as they are. The result says which happened.',
+      inputSchema: { job_id: jobIdArg },
+      outputSchema: {
+        id: z.string().optional(),
+        status: jobStatus.optional(),
+        cancelled: z.boolean().optional().describe('True when this call cancelled the job.'),
+        message: z.string().optional(),
+        error: toolError,
+      },
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    ({ job_id }) =>
+      guarded(async () => {
+        const result = await jobs.cancel(principal, job_id);
+        return ok(result.message, { ...result });
+      }),
+  );
+
+  server.registerTool(
+    'get_job_log',
+    {
+      title: 'Read a job\u2019s agent log',
+      description: 'Returns the agent log of a job so far (one line per entry), also while it runs.',
+      inputSchema: { job_id: jobIdArg },
+      outputSchema: { job_id: z.string().optional(), log: z.string().optional(), error: toolError },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    ({ job_id }) =>
+      guarded(async () => {
+        const log = await jobs.log(principal, job_id, 'text');
+        return ok(log || '(the log is empty so far)', { job_id, log });
+      }),
+  );
+}

@@ -1,0 +1,101 @@
+import { All, Controller, Inject, Logger, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { SUITE_VERSION } from '@suite/config';
+import { isUnexpectedError, jsonRpcHttpStatus, newErrorId, toJsonRpcError } from '@suite/errors';
+import { JobService } from '@suite/jobs';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AgentGatewayConfig } from '../agent-gateway.config.js';
+import { AGENT_GATEWAY_CONFIG } from '../app.tokens.js';
+import { InvalidJsonBody } from '../http/json-body.parser.js';
+import { GatewayAuth } from '../runner/gateway-auth.js';
+import { TaskEvents } from '../runner/task-events.js';
+import { registerRunnerTools } from './mcp-tools.js';
+
+/** MCP over Streamable HTTP, stateless: one server and transport per request, the key on every call. */
+@ApiExcludeController()
+@Controller('mcp')
+export class McpController {
+  private readonly logger = new Logger('mcp');
+  private readonly allowedHosts: string[];
+  private readonly allowedOrigins: string[];
+
+  constructor(
+    private readonly auth: GatewayAuth,
+    private readonly jobs: JobService,
+    private readonly events: TaskEvents,
+    @Inject(AGENT_GATEWAY_CONFIG) private readonly config: AgentGatewayConfig,
+  ) {
+    const publicUrl = new URL(config.PUBLIC_RUNNER_URL);
+    // DNS rebinding protection: only our own names, so a web page cannot reach /mcp through a
+    // hostile DNS name pointing at a local gateway.
+    this.allowedHosts = [
+      publicUrl.host,
+      `127.0.0.1:${config.PORT}`,
+      `localhost:${config.PORT}`,
+      `[::1]:${config.PORT}`,
+      ...config.MCP_ALLOWED_HOSTS,
+    ];
+    this.allowedOrigins = [publicUrl.origin, ...config.MCP_ALLOWED_ORIGINS];
+  }
+
+  @All()
+  async handle(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    try {
+      const principal = await this.auth.authenticate(request);
+      if (request.method !== 'POST') {
+        // Stateless server: no standalone SSE stream (GET) and no session to end (DELETE).
+        void reply
+          .status(405)
+          .header('allow', 'POST')
+          .send({
+            jsonrpc: '2.0',
+            id: null,
+            error: { code: -32000, message: 'Method not allowed: use POST' },
+          });
+        return;
+      }
+      if (request.body instanceof InvalidJsonBody) {
+        void reply.status(400).send({
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32700, message: `Parse error: ${request.body.reason}` },
+        });
+        return;
+      }
+      const server = new McpServer(
+        { name: 'browser-test-runner', title: 'Browser Test Runner', version: SUITE_VERSION },
+        {
+          instructions:
+            'Run natural-language browser tests with run_browser_test, then follow them with get_job, get_job_log and list_jobs.',
+        },
+      );
+      registerRunnerTools(server, principal, {
+        jobs: this.jobs,
+        events: this.events,
+        publicUrl: this.config.PUBLIC_RUNNER_URL,
+      });
+      const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableDnsRebindingProtection: true,
+        allowedHosts: this.allowedHosts,
+        allowedOrigins: this.allowedOrigins,
+      });
+      reply.hijack();
+      reply.raw.on('close', () => {
+        void transport.close().catch(() => undefined);
+        void server.close().catch(() => undefined);
+      });
+      await server.connect(transport);
+      await transport.handleRequest(request.raw, reply.raw, request.body);
+    } catch (error) {
+      const errorId = isUnexpectedError(error) ? newErrorId() : undefined;
+      if (errorId) this.logger.error({ err: error, errorId }, `unexpected error ${errorId}`);
+      if (reply.raw.headersSent) return;
+      const status = jsonRpcHttpStatus(error);
+      if (status === 401) void reply.header('www-authenticate', 'Bearer');
+      void reply.status(status === 200 ? 500 : status).send(toJsonRpcError(error, null, { errorId }));
+    }
+  }
+}

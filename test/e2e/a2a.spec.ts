@@ -1,0 +1,395 @@
+import { TaskState } from '@a2a-js/sdk';
+import type { Client } from '@a2a-js/sdk/client';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { a2aClient, dataPart, rawRpc, readSse, sendParams, userMessage } from '../support/a2a-client.js';
+import { A2aStack } from '../support/a2a-stack.js';
+import { insertApiKey } from '../support/runner-client.js';
+
+// The A2A v1.0 JSON-RPC binding of the agent gateway, as real processes (gateway, and a browser
+// worker once the tests that need tasks to stay queued are done), driven by the official client.
+
+const KEY = 'a2a-spec-key';
+const ERROR_INFO = 'type.googleapis.com/google.rpc.ErrorInfo';
+
+describe('A2A gateway', () => {
+  const stack = new A2aStack('a2a', KEY, { A2A_BLOCKING_TIMEOUT_MS: '8000' });
+  let client: Client;
+  let rpcUrl = '';
+  let otherKey = '';
+  let n = 0;
+  const rpc = (method: string, params: unknown, options: Parameters<typeof rawRpc>[2] = {}) =>
+    rawRpc(rpcUrl, { jsonrpc: '2.0', id: ++n, method, params }, { key: KEY, ...options });
+
+  const stateOf = async (id: string): Promise<string> =>
+    ((await rpc('GetTask', { id })).body.result!.status as { state: string }).state;
+
+  beforeAll(async () => {
+    await stack.start();
+    rpcUrl = `${stack.gatewayUrl}/a2a`;
+    client = await a2aClient(stack.gatewayUrl, KEY);
+    otherKey = (await insertApiKey(`a2a-other-${Date.now()}`)).key;
+  });
+
+  afterAll(() => stack.stop());
+
+  describe('agent card', () => {
+    it('is a complete public v1.0 card with cache validators', async () => {
+      const res = await fetch(`${stack.gatewayUrl}/.well-known/agent-card.json`);
+      expect(res.status).toBe(200);
+      const card = (await res.json()) as Record<string, unknown>;
+      expect(card).toMatchObject({
+        name: expect.any(String),
+        description: expect.any(String),
+        version: '1.0.0',
+        supportedInterfaces: [
+          { url: `${stack.gatewayUrl}/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+        ],
+        capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: true },
+        defaultInputModes: expect.arrayContaining(['text/plain']),
+        defaultOutputModes: expect.arrayContaining(['text/plain', 'video/mp4']),
+        securitySchemes: {
+          bearer: { httpAuthSecurityScheme: { scheme: 'bearer' } },
+          apiKey: { apiKeySecurityScheme: { location: 'header', name: 'X-API-Key' } },
+        },
+        securityRequirements: [{ schemes: { bearer: { list: [] } } }, { schemes: { apiKey: { list: [] } } }],
+      });
+      const skills = card.skills as { id: string; examples: string[] }[];
+      expect(skills[0]!.examples.length).toBeGreaterThan(0);
+      expect(res.headers.get('cache-control')).toMatch(/max-age=\d+/);
+      const etag = res.headers.get('etag')!;
+      expect(etag).toBeTruthy();
+      expect(Date.parse(res.headers.get('last-modified')!)).not.toBeNaN();
+      const again = await fetch(`${stack.gatewayUrl}/.well-known/agent-card.json`, {
+        headers: { 'if-none-match': etag },
+      });
+      expect(again.status).toBe(304);
+    });
+
+    it('the extended card needs a valid key', async () => {
+      const card = await client.getAgentCard();
+      expect(card.name).toBe('Browser Test Runner');
+      const extended = await rpc('GetExtendedAgentCard', {});
+      expect(extended.body.result).toMatchObject({ version: '1.0.0', skills: expect.any(Array) });
+      const anonymous = await rpc('GetExtendedAgentCard', {}, { key: null });
+      expect(anonymous.status).toBe(401);
+    });
+  });
+
+  describe('JSON-RPC envelope', () => {
+    it('refuses a missing or invalid key with 401 and a JSON-RPC error', async () => {
+      for (const key of [null, 'not-a-key']) {
+        const res = await rpc('GetTask', { id: 'x' }, { key });
+        expect(res.status).toBe(401);
+        expect(res.body).toMatchObject({ jsonrpc: '2.0', error: { code: expect.any(Number) } });
+        expect(res.body.error!.data[0]).toMatchObject({ '@type': ERROR_INFO, reason: 'UNAUTHORIZED' });
+      }
+    });
+
+    it('answers a missing A2A-Version (0.3) and other versions with -32009', async () => {
+      for (const version of [null, '0.3']) {
+        const res = await rpc('GetTask', { id: 'x' }, { version });
+        expect(res.status).toBe(200);
+        expect(res.body.error).toMatchObject({
+          code: -32009,
+          data: [{ '@type': ERROR_INFO, reason: 'VERSION_NOT_SUPPORTED', domain: 'a2a-protocol.org' }],
+        });
+      }
+    });
+
+    it('uses the standard codes for malformed requests', async () => {
+      const parse = await rawRpc(rpcUrl, null, { key: KEY, rawBody: '{"jsonrpc": "2.0", ' });
+      expect(parse.body).toMatchObject({ id: null, error: { code: -32700 } });
+      expect((await rawRpc(rpcUrl, [], { key: KEY })).body.error!.code).toBe(-32600);
+      expect(
+        (await rawRpc(rpcUrl, { jsonrpc: '1.0', id: 7, method: 'GetTask' }, { key: KEY })).body,
+      ).toMatchObject({
+        id: 7,
+        error: { code: -32600, data: [{ reason: 'INVALID_REQUEST', domain: 'a2a-protocol.org' }] },
+      });
+      expect((await rpc('tasks/get', { id: 'x' })).body.error).toMatchObject({
+        code: -32601,
+        data: [{ reason: 'METHOD_NOT_FOUND' }],
+      });
+      expect((await rpc('SendMessage', { message: { messageId: 'm', parts: [] } })).body.error).toMatchObject(
+        {
+          code: -32602,
+          data: [{ reason: 'INVALID_PARAMS' }],
+        },
+      );
+    });
+
+    it('also listens on /a2a/', async () => {
+      const res = await rawRpc(
+        `${rpcUrl}/`,
+        { jsonrpc: '2.0', id: 'a', method: 'ListTasks', params: {} },
+        { key: KEY },
+      );
+      expect(res.body).toMatchObject({ id: 'a', result: { tasks: expect.any(Array) } });
+    });
+  });
+
+  describe('before any worker runs', () => {
+    it('a blocking SendMessage answers with the submitted task after the server-side limit', async () => {
+      const started = Date.now();
+      const task = await client.sendMessage(sendParams(userMessage([`Open ${stack.siteUrl}thanks`])));
+      expect(Date.now() - started).toBeGreaterThanOrEqual(7_900);
+      expect(task).toMatchObject({ status: { state: TaskState.TASK_STATE_SUBMITTED } });
+    });
+
+    it('cancels a queued task; a second cancel, a message or a subscription to it are refused', async () => {
+      const res = await rpc('SendMessage', {
+        message: { message_id: 'm-cancel', role: 'ROLE_USER', parts: [{ text: 'Open /thanks' }] },
+        configuration: { return_immediately: true },
+      });
+      const task = res.body.result!.task as { id: string; contextId: string; status: { state: string } };
+      expect(task.status.state).toBe('TASK_STATE_SUBMITTED');
+
+      const cancelled = await client.cancelTask({ tenant: '', id: task.id, metadata: undefined });
+      expect(cancelled.status!.state).toBe(TaskState.TASK_STATE_CANCELED);
+
+      expect((await rpc('CancelTask', { id: task.id })).body.error).toMatchObject({
+        code: -32002,
+        data: [{ reason: 'TASK_NOT_CANCELABLE' }],
+      });
+      const follow = await rpc('SendMessage', {
+        message: { messageId: 'm2', taskId: task.id, parts: [{ text: 'Open /' }] },
+      });
+      expect(follow.body.error).toMatchObject({ code: -32004, data: [{ reason: 'UNSUPPORTED_OPERATION' }] });
+      expect((await rpc('SubscribeToTask', { id: task.id })).body.error!.code).toBe(-32004);
+    });
+
+    it('unknown tasks are -32001 and a context that does not match the task is -32602', async () => {
+      const missing = await rpc('GetTask', { id: randomUUID() });
+      expect(missing.body.error).toMatchObject({ code: -32001, data: [{ reason: 'TASK_NOT_FOUND' }] });
+      const created = await rpc('SendMessage', {
+        message: { messageId: 'm3', parts: [{ text: 'Open /' }] },
+        configuration: { returnImmediately: true },
+      });
+      const task = created.body.result!.task as { id: string; contextId: string };
+      const mismatch = await rpc('SendMessage', {
+        message: {
+          messageId: 'm4',
+          taskId: task.id,
+          contextId: '01a20184-0000-7000-8000-000000000000',
+          parts: [{ text: 'Open /' }],
+        },
+      });
+      expect(mismatch.body.error!.code).toBe(-32602);
+      expect(
+        (await rpc('SendMessage', { message: { messageId: 'm5', taskId: 'nope', parts: [{ text: 'x' }] } }))
+          .body.error!.code,
+      ).toBe(-32001);
+    });
+
+    it('other owners cannot read, list, cancel or subscribe to a task', async () => {
+      const created = await rpc('SendMessage', {
+        message: { messageId: 'mine', parts: [{ text: 'Open /' }] },
+        configuration: { returnImmediately: true },
+      });
+      const { id } = created.body.result!.task as { id: string };
+      for (const [method, params] of [
+        ['GetTask', { id }],
+        ['CancelTask', { id }],
+        ['SubscribeToTask', { id }],
+        ['ListTaskPushNotificationConfigs', { taskId: id }],
+      ] as const) {
+        const res = await rpc(method, params, { key: otherKey });
+        expect(res.body.error).toMatchObject({ code: -32001 });
+      }
+      const list = await rpc('ListTasks', {}, { key: otherKey });
+      expect((list.body.result!.tasks as { id: string }[]).map((t) => t.id)).not.toContain(id);
+    });
+  });
+
+  describe('with a browser worker', () => {
+    beforeAll(async () => {
+      await stack.startWorker();
+      // The first job of a worker also starts its browser: run one so timings below are a job's.
+      const warm = await rpc('SendMessage', {
+        message: {
+          messageId: 'warm-up',
+          parts: [{ text: 'Open /' }, { data: { initial_url: stack.siteUrl } }],
+        },
+        configuration: { returnImmediately: true },
+      });
+      const { id } = warm.body.result!.task as { id: string };
+      const deadline = Date.now() + 45_000;
+      while (!/COMPLETED|FAILED/.test(await stateOf(id))) {
+        if (Date.now() > deadline) throw new Error('the warm-up job never ended');
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    }, 60_000);
+
+    it('a blocking SendMessage ends with the verdict and artifacts; the job is the task', async () => {
+      const task = await client.sendMessage(
+        sendParams(
+          userMessage(
+            [
+              'Open /thanks. The page contains "Thanks for signing up"',
+              dataPart({ initial_url: stack.siteUrl }),
+            ],
+            {
+              metadata: { caller_ref: { keep_me: 1 } },
+            },
+          ),
+        ),
+      );
+      expect('status' in task && task.status!.state).toBe(TaskState.TASK_STATE_COMPLETED);
+      const res = await rpc('GetTask', { id: (task as { id: string }).id, historyLength: 1 });
+      const wire = res.body.result as {
+        status: { state: string; message: { role: string; parts: { text: string }[] } };
+        artifacts: { artifactId: string; parts: Record<string, unknown>[] }[];
+        history: { metadata: Record<string, unknown> }[];
+      };
+      expect(wire.status.state).toBe('TASK_STATE_COMPLETED');
+      expect(wire.history).toHaveLength(1);
+      expect(wire.history[0]!.metadata).toEqual({ caller_ref: { keep_me: 1 } });
+      const byId = Object.fromEntries(wire.artifacts.map((a) => [a.artifactId, a.parts[0]!]));
+      expect(byId.summary).toMatchObject({ text: expect.any(String) });
+      expect(byId.steps).toMatchObject({ data: { steps: expect.any(Array) } });
+      expect(byId.log).toMatchObject({
+        url: `${stack.gatewayUrl}/v1/jobs/${(task as { id: string }).id}/log`,
+        mediaType: 'text/plain',
+      });
+      expect(byId.video).toMatchObject({ url: expect.stringMatching(/\/video$/), mediaType: 'video/mp4' });
+    });
+
+    it('a task that is working cannot be canceled', async () => {
+      const res = await rpc('SendMessage', {
+        message: {
+          messageId: 'slow',
+          parts: [
+            { text: 'Open /slow. The page contains "Loaded"' },
+            { data: { initialUrl: stack.siteUrl } },
+          ],
+        },
+        configuration: { returnImmediately: true },
+      });
+      const { id } = res.body.result!.task as { id: string };
+      const deadline = Date.now() + 30_000;
+      while (
+        ((await rpc('GetTask', { id })).body.result!.status as { state: string }).state !==
+        'TASK_STATE_WORKING'
+      ) {
+        if (Date.now() > deadline) throw new Error('never started');
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect((await rpc('CancelTask', { id })).body.error!.code).toBe(-32002);
+    });
+
+    it('SendStreamingMessage streams the task, its progress and its end over SSE', async () => {
+      const events = [];
+      for await (const event of client.sendMessageStream(
+        sendParams(
+          userMessage(['Open /thanks. The page contains "Thanks"', dataPart({ initial_url: stack.siteUrl })]),
+        ),
+      )) {
+        events.push(event);
+      }
+      expect(events[0]!.payload!.$case).toBe('task');
+      const last = events.at(-1)!.payload!;
+      expect(last.$case).toBe('statusUpdate');
+      expect(last.$case === 'statusUpdate' && last.value.status!.state).toBe(TaskState.TASK_STATE_COMPLETED);
+      expect(events.some((e) => e.payload!.$case === 'artifactUpdate')).toBe(true);
+    });
+
+    it('SubscribeToTask follows a task to its end (raw SSE, camelCase JSON-RPC responses)', async () => {
+      const created = await rpc('SendMessage', {
+        message: {
+          messageId: 'sub',
+          parts: [
+            { text: 'Open /slow. The page contains "Loaded"' },
+            { data: { initial_url: stack.siteUrl } },
+          ],
+        },
+        configuration: { returnImmediately: true },
+      });
+      const { id } = created.body.result!.task as { id: string };
+      const res = await fetch(rpcUrl, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY}`, 'a2a-version': '1.0', 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 'sub-1', method: 'SubscribeToTask', params: { id } }),
+      });
+      expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+      const events = await readSse(res);
+      expect(events[0]).toMatchObject({ jsonrpc: '2.0', id: 'sub-1', result: { task: { id } } });
+      expect(events.at(-1)).toMatchObject({
+        result: { statusUpdate: { taskId: id, status: { state: 'TASK_STATE_COMPLETED' } } },
+      });
+    });
+
+    it('a task is a job: its owner sees it in /v1/jobs, and jobs-api serves A2A on the same origin', async () => {
+      const apiUrl = await stack.startJobsApi();
+      const viaApi = await rawRpc(
+        `${apiUrl}/a2a`,
+        {
+          jsonrpc: '2.0',
+          id: 'via-api',
+          method: 'SendMessage',
+          params: {
+            message: {
+              messageId: 'v1',
+              parts: [{ text: 'Open /thanks' }, { data: { initial_url: stack.siteUrl } }],
+            },
+          },
+        },
+        { key: KEY },
+      );
+      const task = viaApi.body.result!.task as { id: string; status: { state: string } };
+      expect(task.status.state).toBe('TASK_STATE_COMPLETED');
+      const job = await fetch(`${apiUrl}/v1/jobs/${task.id}`, {
+        headers: { authorization: `Bearer ${KEY}` },
+      });
+      expect(job.status).toBe(200);
+      expect(await job.json()).toMatchObject({ id: task.id, status: 'succeeded', query: 'Open /thanks' });
+      const other = await fetch(`${apiUrl}/v1/jobs/${task.id}`, {
+        headers: { authorization: `Bearer ${otherKey}` },
+      });
+      expect(other.status).toBe(404);
+      expect((await fetch(`${apiUrl}/.well-known/agent-card.json`)).status).toBe(200);
+    });
+
+    it('ListTasks pages newest first with an opaque token, filters, and artifacts only on request', async () => {
+      const contextId = randomUUID();
+      const ids: string[] = [];
+      for (let i = 0; i < 3; i += 1) {
+        const res = await rpc('SendMessage', {
+          message: {
+            messageId: `l${i}`,
+            contextId,
+            parts: [{ text: 'Open /thanks' }, { data: { initial_url: stack.siteUrl } }],
+          },
+          configuration: { returnImmediately: true },
+        });
+        ids.push((res.body.result!.task as { id: string }).id);
+      }
+      const first = (await rpc('ListTasks', { contextId, pageSize: 2 })).body.result!;
+      expect(first).toMatchObject({ totalSize: 3, pageSize: 2 });
+      expect((first.tasks as { id: string }[]).map((t) => t.id)).toEqual([ids[2], ids[1]]);
+      expect(first.nextPageToken).not.toBe('');
+      const second = (
+        await rpc('ListTasks', { context_id: contextId, page_size: 2, page_token: first.nextPageToken })
+      ).body.result!;
+      expect((second.tasks as { id: string }[]).map((t) => t.id)).toEqual([ids[0]]);
+      expect(second.nextPageToken).toBe('');
+      expect((first.tasks as Record<string, unknown>[])[0]!.artifacts).toBeUndefined();
+
+      const sdkList = await client.listTasks({
+        tenant: '',
+        contextId,
+        status: TaskState.TASK_STATE_UNSPECIFIED,
+        pageToken: '',
+        statusTimestampAfter: undefined,
+        includeArtifacts: true,
+      });
+      expect(sdkList.tasks).toHaveLength(3);
+      expect((await rpc('ListTasks', { pageSize: 101 })).body.error!.code).toBe(-32602);
+      expect((await rpc('ListTasks', { pageToken: 'garbage' })).body.error!.code).toBe(-32602);
+      const canceled = (await rpc('ListTasks', { status: 'TASK_STATE_CANCELED' })).body.result!;
+      for (const t of canceled.tasks as { status: { state: string } }[])
+        expect(t.status.state).toBe('TASK_STATE_CANCELED');
+      expect(canceled.totalSize).toBeGreaterThanOrEqual(1);
+    });
+  });
+});
