@@ -160,7 +160,9 @@ describe('locate', () => {
     const started = Date.now();
     const found = await locate(page, { name: 'Appears later', role: 'button' }, { timeoutMs: 3000 });
     expect(Date.now() - started).toBeGreaterThanOrEqual(300);
-    expect(found.strategy).toBe('role+name');
+    // Found by its role and name: in the page's own pass, or by the accessibility-tree pass when the
+    // element appeared between the two (timing on a loaded machine decides which).
+    expect(['role+name', 'accessibility tree']).toContain(found.strategy);
     await found.handle.dispose();
   });
 
