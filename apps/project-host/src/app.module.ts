@@ -3,6 +3,7 @@ import { SUITE_VERSION } from '@suite/config';
 import { ConfigValueModule, CoreModule } from '@suite/nest-core';
 import { PROJECT_HOST_CONFIG } from './app.tokens.js';
 import { ControlPlaneModule } from './control-plane/control-plane.module.js';
+import { DashboardModule } from './dashboard/dashboard.module.js';
 import { PlatformModule } from './platform/platform.module.js';
 import type { ProjectHostConfig } from './project-host.config.js';
 import { UserAuthModule } from './user-auth/user-auth.module.js';
@@ -24,6 +25,7 @@ export class AppModule {
         }),
         PlatformModule,
         ControlPlaneModule,
+        DashboardModule,
         UserAuthModule,
       ],
     };

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { bootstrapHttpApp, exitOnBootFailure } from '@suite/nest-core';
 import { startTelemetry } from '@suite/telemetry';
 import { AppModule } from './app.module.js';
+import { registerDashboardAssets } from './dashboard/dashboard-assets.js';
 import { UserExceptionFilter } from './http/user-exception.filter.js';
 import { loadProjectHostConfig } from './project-host.config.js';
 
@@ -15,7 +16,8 @@ bootstrapHttpApp(AppModule.forRoot(config), {
   host: config.HOST,
   port: config.PORT,
   bodyLimit: 64 * 1024,
-  configure: (app) => {
+  configure: async (app) => {
     app.useGlobalFilters(new UserExceptionFilter());
+    await registerDashboardAssets(app);
   },
 }).catch(exitOnBootFailure('project-host'));

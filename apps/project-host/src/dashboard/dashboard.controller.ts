@@ -1,0 +1,30 @@
+import { Controller, Get, Header, Inject, Param, UseGuards } from '@nestjs/common';
+import { PROJECT_HOST_CONFIG } from '../app.tokens.js';
+import type { ProjectHostConfig } from '../project-host.config.js';
+import { ControlPlaneHostGuard } from '../projects/host.guards.js';
+import { authPage, emailsPage, projectsPage } from './dashboard.pages.js';
+
+/** The dashboard's pages (control-plane host only); their data comes from the control-plane API. */
+@UseGuards(ControlPlaneHostGuard)
+@Controller()
+export class DashboardController {
+  constructor(@Inject(PROJECT_HOST_CONFIG) private readonly config: ProjectHostConfig) {}
+
+  @Get()
+  @Header('content-type', 'text/html; charset=utf-8')
+  projects(): string {
+    return projectsPage();
+  }
+
+  @Get('projects/:projectId/auth')
+  @Header('content-type', 'text/html; charset=utf-8')
+  auth(@Param('projectId') projectId: string): string {
+    return authPage(projectId, `${this.config.PUBLIC_URL.replace(/\/+$/, '')}/internal/auth/idp/callback`);
+  }
+
+  @Get('projects/:projectId/emails')
+  @Header('content-type', 'text/html; charset=utf-8')
+  emails(@Param('projectId') projectId: string): string {
+    return emailsPage(projectId);
+  }
+}
