@@ -255,6 +255,45 @@ describe('A2A gateway', () => {
       expect(byId.video).toMatchObject({ url: expect.stringMatching(/\/video$/), mediaType: 'video/mp4' });
     });
 
+    it('instructions the interpreter cannot understand ask for input; a follow-up on the task continues it', async () => {
+      const first = await rpc('SendMessage', {
+        message: {
+          role: 'ROLE_USER',
+          messageId: randomUUID(),
+          parts: [
+            { text: 'Open /thanks. Then juggle three flaming torches' },
+            { data: { initial_url: stack.siteUrl } },
+          ],
+        },
+      });
+      const task = (first.body.result as { task: unknown }).task as {
+        id: string;
+        contextId: string;
+        status: { state: string; message: { parts: { text: string }[] } };
+      };
+      expect(task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+      expect(task.status.message.parts[0]!.text).toMatch(/juggle three flaming torches/);
+
+      const followUp = await rpc('SendMessage', {
+        message: {
+          role: 'ROLE_USER',
+          messageId: randomUUID(),
+          taskId: task.id,
+          contextId: task.contextId,
+          parts: [{ text: 'Open /thanks. The page contains "Thanks for signing up"' }],
+        },
+      });
+      expect(followUp.body.error).toBeUndefined();
+      const continued = (followUp.body.result as { task: unknown }).task as {
+        id: string;
+        status: { state: string };
+      };
+      expect(continued.id).toBe(task.id);
+      expect(continued.status.state).toBe('TASK_STATE_COMPLETED');
+      const history = (await rpc('GetTask', { id: task.id })).body.result as { history: unknown[] };
+      expect(history.history).toHaveLength(2);
+    });
+
     it('a task that is working cannot be canceled', async () => {
       const res = await rpc('SendMessage', {
         message: {

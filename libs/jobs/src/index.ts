@@ -3,7 +3,13 @@ export { LocalArtifactStore, type ArtifactKind, type ArtifactStore } from './art
 export { parseByteRange, type ByteRange } from './byte-range.js';
 export { jobChannel, JobEventsPublisher, subscribeToJob, type JobEvent } from './job-events.js';
 export { maskSecrets, toJobRecord } from './job-record.mapper.js';
-export { JobService, type CreateJobOptions, type JobServiceDeps, type VideoResponse } from './job.service.js';
+export {
+  INSTRUCTIONS_NOT_UNDERSTOOD,
+  JobService,
+  type CreateJobOptions,
+  type JobServiceDeps,
+  type VideoResponse,
+} from './job.service.js';
 export {
   INTERPRETER_MODEL,
   ModelRegistry,

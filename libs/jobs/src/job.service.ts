@@ -19,6 +19,12 @@ import type { JobEventsPublisher } from './job-events.js';
 import { toJobRecord } from './job-record.mapper.js';
 import type { ModelRegistry } from './model-registry.js';
 
+/**
+ * The error of a job whose instructions the interpreter could not understand: it ran nothing, and
+ * A2A shows it as TASK_STATE_INPUT_REQUIRED until new instructions arrive (`resubmit`).
+ */
+export const INSTRUCTIONS_NOT_UNDERSTOOD = 'instructions not understood';
+
 export interface JobServiceDeps {
   db: MainClient;
   queue: TypedQueue<typeof QueueName.BrowserJobs>;
@@ -203,6 +209,43 @@ export class JobService {
       headers: { ...common, 'content-length': String(size) },
       body: this.deps.store.open(job.id, 'video'),
     };
+  }
+
+  /**
+   * New instructions for a job that is waiting for them (its instructions were not understood):
+   * the job is queued again with the new query, keeping its id, context and options.
+   */
+  async resubmit(principal: Principal, id: string, query: string): Promise<JobRecordDto> {
+    const { value } = validateBody(CreateJobDto, { query });
+    const nul = nulIssues(value.query, ['body', 'query']);
+    if (nul.length) throw RunnerError.validation(nul);
+    const job = await this.find(principal, id);
+    const { count } = await this.deps.db.job.updateMany({
+      where: { id: job.id, status: JobStatus.Failed, error: INSTRUCTIONS_NOT_UNDERSTOOD },
+      data: {
+        status: JobStatus.Queued,
+        query: value.query,
+        summary: null,
+        error: null,
+        steps: [],
+        startedAt: null,
+        finishedAt: null,
+      },
+    });
+    if (count !== 1) {
+      throw new RunnerError(
+        RunnerErrorCode.JobNotCancelable,
+        `Job ${job.id} is not waiting for new instructions.`,
+      );
+    }
+    // The finished queue entry keeps the job id: drop it so the id can be queued again.
+    await this.deps.queue.remove(job.id).catch(() => undefined);
+    const trace = (job.traceContext as Record<string, string> | null) ?? injectTraceContext();
+    await this.deps.queue.add('run', { jobId: job.id, trace }, { jobId: job.id });
+    await this.deps.events
+      .publish({ type: 'status', jobId: job.id, status: JobStatus.Queued, at: new Date().toISOString() })
+      .catch(() => undefined);
+    return this.get(principal, job.id);
   }
 
   /** Unknown ids, malformed ids and other owners' jobs are all simply "not found". */

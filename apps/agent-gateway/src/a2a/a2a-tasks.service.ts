@@ -9,7 +9,7 @@ import { RunnerResources } from '../runner/runner-resources.js';
 import { isFinalStatus, TaskEvents } from '../runner/task-events.js';
 import { historyLength, invalidParams, Params, readAuthentication, readMessage } from './a2a-params.js';
 import type { JsonObject, Message, Task, TaskPushNotificationConfig } from './a2a.types.js';
-import { jobStatusOf, toTask } from './task.mapper.js';
+import { jobStatusOf, needsInput, toTask } from './task.mapper.js';
 
 /** What SendMessage / SendStreamingMessage resolved to, before anyone waits on it. */
 export interface SentMessage {
@@ -81,8 +81,9 @@ export class A2aTasksService {
     return this.resources.db;
   }
 
+  /** A task waiting for input is interrupted, not terminal: a follow-up message continues it. */
   isTerminal(job: MainDb.Job): boolean {
-    return isFinalStatus(job.status);
+    return isFinalStatus(job.status) && !needsInput(job);
   }
 
   get publicUrl(): string {
@@ -141,6 +142,21 @@ export class A2aTasksService {
         throw invalidParams(
           `params.message.contextId ${JSON.stringify(message.contextId)} does not match the context of task ${job.id}`,
         );
+      }
+      if (needsInput(job)) {
+        // The follow-up carries the corrected instructions: the same task runs again with them.
+        await this.storeMessage(
+          message,
+          job.contextId ?? (await this.ensureContext(principal, job.id)).id,
+          job.id,
+        );
+        await this.jobs.resubmit(principal, job.id, this.instructionsOf(message));
+        return {
+          job: await this.findJob(principal, job.id),
+          historyLength: length,
+          returnImmediately,
+          pushConfig,
+        };
       }
       if (isFinalStatus(job.status)) {
         throw new A2aError(
@@ -287,19 +303,24 @@ export class A2aTasksService {
     return { id: contextId, created: true };
   }
 
-  private jobBody(message: Message, requestMetadata: JsonObject | undefined): JsonObject {
+  private instructionsOf(message: Message): string {
     const query = message.parts
       .map((part) => part.text)
       .filter((text): text is string => typeof text === 'string' && text.trim() !== '')
       .join('\n');
+    if (!query) {
+      throw invalidParams('params.message needs at least one text part: the browser test instructions');
+    }
+    return query;
+  }
+
+  private jobBody(message: Message, requestMetadata: JsonObject | undefined): JsonObject {
+    const query = this.instructionsOf(message);
     const options: JsonObject = {
       ...jobOptions(requestMetadata),
       ...jobOptions(message.metadata),
     };
     for (const part of message.parts) Object.assign(options, jobOptions(part.data));
-    if (!query) {
-      throw invalidParams('params.message needs at least one text part: the browser test instructions');
-    }
     return { ...options, query };
   }
 

@@ -1,5 +1,6 @@
 import { JobStatus } from '@suite/contracts';
 import type { MainDb } from '@suite/db';
+import { INSTRUCTIONS_NOT_UNDERSTOOD } from '@suite/jobs';
 import type { Artifact, Message, Part, Task, TaskState } from './a2a.types.js';
 import { TaskState as State } from './a2a.types.js';
 
@@ -19,6 +20,14 @@ export function taskStateOf(status: string): TaskState {
       return State.Working;
   }
 }
+
+/** A job's task state: a job whose instructions were not understood is waiting for input. */
+export function taskStateOfJob(job: Pick<MainDb.Job, 'status' | 'error'>): TaskState {
+  return needsInput(job) ? State.InputRequired : taskStateOf(job.status);
+}
+
+export const needsInput = (job: Pick<MainDb.Job, 'status' | 'error'>): boolean =>
+  job.status === JobStatus.Failed && job.error === INSTRUCTIONS_NOT_UNDERSTOOD;
 
 /** The job statuses a ListTasks `status` filter selects (none for states jobs never have). */
 export function jobStatusOf(state: string): JobStatus | null {
@@ -118,7 +127,7 @@ export function toTask(job: MainDb.Job, options: TaskViewOptions): Task {
     id: job.id,
     contextId: contextOf(job),
     status: {
-      state: taskStateOf(job.status),
+      state: taskStateOfJob(job),
       ...(message ? { message } : {}),
       timestamp: statusTime(job).toISOString(),
     },

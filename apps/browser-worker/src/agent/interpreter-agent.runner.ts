@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AgentLog, formatLogLine, runInstructionTest, type StepResult } from '@suite/browser-agent';
 import type { JobStepDto, StepStatus } from '@suite/contracts';
+import { INSTRUCTIONS_NOT_UNDERSTOOD } from '@suite/jobs';
 import type { BrowserWorkerConfig } from '../browser-worker.config.js';
 import { BROWSER_WORKER_CONFIG } from '../worker.tokens.js';
 import {
@@ -61,7 +62,7 @@ export class InterpreterAgentRunner implements AgentRunner {
         summary: result.summary,
         steps: result.steps.map(toJobStep),
         videoWritten: Boolean(result.video?.ok),
-        ...(result.verdict === 'failed' && result.rejected ? { error: 'instructions not understood' } : {}),
+        ...(result.verdict === 'failed' && result.rejected ? { error: INSTRUCTIONS_NOT_UNDERSTOOD } : {}),
       };
     } finally {
       await session.close();
