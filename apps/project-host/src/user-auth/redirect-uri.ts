@@ -56,8 +56,15 @@ export function checkRedirectUri(raw: string, projectHosts: readonly string[]): 
   const authority = rest.split(/[/?]/, 1)[0]!;
   if (authority.includes('@')) return refuse('must not contain user information');
   if (authority.includes('%')) return refuse('must not percent-encode the host');
+  // Unicode dots (U+3002, U+FF0E, U+FF61) and look-alike letters are mapped by URL parsers to
+  // something other than what a reader sees; hosts must be written in ASCII (punycode).
+  if (/[^\x21-\x7e]/.test(authority)) return refuse('must write the host in ASCII');
 
-  if (scheme === 'http' || scheme === 'https') return checkWeb(raw, scheme, projectHosts);
+  if (scheme === 'http' || scheme === 'https') {
+    // https:///host is read as https://host by browsers: refused rather than guessed at.
+    if (authority === '') return refuse('has no host');
+    return checkWeb(raw, scheme, projectHosts);
+  }
   if (REFUSED_SCHEMES.has(scheme)) return refuse(`uses the refused scheme ${scheme}:`);
   // A native application's own scheme: <app_scheme>://<path>.
   if (rest.startsWith('//')) return refuse('must not start its path with //');

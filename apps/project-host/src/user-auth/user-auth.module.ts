@@ -8,6 +8,11 @@ import { AuthSecrets } from './crypto/auth-secrets.js';
 import { UserAuthController } from './http/user-auth.controller.js';
 import { AccessTokenGuard, UserAuthGuard } from './http/user-auth.guards.js';
 import { AuthRateLimits } from './limits/auth-rate-limits.js';
+import { IDP_CLIENT_RESOLVER, ProjectIdpClientResolver } from './idp/idp-client.resolver.js';
+import { IdpSignInService } from './idp/idp-sign-in.service.js';
+import { IdpStateStore } from './idp/idp-state.store.js';
+import { IdpCallbackController, IdpStartController } from './idp/idp.controller.js';
+import { OidcClients } from './idp/oidc-clients.js';
 import { AuthMailer } from './mail/auth-mailer.js';
 import { PasswordHasher } from './passwords/password-hasher.js';
 import { MailCodeAuthService } from './services/mail-code-auth.service.js';
@@ -20,11 +25,11 @@ import { SigningKeyStore } from './tokens/signing-key.store.js';
 
 /**
  * The reserved `/api/user/*` routes of every project host: email/password, magic link, forgot
- * password, profile and email change, with their tokens, codes, rate limits, mails and events.
+ * password, profile and email change, identity-provider sign-in (idp/), with their tokens, codes, rate limits, mails and events.
  * Exports what other features need to read access tokens (defineApi) and to sign users in (idp).
  */
 @Module({
-  controllers: [UserAuthController],
+  controllers: [UserAuthController, IdpStartController, IdpCallbackController],
   providers: [
     {
       provide: AuthSecrets,
@@ -57,6 +62,10 @@ import { SigningKeyStore } from './tokens/signing-key.store.js';
     PasswordAuthService,
     MailCodeAuthService,
     ProfileService,
+    { provide: IDP_CLIENT_RESOLVER, useClass: ProjectIdpClientResolver },
+    OidcClients,
+    IdpStateStore,
+    IdpSignInService,
   ],
   exports: [AccessTokens, RefreshSessions, SigningKeyStore, AuthRateLimits, AuthSecrets, AuthMailer],
 })

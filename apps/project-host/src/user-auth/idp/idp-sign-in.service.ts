@@ -1,0 +1,256 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { AuthError, AuthErrorCode } from '@suite/errors';
+import { PROJECT_HOST_CONFIG } from '../../app.tokens.js';
+import {
+  AuthEventsPublisher,
+  type AuthEvent,
+  type UserSnapshot,
+} from '../../events/auth-events.publisher.js';
+import type { ProjectContext } from '../../projects/project-context.js';
+import { ProjectResolver } from '../../projects/project-resolver.js';
+import type { ProjectHostConfig } from '../../project-host.config.js';
+import { randomToken } from '../crypto/auth-secrets.js';
+import { AuthRateLimits } from '../limits/auth-rate-limits.js';
+import { isUniqueViolation } from '../prisma-errors.js';
+import { assertRedirectUri, withQuery } from '../redirect-uri.js';
+import { RefreshSessions } from '../tokens/refresh-sessions.js';
+import type { ClientMeta, TokenPair } from '../tokens/token-pair.js';
+import { TX_OPTIONS } from '../user-auth.constants.js';
+import { snapshotOf } from '../user-snapshot.js';
+import { IDP_CLIENT_RESOLVER, type IdpClient, type IdpClientResolver } from './idp-client.resolver.js';
+import { IdpStateStore } from './idp-state.store.js';
+import { OidcClients, type IdpIdentity } from './oidc-clients.js';
+
+/**
+ * The `error` query a failed callback redirects to redirect_uri with (never a 500 once the state
+ * named a project and its redirect_uri).
+ */
+export type IdpRedirectError =
+  | 'idp_oauth_failed'
+  | 'signup_disabled'
+  | 'identity_not_linked'
+  | 'idp_oauth_disabled'
+  | 'idp_oauth_unconfigured'
+  | 'auth_disabled';
+
+type SignInResult =
+  | { ok: true; pair: TokenPair; user: UserSnapshot; created: boolean; updated: boolean }
+  | { ok: false; error: IdpRedirectError; reason: string; user: UserSnapshot | null };
+
+/** The authorized redirect URI of every project (Platform and Custom mode alike). */
+export function idpCallbackUri(publicUrl: string): string {
+  return `${publicUrl.replace(/\/+$/, '')}/internal/auth/idp/callback`;
+}
+
+/**
+ * Identity-provider sign-in: the start route sends the browser to the provider with a server-side
+ * state; the callback (on the PUBLIC_URL host, shared by every project) finds the project and the
+ * caller's redirect_uri again from that state, exchanges the code, signs the user in (keyed by
+ * issuer and subject) and redirects with the token pair.
+ */
+@Injectable()
+export class IdpSignInService {
+  private readonly logger = new Logger('idp');
+  private readonly callbackUri: string;
+
+  constructor(
+    @Inject(IDP_CLIENT_RESOLVER) private readonly clients: IdpClientResolver,
+    private readonly oidc: OidcClients,
+    private readonly states: IdpStateStore,
+    private readonly projects: ProjectResolver,
+    private readonly sessions: RefreshSessions,
+    private readonly limits: AuthRateLimits,
+    private readonly events: AuthEventsPublisher,
+    @Inject(PROJECT_HOST_CONFIG) config: ProjectHostConfig,
+  ) {
+    this.callbackUri = idpCallbackUri(config.PUBLIC_URL);
+  }
+
+  /** GET /api/user/auth/idp: where to send the browser. Fires no hook (spec). */
+  async start(ctx: ProjectContext, query: unknown): Promise<string> {
+    const client = this.clientOf(ctx);
+    const raw = (query as Record<string, unknown> | undefined)?.redirect_uri;
+    const redirectUri = assertRedirectUri(typeof raw === 'string' ? raw : '', ctx.hosts);
+    const state = randomToken();
+    let authorization;
+    try {
+      authorization = await this.oidc.authorizationUrl(client, this.callbackUri, state);
+    } catch (error) {
+      this.logger.warn({ err: error, projectId: ctx.project.id }, 'identity-provider discovery failed');
+      return withQuery(redirectUri, { error: 'idp_oauth_failed' });
+    }
+    await this.states.save(state, {
+      projectId: ctx.project.id,
+      projectHost: ctx.hosts[0]!,
+      redirectUri,
+      ...authorization.checks,
+    });
+    return authorization.url;
+  }
+
+  /** GET /internal/auth/idp/callback: where to send the browser back to. */
+  async callback(query: Record<string, unknown>, rawQuery: string, meta: ClientMeta): Promise<string> {
+    const pending = await this.states.consume(query.state);
+    if (!pending) {
+      throw new AuthError(
+        AuthErrorCode.InvalidRequest,
+        'This sign-in is unknown, expired or already used: start it again.',
+        { status: 400 },
+      );
+    }
+    const fail = (error: IdpRedirectError): string => withQuery(pending.redirectUri, { error });
+    const resolved = await this.projects.resolve(pending.projectHost);
+    if (resolved.kind !== 'project' || resolved.context.project.id !== pending.projectId) {
+      return fail('idp_oauth_failed');
+    }
+    const ctx = resolved.context;
+    if (!ctx.auth.enabled) return fail('auth_disabled');
+    const resolution = this.clients.resolve(ctx);
+    if (!resolution.ok) {
+      return fail(resolution.reason === 'disabled' ? 'idp_oauth_disabled' : 'idp_oauth_unconfigured');
+    }
+    await this.limits.consumeIp('callback', ctx.project.id, meta.ip);
+
+    let identity: IdpIdentity;
+    try {
+      if (typeof query.error === 'string') throw new Error(`the provider answered error=${query.error}`);
+      const callbackUrl = new URL(this.callbackUri);
+      callbackUrl.search = rawQuery;
+      identity = await this.oidc.exchange(resolution.client, callbackUrl, this.callbackUri, pending);
+    } catch (error) {
+      this.logger.warn({ err: error, projectId: ctx.project.id }, 'identity-provider sign-in failed');
+      await this.publish(ctx, [{ kind: 'auth.failed', reason: 'idp_oauth_failed', user: null }]);
+      return fail('idp_oauth_failed');
+    }
+
+    let result: SignInResult;
+    try {
+      result = await this.signIn(ctx, identity, meta).catch((error: unknown) => {
+        // Two first sign-ins of one account raced: the second finds the first one's rows.
+        if (isUniqueViolation(error)) return this.signIn(ctx, identity, meta);
+        throw error;
+      });
+    } catch (error) {
+      this.logger.error({ err: error, projectId: ctx.project.id }, 'identity-provider sign-in failed');
+      await this.publish(ctx, [{ kind: 'auth.failed', reason: 'idp_oauth_failed', user: null }]);
+      return fail('idp_oauth_failed');
+    }
+    if (!result.ok) {
+      await this.publish(ctx, [{ kind: 'auth.failed', reason: result.reason, user: result.user }]);
+      return fail(result.error);
+    }
+    const { user } = result;
+    await this.publish(ctx, [
+      ...(result.created ? [{ kind: 'user.created' as const, user }] : []),
+      ...(result.updated ? [{ kind: 'user.updated' as const, user }] : []),
+      { kind: 'user.signed_in', user },
+    ]);
+    const { accessToken, refreshToken } = result.pair;
+    return withQuery(pending.redirectUri, { accessToken, refreshToken });
+  }
+
+  private clientOf(ctx: ProjectContext): IdpClient {
+    const resolution = this.clients.resolve(ctx);
+    if (resolution.ok) return resolution.client;
+    throw resolution.reason === 'disabled'
+      ? new AuthError(AuthErrorCode.IdpOauthDisabled, undefined, { status: 503 })
+      : new AuthError(AuthErrorCode.IdpOauthUnconfigured, undefined, { status: 503 });
+  }
+
+  /**
+   * Users are keyed by issuer and subject. A first sign-in with the email of an existing account
+   * links to it only when the provider says the email is verified; otherwise a new email signs up
+   * (when signups are on). The picture is refreshed every time.
+   */
+  private signIn(ctx: ProjectContext, identity: IdpIdentity, meta: ClientMeta): Promise<SignInResult> {
+    const { issuer, subject } = identity;
+    return ctx.tenant.$transaction(async (tx): Promise<SignInResult> => {
+      const picture = identity.picture ?? null;
+      const linked = await tx.identity.findUnique({
+        where: { issuer_subject: { issuer, subject } },
+        include: { user: true },
+      });
+      if (linked) {
+        const changes: { name?: string; picture?: string | null } = {};
+        if (identity.name && identity.name !== linked.user.name) changes.name = identity.name;
+        if (picture !== linked.user.picture) changes.picture = picture;
+        const updated = Object.keys(changes).length > 0;
+        const row = updated
+          ? await tx.user.update({ where: { id: linked.userId }, data: changes })
+          : linked.user;
+        if (identity.email && identity.email !== linked.email) {
+          await tx.identity.update({ where: { id: linked.id }, data: { email: identity.email } });
+        }
+        const user = snapshotOf(row);
+        return {
+          ok: true,
+          user,
+          created: false,
+          updated,
+          pair: await this.sessions.start(ctx, tx, user, meta),
+        };
+      }
+
+      const email = identity.email;
+      if (!email) return { ok: false, error: 'idp_oauth_failed', reason: 'idp_oauth_failed', user: null };
+      const existing = await tx.user.findUnique({ where: { email } });
+      if (existing) {
+        // Linking on an unverified email would hand the account to whoever typed that address.
+        if (!identity.emailVerified) {
+          return {
+            ok: false,
+            error: 'identity_not_linked',
+            reason: 'identity_already_exists',
+            user: snapshotOf(existing),
+          };
+        }
+        await tx.identity.create({ data: { userId: existing.id, issuer, subject, email } });
+        const row = await tx.user.update({
+          where: { id: existing.id },
+          data: {
+            picture,
+            emailVerified: true,
+            ...(identity.name && !existing.name ? { name: identity.name } : {}),
+          },
+        });
+        const user = snapshotOf(row);
+        // A new subject on the user: user.updated (the spec's "idp_subject changed").
+        return {
+          ok: true,
+          user,
+          created: false,
+          updated: true,
+          pair: await this.sessions.start(ctx, tx, user, meta),
+        };
+      }
+
+      if (!ctx.auth.allowSignups) {
+        return { ok: false, error: 'signup_disabled', reason: 'signup_disabled', user: null };
+      }
+      const row = await tx.user.create({
+        data: {
+          email,
+          name: identity.name ?? null,
+          picture,
+          emailVerified: identity.emailVerified,
+          identities: { create: { issuer, subject, email } },
+        },
+      });
+      const user = snapshotOf(row);
+      return {
+        ok: true,
+        user,
+        created: true,
+        updated: false,
+        pair: await this.sessions.start(ctx, tx, user, meta),
+      };
+    }, TX_OPTIONS);
+  }
+
+  private async publish(ctx: ProjectContext, events: Omit<AuthEvent, 'at' | 'provider'>[]): Promise<void> {
+    await this.events.publish(
+      ctx.project.id,
+      events.map((event) => ({ ...event, provider: 'idp' as const })),
+    );
+  }
+}

@@ -1,0 +1,53 @@
+import { Injectable } from '@nestjs/common';
+import { queuePrefix } from '@suite/queue';
+import { PlatformResources } from '../../platform/platform-resources.js';
+import { AuthSecrets, sha256Hex } from '../crypto/auth-secrets.js';
+import type { AuthorizationChecks } from './oidc-clients.js';
+
+// Sealed with the refresh-grace key; the AAD (the idp-state key) keeps the two uses apart.
+const SEAL = 'refresh-grace-seal';
+
+/** Minutes a browser has to come back from the identity provider. */
+export const IDP_STATE_TTL_SECONDS = 10 * 60;
+
+/** What the callback needs to find again: the project, the caller's redirect_uri and the checks. */
+export interface PendingSignIn extends AuthorizationChecks {
+  projectId: string;
+  /** The project's id host, to resolve the project on the callback (served on the PUBLIC_URL host). */
+  projectHost: string;
+  redirectUri: string;
+}
+
+/**
+ * The `state` of identity-provider sign-ins: 256 random bits, kept server-side in Redis (keyed by its
+ * hash, sealed with AUTH_SECRET) for a few minutes, and consumed atomically (GETDEL), so it is
+ * single use even when two callbacks race.
+ */
+@Injectable()
+export class IdpStateStore {
+  constructor(
+    private readonly resources: PlatformResources,
+    private readonly secrets: AuthSecrets,
+  ) {}
+
+  /** Keeps `pending` under `state` (a fresh randomToken()) for IDP_STATE_TTL_SECONDS. */
+  async save(state: string, pending: PendingSignIn): Promise<void> {
+    const key = this.key(state);
+    const sealed = this.secrets.seal(SEAL, JSON.stringify(pending), key);
+    await this.resources.redis.set(key, sealed, 'EX', IDP_STATE_TTL_SECONDS);
+  }
+
+  /** The pending sign-in of `state`, at most once; undefined when unknown, expired or used. */
+  async consume(state: unknown): Promise<PendingSignIn | undefined> {
+    if (typeof state !== 'string' || state.length === 0 || state.length > 256) return undefined;
+    const key = this.key(state);
+    const sealed = await this.resources.redis.getdel(key);
+    if (!sealed) return undefined;
+    const opened = this.secrets.open(SEAL, sealed, key);
+    return opened ? (JSON.parse(opened.toString('utf8')) as PendingSignIn) : undefined;
+  }
+
+  private key(state: string): string {
+    return `${queuePrefix()}:ua:idp-state:${sha256Hex(state)}`;
+  }
+}
