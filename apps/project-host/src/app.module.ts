@@ -4,7 +4,9 @@ import { ConfigValueModule, CoreModule } from '@suite/nest-core';
 import { PROJECT_HOST_CONFIG } from './app.tokens.js';
 import { ControlPlaneModule } from './control-plane/control-plane.module.js';
 import { DashboardModule } from './dashboard/dashboard.module.js';
+import { HooksModule } from './hooks/hooks.module.js';
 import { PlatformModule } from './platform/platform.module.js';
+import { ProjectCodeModule } from './project-code/project-code.module.js';
 import type { ProjectHostConfig } from './project-host.config.js';
 import { UserAuthModule } from './user-auth/user-auth.module.js';
 
@@ -27,6 +29,8 @@ export class AppModule {
         ControlPlaneModule,
         DashboardModule,
         UserAuthModule,
+        ProjectCodeModule,
+        HooksModule,
       ],
     };
   }

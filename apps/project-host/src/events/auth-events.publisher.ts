@@ -1,6 +1,11 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { createRedisConnection, queuePrefix, QueueName } from '@suite/queue';
 import { injectTraceContext } from '@suite/telemetry';
+import { QueueEvents } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { PROJECT_HOST_CONFIG } from '../app.tokens.js';
 import { PlatformResources } from '../platform/platform-resources.js';
+import type { ProjectHostConfig } from '../project-host.config.js';
 
 /** The spec's hook event kinds. */
 export type AuthEventKind =
@@ -31,27 +36,50 @@ export interface AuthEvent {
   at: string;
 }
 
+/** Kinds whose batches a blocking hook awaits before the auth response. */
+const BLOCKING_KINDS: ReadonlySet<AuthEventKind> = new Set(['user.created', 'user.signed_in']);
+const HOOK_SETTINGS_TTL_MS = 2_000;
+
+interface HookSettings {
+  blocking: boolean;
+  timeoutMs: number;
+}
+
 /**
  * The internal event stream the project's auth hooks consume (BullMQ queue `auth-hooks`, one job per
  * batch, in order). Publish only after the auth mutation committed. Publishing never fails the
- * request; the returned promise lets a blocking hook runner await the batch later.
+ * request. When the project's active deployment has a blocking hook (`blocking: true`) and the batch
+ * holds user.created or user.signed_in, the returned promise also waits for the batch to run (at
+ * most its timeoutMs; a throw or timeout is logged), so every caller that awaits `publish` before
+ * answering (register, login, the magic-link and identity-provider callbacks) answers after it.
  */
 @Injectable()
-export class AuthEventsPublisher {
+export class AuthEventsPublisher implements OnApplicationShutdown {
   private readonly logger = new Logger('auth-events');
+  private readonly settings = new Map<string, { value: HookSettings | null; until: number }>();
+  private queueEvents?: { events: QueueEvents; connection: Redis; ready: Promise<unknown> };
 
-  constructor(private readonly resources: PlatformResources) {}
+  constructor(
+    private readonly resources: PlatformResources,
+    @Inject(PROJECT_HOST_CONFIG) private readonly config: ProjectHostConfig,
+  ) {}
 
   async publish(projectId: string, events: Omit<AuthEvent, 'at'>[]): Promise<string | undefined> {
     if (events.length === 0) return undefined;
     const at = new Date().toISOString();
+    const hook = events.some((event) => BLOCKING_KINDS.has(event.kind))
+      ? await this.hookSettings(projectId)
+      : null;
+    const blocking = hook?.blocking === true;
+    let job;
     try {
-      const job = await this.resources.hookQueue.add('batch', {
-        projectId,
-        events: events.map((event) => ({ ...event, at })),
-        trace: injectTraceContext(),
-      });
-      return job.id;
+      if (blocking) await this.listener().ready;
+      job = await this.resources.hookQueue.add(
+        'batch',
+        { projectId, events: events.map((event) => ({ ...event, at })), trace: injectTraceContext() },
+        // A blocking batch runs once: the response is waiting for it, a retry would come too late.
+        blocking ? { attempts: 1 } : undefined,
+      );
     } catch (error) {
       this.logger.error(
         { err: error, projectId, kinds: events.map((e) => e.kind) },
@@ -59,5 +87,56 @@ export class AuthEventsPublisher {
       );
       return undefined;
     }
+    if (blocking) {
+      try {
+        await job.waitUntilFinished(this.listener().events, hook.timeoutMs);
+      } catch (error) {
+        this.logger.warn(
+          { projectId, jobId: job.id, err: (error as Error).message },
+          'blocking auth hook failed or timed out; answering anyway',
+        );
+      }
+    }
+    return job.id;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (!this.queueEvents) return;
+    await this.queueEvents.events.close().catch(() => undefined);
+    this.queueEvents.connection.disconnect();
+  }
+
+  /** The active deployment's hook options, read briefly cached (null: no hook, or no deployment). */
+  private async hookSettings(projectId: string): Promise<HookSettings | null> {
+    const cached = this.settings.get(projectId);
+    if (cached && cached.until > Date.now()) return cached.value;
+    try {
+      const row = await this.resources.db.deployment.findFirst({
+        where: { projectId, status: 'active' },
+        orderBy: { version: 'desc' },
+        select: { hookBlocking: true, hookTimeoutMs: true },
+      });
+      const value =
+        row && row.hookBlocking !== null
+          ? { blocking: row.hookBlocking, timeoutMs: row.hookTimeoutMs ?? 10_000 }
+          : null;
+      this.settings.set(projectId, { value, until: Date.now() + HOOK_SETTINGS_TTL_MS });
+      if (this.settings.size > 5_000) this.settings.delete(this.settings.keys().next().value!);
+      return value;
+    } catch (error) {
+      this.logger.warn({ err: error, projectId }, 'could not read the hook settings; not blocking');
+      return null;
+    }
+  }
+
+  private listener(): { events: QueueEvents; connection: Redis; ready: Promise<unknown> } {
+    if (!this.queueEvents) {
+      const connection = createRedisConnection(this.config.REDIS_URL, { connectionName: 'auth-events' });
+      connection.on('error', () => undefined);
+      const events = new QueueEvents(QueueName.AuthHooks, { connection, prefix: queuePrefix() });
+      events.on('error', () => undefined);
+      this.queueEvents = { events, connection, ready: events.waitUntilReady().catch(() => undefined) };
+    }
+    return this.queueEvents;
   }
 }

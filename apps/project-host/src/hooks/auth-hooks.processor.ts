@@ -1,0 +1,63 @@
+import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { createRedisConnection, createWorker, QueueName, type TypedJob } from '@suite/queue';
+import type { Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { PROJECT_HOST_CONFIG } from '../app.tokens.js';
+import { ActiveDeployments } from '../project-code/active-deployments.js';
+import type { HookResult } from '../project-code/sandbox/sandbox-protocol.js';
+import { SandboxPool } from '../project-code/sandbox/sandbox-pool.js';
+import type { ProjectHostConfig } from '../project-host.config.js';
+
+/** Batches of different projects run side by side; one project's batches share its sandbox. */
+const CONCURRENCY = 8;
+
+/**
+ * Consumes the `auth-hooks` queue: each batch runs the active deployment's hooks/auth.ts handlers
+ * in the project's sandbox, in order, within one timeoutMs budget. A throw or a timeout fails the
+ * job (logged; fire-and-forget batches are retried by the queue, blocking ones are not).
+ */
+@Injectable()
+export class AuthHooksProcessor implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger('auth-hooks');
+  private worker?: Worker;
+  private connection?: Redis;
+
+  constructor(
+    @Inject(PROJECT_HOST_CONFIG) private readonly config: ProjectHostConfig,
+    private readonly active: ActiveDeployments,
+    private readonly sandboxes: SandboxPool,
+  ) {}
+
+  onModuleInit(): void {
+    this.connection = createRedisConnection(this.config.REDIS_URL);
+    this.connection.on('error', () => undefined);
+    this.worker = createWorker(QueueName.AuthHooks, (job) => this.process(job), this.connection, {
+      concurrency: CONCURRENCY,
+    });
+    this.worker.on('error', (error) => this.logger.warn({ err: error }, 'auth-hooks worker error'));
+    this.worker.on('failed', (job, error) =>
+      this.logger.warn(
+        { projectId: job?.data.projectId, jobId: job?.id, attempt: job?.attemptsMade, err: error.message },
+        'auth hook failed',
+      ),
+    );
+  }
+
+  async process(job: TypedJob<typeof QueueName.AuthHooks>): Promise<HookResult | { skipped: string }> {
+    const { projectId, events } = job.data;
+    const deployment = await this.active.get(projectId);
+    const hook = deployment?.hook;
+    const code = hook && deployment.bundles[hook.entry];
+    if (!deployment || !hook || !code) return { skipped: 'no auth hook deployed' };
+    return (await this.sandboxes.call(
+      projectId,
+      { op: 'hook', key: `${deployment.id}:${hook.entry}`, code, events, env: deployment.env },
+      hook.timeoutMs,
+    )) as HookResult;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.worker?.close();
+    this.connection?.disconnect();
+  }
+}

@@ -1,0 +1,166 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { isUuid } from '@suite/db';
+import { AuthError, AuthErrorCode } from '@suite/errors';
+import { PlatformResources } from '../platform/platform-resources.js';
+import { ActiveDeployments } from './active-deployments.js';
+import {
+  clampTimeout,
+  versionAtLeast,
+  type DeployedHook,
+  type DeployedRoute,
+  type DeploymentContent,
+  type RouteAuth,
+} from './deployment-record.js';
+import { ProjectCompiler } from './project-compiler.js';
+import { routeOf, type ProjectFiles } from './project-files.js';
+import type { InspectResult } from './sandbox/sandbox-protocol.js';
+import { SandboxPool } from './sandbox/sandbox-pool.js';
+
+/** The `blocking` option needs this SDK version; older SDKs drop it (the hook stays fire-and-forget). */
+const BLOCKING_SDK_VERSION = '0.19.0';
+const INSPECT_TIMEOUT_MS = 5_000;
+const HOOK_ENTRIES = ['hooks/auth.ts', 'hooks/auth.mts', 'hooks/auth.js', 'hooks/auth.mjs'];
+
+export interface DeploymentView {
+  id: string;
+  version: number;
+  status: string;
+  routes: { path: string; auth: RouteAuth; methods: string[] | null }[];
+  hook: Omit<DeployedHook, 'entry'> | null;
+  createdAt: string;
+}
+
+/** Validates, compiles and activates project code; the previous active deployment is superseded. */
+@Injectable()
+export class DeploymentsService {
+  private readonly logger = new Logger('project-code');
+
+  constructor(
+    private readonly resources: PlatformResources,
+    private readonly compiler: ProjectCompiler,
+    private readonly sandboxes: SandboxPool,
+    private readonly active: ActiveDeployments,
+  ) {}
+
+  async deploy(projectId: string, files: ProjectFiles): Promise<DeploymentView> {
+    if (!isUuid(projectId) || !(await this.resources.db.project.findUnique({ where: { id: projectId } }))) {
+      throw new AuthError(AuthErrorCode.ProjectNotFound, 'No such project.', { status: 404 });
+    }
+    const routeEntries = Object.keys(files)
+      .map((entry) => ({ entry, path: routeOf(entry) }))
+      .filter((r): r is { entry: string; path: string } => r.path !== undefined);
+    const seen = new Map<string, string>();
+    for (const { entry, path } of routeEntries) {
+      const other = seen.get(path);
+      if (other) throw invalid(`${entry} and ${other} both define ${path}.`);
+      seen.set(path, entry);
+    }
+    const hookEntry = HOOK_ENTRIES.find((entry) => entry in files);
+    const entries = [...routeEntries.map((r) => r.entry), ...(hookEntry ? [hookEntry] : [])];
+    const bundles = await this.compiler.compile(files, entries);
+
+    // Importing project code runs it: that happens in a throwaway sandbox, never in the host.
+    const inspectKey = `deploy:${projectId}`;
+    const routes: DeployedRoute[] = [];
+    let hook: DeployedHook | null = null;
+    try {
+      for (const { entry, path } of routeEntries) {
+        const info = await this.inspect(inspectKey, entry, bundles[entry]!);
+        if (!info.hasDefault) throw invalid(`${entry} must default-export defineApi({ handler }).`);
+        if (info.platform !== 'api')
+          throw invalid(`The default export of ${entry} is not the result of defineApi.`);
+        if (info.auth === 'invalid' || info.auth === null) {
+          throw invalid(`${entry}: auth must be false, 'required', 'optional' or a verifier function.`);
+        }
+        routes.push({
+          path,
+          entry,
+          auth: info.auth as RouteAuth,
+          methods: info.methods,
+          timeoutMs: clampTimeout(info.timeoutMs),
+        });
+      }
+      if (hookEntry) hook = await this.inspectHook(inspectKey, hookEntry, bundles[hookEntry]!);
+    } finally {
+      this.sandboxes.restart(inspectKey);
+    }
+
+    const content: DeploymentContent = { sources: files, bundles, routes, hook };
+    const row = await this.resources.db.$transaction(async (tx) => {
+      // One deploy at a time per project: the row lock orders concurrent deploys.
+      await tx.$queryRaw`SELECT id FROM projects WHERE id = ${projectId}::uuid FOR UPDATE`;
+      const last = await tx.deployment.findFirst({ where: { projectId }, orderBy: { version: 'desc' } });
+      await tx.deployment.updateMany({
+        where: { projectId, status: 'active' },
+        data: { status: 'superseded' },
+      });
+      return tx.deployment.create({
+        data: {
+          projectId,
+          version: (last?.version ?? 0) + 1,
+          status: 'active',
+          files: content as object,
+          hookBlocking: hook?.blocking ?? null,
+          hookTimeoutMs: hook?.timeoutMs ?? null,
+        },
+      });
+    });
+    this.active.invalidate(projectId);
+    this.sandboxes.restart(projectId);
+    this.logger.log({ projectId, version: row.version, routes: routes.length, hook: !!hook }, 'deployed');
+    return {
+      id: row.id,
+      version: row.version,
+      status: row.status,
+      routes: routes.map(({ path, auth, methods }) => ({ path, auth, methods })),
+      hook: hook && { blocking: hook.blocking, timeoutMs: hook.timeoutMs, handlers: hook.handlers },
+      createdAt: row.createdAt.toISOString(),
+    };
+  }
+
+  private async inspectHook(key: string, entry: string, code: string): Promise<DeployedHook> {
+    const info = await this.inspect(key, entry, code, AuthErrorCode.InvalidAuthHook);
+    if (!info.hasDefault) {
+      throw new AuthError(
+        AuthErrorCode.InvalidAuthHook,
+        `${entry} must default-export defineAuthHook({ ... }).`,
+      );
+    }
+    if (info.platform !== 'auth-hook') {
+      throw new AuthError(
+        AuthErrorCode.InvalidAuthHook,
+        `The default export of ${entry} is not the result of defineAuthHook.`,
+      );
+    }
+    if (info.blocking !== undefined && typeof info.blocking !== 'boolean') {
+      throw new AuthError(AuthErrorCode.InvalidAuthHook, 'blocking must be true or false.');
+    }
+    // Older SDKs do not know `blocking`: their hooks stay fire-and-forget.
+    const honoursBlocking = versionAtLeast(info.sdkVersion, BLOCKING_SDK_VERSION);
+    return {
+      entry,
+      blocking: honoursBlocking && info.blocking === true,
+      timeoutMs: clampTimeout(info.timeoutMs),
+      handlers: info.handlers,
+    };
+  }
+
+  private async inspect(
+    key: string,
+    entry: string,
+    code: string,
+    errorCode = AuthErrorCode.InvalidRequest,
+  ): Promise<InspectResult> {
+    try {
+      return (await this.sandboxes.call(
+        key,
+        { op: 'inspect', key: entry, code },
+        INSPECT_TIMEOUT_MS,
+      )) as InspectResult;
+    } catch (error) {
+      throw new AuthError(errorCode, `${entry} failed when loaded: ${(error as Error).message}`);
+    }
+  }
+}
+
+const invalid = (message: string) => new AuthError(AuthErrorCode.InvalidRequest, message);

@@ -1,0 +1,114 @@
+import { All, Controller, Logger, Req, Res, UseGuards } from '@nestjs/common';
+import { AuthError, AuthErrorCode } from '@suite/errors';
+import type { FastifyReply } from 'fastify';
+import { CurrentProject, ProjectHostGuard, type ProjectRequest } from '../projects/host.guards.js';
+import type { ProjectContext } from '../projects/project-context.js';
+import { AccessTokens } from '../user-auth/tokens/access-tokens.js';
+import { audienceOf, RefreshSessions } from '../user-auth/tokens/refresh-sessions.js';
+import { ActiveDeployments } from './active-deployments.js';
+import type { RouteAuth } from './deployment-record.js';
+import type { ApiResult, SandboxUser } from './sandbox/sandbox-protocol.js';
+import { SandboxPool, SandboxTimeoutError } from './sandbox/sandbox-pool.js';
+
+/** Headers a project answer may not set: the host owns framing and connection handling. */
+const HOP_BY_HOP = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade']);
+
+/**
+ * The project's own APIs: `api/<path>.ts` answers `/api/<path>` (every method unless the
+ * definition lists `methods`). The reserved /api/user routes are static routes and win; anything
+ * else under /api/user is never project code.
+ */
+@UseGuards(ProjectHostGuard)
+@Controller()
+export class ProjectApiController {
+  private readonly logger = new Logger('project-api');
+
+  constructor(
+    private readonly active: ActiveDeployments,
+    private readonly sandboxes: SandboxPool,
+    private readonly tokens: AccessTokens,
+    private readonly sessions: RefreshSessions,
+  ) {}
+
+  @All(['api', 'api/*'])
+  async handle(
+    @CurrentProject() ctx: ProjectContext,
+    @Req() request: ProjectRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const path = request.url.split('?')[0]!.replace(/\/+$/, '') || '/';
+    if (path === '/api/user' || path.startsWith('/api/user/')) throw new AuthError(AuthErrorCode.NotFound);
+    const deployment = await this.active.get(ctx.project.id);
+    const route = deployment?.routes.get(path);
+    const code = route && deployment?.bundles[route.entry];
+    if (!deployment || !route || !code) throw new AuthError(AuthErrorCode.NotFound);
+    if (route.methods && !route.methods.includes(request.method)) {
+      void reply
+        .status(405)
+        .header('allow', route.methods.join(', '))
+        .send({ code: 'method_not_allowed', message: `${request.method} is not allowed here` });
+      return;
+    }
+    const user = await this.userOf(ctx, route.auth, request.headers.authorization);
+
+    let result: ApiResult;
+    try {
+      result = (await this.sandboxes.call(
+        ctx.project.id,
+        {
+          op: 'api',
+          key: `${deployment.id}:${route.entry}`,
+          code,
+          request: {
+            method: request.method,
+            path,
+            query: (request.query ?? {}) as Record<string, string>,
+            headers: Object.fromEntries(
+              Object.entries(request.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : v]),
+            ),
+            body: request.body,
+          },
+          user,
+          env: deployment.env,
+        },
+        route.timeoutMs,
+      )) as ApiResult;
+    } catch (error) {
+      const timedOut = error instanceof SandboxTimeoutError;
+      this.logger.warn(
+        { projectId: ctx.project.id, path, err: (error as Error).message },
+        'project API failed',
+      );
+      void reply.status(timedOut ? 504 : 500).send({
+        code: 'internal',
+        message: timedOut ? 'The API did not answer in time' : 'The API failed',
+      });
+      return;
+    }
+    const headers = Object.fromEntries(
+      Object.entries(result.headers).filter(([name]) => !HOP_BY_HOP.has(name.toLowerCase())),
+    );
+    void reply.status(result.status).headers(headers).send(result.body);
+  }
+
+  /** 'required': a live session's user or 401 before any project code runs; 'optional': user or null. */
+  private async userOf(
+    ctx: ProjectContext,
+    auth: RouteAuth,
+    header: string | undefined,
+  ): Promise<SandboxUser | null> {
+    if (auth !== 'required' && auth !== 'optional') return null;
+    const token = typeof header === 'string' ? /^Bearer[ ]+([^\s]+)\s*$/i.exec(header)?.[1] : undefined;
+    const claims = token ? await this.tokens.verify(audienceOf(ctx), token) : undefined;
+    const live = claims ? await this.sessions.isLive(ctx, claims.sid) : false;
+    if (claims && live)
+      return { id: claims.sub, email: claims.email, name: claims.name, picture: claims.picture };
+    if (auth === 'required') {
+      throw new AuthError(
+        AuthErrorCode.Unauthorized,
+        token ? 'The access token is invalid or expired' : 'Send Authorization: Bearer <accessToken>',
+      );
+    }
+    return null;
+  }
+}

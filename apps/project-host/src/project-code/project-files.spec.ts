@@ -1,0 +1,32 @@
+import { describe, expect, it } from '@jest/globals';
+import { filesFromJson, normalisePath, parseEnv, routeOf } from './project-files.js';
+
+describe('project files', () => {
+  it('maps api files to routes and leaves the reserved user routes out', () => {
+    expect(routeOf('api/boards/list.ts')).toBe('/api/boards/list');
+    expect(routeOf('api/index.ts')).toBe('/api');
+    expect(routeOf('api/user.ts')).toBeUndefined();
+    expect(routeOf('api/user/profile.ts')).toBeUndefined();
+    expect(routeOf('api/_shared/db.ts')).toBeUndefined();
+    expect(routeOf('api/data.json')).toBeUndefined();
+  });
+
+  it('keeps api/, hooks/ and .env and refuses paths that climb out', () => {
+    expect(normalisePath('./api/a.ts')).toBe('api/a.ts');
+    expect(normalisePath('README.md')).toBeUndefined();
+    expect(() => normalisePath('api/../../etc/passwd.ts')).toThrow(/plain relative path/);
+    expect(filesFromJson({ files: { 'api/a.ts': 'x', 'other.txt': 'y', '.env': 'A=1' } })).toEqual({
+      'api/a.ts': 'x',
+      '.env': 'A=1',
+    });
+    expect(() => filesFromJson({ files: { 'api/a.ts': 1 } })).toThrow(/must be a string/);
+  });
+
+  it('parses .env lines', () => {
+    expect(parseEnv('A=1\n# c\nexport B="two words"\nC=\'x\'\nbad line')).toEqual({
+      A: '1',
+      B: 'two words',
+      C: 'x',
+    });
+  });
+});

@@ -1,0 +1,106 @@
+import { AuthError, AuthErrorCode } from '@suite/errors';
+import { Parser, type ReadEntry } from 'tar';
+import { gunzipSync } from 'node:zlib';
+
+/** Project code as deployed: relative path → text. Only `api/`, `hooks/` and `.env` are kept. */
+export type ProjectFiles = Record<string, string>;
+
+export const MAX_FILES = 500;
+export const MAX_TOTAL_BYTES = 5 * 1024 * 1024;
+const CODE_FILE = /\.(ts|mts|js|mjs|json)$/;
+
+const invalid = (message: string) => new AuthError(AuthErrorCode.InvalidRequest, message);
+
+/** A safe relative path inside api/ or hooks/, or `.env`; anything else is refused or skipped. */
+export function normalisePath(raw: string): string | undefined {
+  const path = raw.replace(/\\/g, '/').replace(/^(\.\/)+/, '');
+  if (path === '.env') return path;
+  if (!/^(api|hooks)\//.test(path)) return undefined;
+  if (path.split('/').some((part) => part === '' || part === '.' || part === '..')) {
+    throw invalid(`The path ${raw} is not a plain relative path.`);
+  }
+  return CODE_FILE.test(path) ? path : undefined;
+}
+
+function collect(entries: Iterable<[string, string]>): ProjectFiles {
+  const files: ProjectFiles = {};
+  let total = 0;
+  let count = 0;
+  for (const [raw, text] of entries) {
+    const path = normalisePath(raw);
+    if (!path) continue;
+    total += Buffer.byteLength(text);
+    if (++count > MAX_FILES || total > MAX_TOTAL_BYTES) {
+      throw invalid(`Project code is limited to ${MAX_FILES} files and ${MAX_TOTAL_BYTES} bytes.`);
+    }
+    files[path] = text;
+  }
+  return files;
+}
+
+/** `{ files: { "api/x.ts": "..." } }` or the map itself. */
+export function filesFromJson(body: unknown): ProjectFiles {
+  const map =
+    typeof body === 'object' && body !== null && 'files' in body ? (body as { files: unknown }).files : body;
+  if (typeof map !== 'object' || map === null || Array.isArray(map)) {
+    throw invalid('The body must be a tar.gz archive or a JSON object {"files": {"api/x.ts": "..."}}.');
+  }
+  const entries = Object.entries(map as Record<string, unknown>).map(([path, text]): [string, string] => {
+    if (typeof text !== 'string') throw invalid(`The content of ${path} must be a string.`);
+    return [path, text];
+  });
+  return collect(entries);
+}
+
+/** A gzipped tar of the project (regular files only; links and the rest are skipped). */
+export async function filesFromTarGz(archive: Buffer): Promise<ProjectFiles> {
+  let tarBytes: Buffer;
+  try {
+    tarBytes = gunzipSync(archive, { maxOutputLength: MAX_TOTAL_BYTES * 4 });
+  } catch {
+    throw invalid('The body is not a gzip archive.');
+  }
+  const entries: [string, string][] = [];
+  await new Promise<void>((resolve, reject) => {
+    const parser = new Parser({
+      strict: true,
+      onReadEntry: (entry: ReadEntry) => {
+        if (entry.type !== 'File') return entry.resume();
+        const chunks: Buffer[] = [];
+        entry.on('data', (chunk: Buffer) => chunks.push(chunk));
+        entry.on('end', () => entries.push([entry.path, Buffer.concat(chunks).toString('utf8')]));
+      },
+    });
+    parser.on('error', reject);
+    parser.on('end', resolve);
+    parser.end(tarBytes);
+  }).catch(() => {
+    throw invalid('The body is not a valid tar.gz archive.');
+  });
+  return collect(entries);
+}
+
+/** `.env` lines `KEY=value` (quotes stripped, # comments skipped). */
+export function parseEnv(text: string | undefined): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const line of (text ?? '').split(/\r?\n/)) {
+    const match = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$/.exec(line);
+    if (!match) continue;
+    let value = match[2]!;
+    if (/^(['"]).*\1$/.test(value)) value = value.slice(1, -1);
+    env[match[1]!] = value;
+  }
+  return env;
+}
+
+/** `api/boards/list.ts` → `/api/boards/list`; `api/index.ts` → `/api`; undefined for reserved or non-entries. */
+export function routeOf(path: string): string | undefined {
+  const match = /^api\/(.+)\.(ts|mts|js|mjs)$/.exec(path);
+  if (!match) return undefined;
+  const segments = match[1]!.split('/');
+  if (segments.some((s) => s.startsWith('_'))) return undefined;
+  if (segments[segments.length - 1] === 'index') segments.pop();
+  // api/user.ts and api/user/** are reserved for the platform's /api/user routes.
+  if (segments[0] === 'user') return undefined;
+  return ['/api', ...segments].join('/');
+}

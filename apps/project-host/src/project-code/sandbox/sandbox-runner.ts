@@ -1,0 +1,187 @@
+/**
+ * The entry of a project's sandbox process. It imports only Node built-ins: it runs with Node's
+ * permission model (no file writes, no child processes, no workers, reads of its own file only),
+ * an empty environment but the project's `.env`, and a small heap. It holds no host handles.
+ */
+import type {
+  ApiResult,
+  HookResult,
+  InspectResult,
+  SandboxApiRequest,
+  SandboxCall,
+  SandboxMessage,
+  SandboxReply,
+  SandboxUser,
+} from './sandbox-protocol.js';
+
+const HANDLERS: Record<string, string> = {
+  'user.created': 'onUserCreated',
+  'user.signed_in': 'onUserSignedIn',
+  'user.signed_out': 'onUserSignedOut',
+  'user.updated': 'onUserUpdated',
+  'user.password_updated': 'onUserPasswordUpdated',
+  'user.deleted': 'onUserDeleted',
+  magic_link_requested: 'onMagicLinkRequested',
+  password_reset_requested: 'onPasswordResetRequested',
+  'auth.failed': 'onAuthFailed',
+};
+
+type Loaded = Record<string, unknown> & { default?: unknown };
+const modules = new Map<string, Promise<Loaded>>();
+
+function send(message: SandboxReply): void {
+  process.send?.(message);
+}
+
+function load(key: string, code: string): Promise<Loaded> {
+  let loaded = modules.get(key);
+  if (!loaded) {
+    loaded = import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`) as Promise<Loaded>;
+    modules.set(key, loaded);
+    if (modules.size > 200) modules.delete(modules.keys().next().value!);
+  }
+  return loaded;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null;
+
+async function inspect(key: string, code: string): Promise<InspectResult> {
+  const mod = await load(key, code);
+  const value = mod.default;
+  const def = isObject(value) ? value : undefined;
+  const auth = def?.auth;
+  return {
+    hasDefault: value !== undefined,
+    platform: typeof def?.__platform === 'string' ? def.__platform : null,
+    sdkVersion: typeof def?.sdkVersion === 'string' ? def.sdkVersion : null,
+    auth:
+      auth === undefined || auth === false
+        ? 'false'
+        : auth === 'required' || auth === 'optional'
+          ? auth
+          : typeof auth === 'function'
+            ? 'custom'
+            : 'invalid',
+    methods: Array.isArray(def?.methods) ? def.methods.map((m) => String(m).toUpperCase()) : null,
+    blocking: def?.blocking,
+    timeoutMs: def?.timeoutMs,
+    handlers: def ? Object.values(HANDLERS).filter((name) => typeof def[name] === 'function') : [],
+  };
+}
+
+const json = (status: number, body: unknown): ApiResult => ({
+  status,
+  headers: { 'content-type': 'application/json; charset=utf-8' },
+  body: JSON.stringify(body ?? null),
+});
+
+async function toResult(value: unknown): Promise<ApiResult> {
+  if (value instanceof Response) {
+    const headers: Record<string, string> = {};
+    value.headers.forEach((v, k) => (headers[k] = v));
+    return { status: value.status, headers, body: await value.text() };
+  }
+  if (isObject(value) && value.__reply === true) {
+    const status = typeof value.status === 'number' ? value.status : 200;
+    const headers = isObject(value.headers) ? (value.headers as Record<string, string>) : {};
+    if (typeof value.body === 'string')
+      return {
+        status,
+        headers: { 'content-type': 'text/plain; charset=utf-8', ...headers },
+        body: value.body,
+      };
+    return { ...json(status, value.body), headers: { ...json(status, null).headers, ...headers } };
+  }
+  return json(200, value);
+}
+
+async function runApi(
+  key: string,
+  code: string,
+  request: SandboxApiRequest,
+  user: SandboxUser | null,
+  env: Record<string, string>,
+): Promise<ApiResult> {
+  const def = (await load(key, code)).default;
+  if (!isObject(def) || typeof def.handler !== 'function')
+    return json(500, { code: 'internal', message: 'The API has no handler' });
+  let caller = user;
+  if (typeof def.auth === 'function') {
+    const verified: unknown = await (def.auth as (input: unknown) => unknown)({
+      headers: { ...request.headers },
+    });
+    if (!isObject(verified)) return json(401, { code: 'unauthorized', message: 'Authentication required' });
+    caller = {
+      id: String(verified.id),
+      email: String(verified.email),
+      name: typeof verified.name === 'string' ? verified.name : null,
+      picture: typeof verified.picture === 'string' ? verified.picture : null,
+    };
+  }
+  const result: unknown = await (def.handler as (ctx: unknown) => unknown)({ request, user: caller, env });
+  return toResult(result);
+}
+
+function effect(kind: 'email.send' | 'push.send' | 'jobs.enqueue') {
+  return async (payload: unknown): Promise<void> => {
+    send({ type: 'effect', effect: kind, payload: JSON.parse(JSON.stringify(payload ?? null)) as unknown });
+  };
+}
+
+async function runHook(
+  key: string,
+  code: string,
+  events: unknown[],
+  env: Record<string, string>,
+): Promise<HookResult> {
+  const def = (await load(key, code)).default;
+  const ran: HookResult['ran'] = [];
+  for (const event of events) {
+    const kind = isObject(event) ? String(event.kind) : '';
+    const name = HANDLERS[kind];
+    const handler = name && isObject(def) ? def[name] : undefined;
+    if (typeof handler !== 'function') {
+      ran.push({ kind, handler: null });
+      continue;
+    }
+    const ctx = {
+      event,
+      env,
+      db: { query: () => Promise.reject(new Error('ctx.db is not available in this host version')) },
+      email: { send: effect('email.send') },
+      push: { send: effect('push.send') },
+      jobs: { enqueue: (name: string, payload?: unknown) => effect('jobs.enqueue')({ name, payload }) },
+    };
+    await (handler as (ctx: unknown) => unknown)(ctx);
+    ran.push({ kind, handler: name! });
+  }
+  return { ran };
+}
+
+function run(call: SandboxCall): Promise<unknown> {
+  switch (call.op) {
+    case 'inspect':
+      return inspect(call.key, call.code);
+    case 'api':
+      return runApi(call.key, call.code, call.request, call.user, call.env);
+    case 'hook':
+      return runHook(call.key, call.code, call.events, call.env);
+  }
+}
+
+process.on('message', (message: SandboxMessage) => {
+  run(message.call).then(
+    (value) => send({ type: 'result', id: message.id, ok: true, value }),
+    (error: unknown) =>
+      send({
+        type: 'result',
+        id: message.id,
+        ok: false,
+        error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+      }),
+  );
+});
+// A rejected promise nobody awaited must not end the sandbox with the other calls in flight.
+process.on('unhandledRejection', () => undefined);
+process.on('uncaughtException', () => undefined);
