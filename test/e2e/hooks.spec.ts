@@ -112,11 +112,14 @@ describe('fire-and-forget hooks', () => {
       json: { refreshToken: user.refreshToken, revoke: true },
     });
     expect(out.status).toBe(200);
-    await collector.waitFor(
-      (r) =>
-        (r as unknown as Report).event?.kind === 'user.signed_out' &&
-        (r as unknown as Report).event.user?.email === user.email,
-    );
+    // Batches run concurrently (events are ordered within a batch), so wait for all five.
+    const deadline = Date.now() + 20_000;
+    while (
+      reports('ff').filter((r) => r.event.user?.email === user.email).length < 5 &&
+      Date.now() < deadline
+    ) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
     const kinds = reports('ff')
       .filter((r) => r.event.user?.email === user.email)
       .map((r) => r.event.kind);
