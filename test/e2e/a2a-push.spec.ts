@@ -115,7 +115,9 @@ describe('A2A push notifications', () => {
     });
     const reader = res.body!.getReader();
     const first = new TextDecoder().decode((await reader.read()).value);
-    const id = (JSON.parse(first.replace(/^data: /, '').trim()) as { result: { task: { id: string } } })
+    // One read can carry more than one event: the first event is the task.
+    const firstEvent = first.split('\n\n')[0]!;
+    const id = (JSON.parse(firstEvent.replace(/^data: /, '').trim()) as { result: { task: { id: string } } })
       .result.task.id;
     aborted.abort(); // the client goes away while the task runs
     const deadline = Date.now() + 45_000;
