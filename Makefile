@@ -21,8 +21,8 @@ check: ## format check, lint with zero warnings, type check (after make setup)
 	@pnpm run lint
 	@pnpm run typecheck
 
-bench: setup ## run the benchmarks (results in bench/results/)
-	@node tools/devstack/dist/bench.js
+bench: setup ## run the runner's benchmarks on an idle machine (results in bench/results/latest.md)
+	@node bench/run.ts
 
 clean: ## remove build output (keeps .data/)
 	@rm -rf apps/*/dist libs/*/dist tools/*/dist *.tsbuildinfo
