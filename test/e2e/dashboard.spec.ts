@@ -153,6 +153,13 @@ describe('dashboard pages', () => {
     await page.screenshot({ path: join(screenshots, 'dashboard-emails.png') });
   });
 
+  it('serves the shared and its own stylesheet and its script', async () => {
+    for (const path of ['/assets/base.css', '/assets/dashboard.css', '/assets/dashboard.js']) {
+      const res = await api.get(path);
+      expect(res.status).toBe(200);
+    }
+  });
+
   it('refuses the dashboard on a project host', async () => {
     const res = await api.at(`${slug}.localhost`, undefined).get('/');
     expect(res.status).toBe(404);

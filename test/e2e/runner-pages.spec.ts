@@ -129,6 +129,19 @@ describe('runner pages', () => {
     await page.close();
   });
 
+  it('serves its stylesheet and script itself, without a CDN', async () => {
+    for (const [path, type] of [
+      ['/assets/base.css', /text\/css/],
+      ['/assets/runner.js', /javascript/],
+    ] as const) {
+      const res = await fetch(`${origin}${path}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(type);
+    }
+    const html = await (await fetch(`${origin}/jobs/x`)).text();
+    expect(html).not.toMatch(/https?:\/\/(?!127\.0\.0\.1)[^"']*\.(js|css)/);
+  });
+
   it('lists the key’s recent jobs on the hub, linking to their pages', async () => {
     const id = await submit('The title is "Pages"');
     const page = await newPage();

@@ -1,9 +1,10 @@
 import 'reflect-metadata';
-import { bootstrapHttpApp, exitOnBootFailure } from '@suite/nest-core';
+import { bootstrapHttpApp, exitOnBootFailure, registerStaticAssets } from '@suite/nest-core';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { startTelemetry } from '@suite/telemetry';
 import { AppModule } from './app.module.js';
 import { setupOpenApi } from './docs/openapi.js';
-import { registerStaticAssets } from './docs/static-assets.js';
 import { registerGatewayProxy } from './gateway-proxy.js';
 import { registerJsonBodyParser } from './http/json-body.parser.js';
 import { RunnerExceptionFilter } from './http/runner-exception.filter.js';
@@ -24,7 +25,7 @@ bootstrapHttpApp(AppModule.forRoot(config), {
     registerJsonBodyParser(app.getHttpAdapter().getInstance());
     app.useGlobalFilters(new RunnerExceptionFilter());
     setupOpenApi(app);
-    await registerStaticAssets(app);
+    await registerStaticAssets(app, join(dirname(fileURLToPath(import.meta.url)), '..', 'public'));
     if (config.GATEWAY_URL) await registerGatewayProxy(app, config.GATEWAY_URL);
   },
 }).catch(exitOnBootFailure('jobs-api'));

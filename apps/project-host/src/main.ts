@@ -1,8 +1,9 @@
 import 'reflect-metadata';
-import { bootstrapHttpApp, exitOnBootFailure } from '@suite/nest-core';
+import { bootstrapHttpApp, exitOnBootFailure, registerStaticAssets } from '@suite/nest-core';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { startTelemetry } from '@suite/telemetry';
 import { AppModule } from './app.module.js';
-import { registerDashboardAssets } from './dashboard/dashboard-assets.js';
 import { UserExceptionFilter } from './http/user-exception.filter.js';
 import { loadProjectHostConfig } from './project-host.config.js';
 
@@ -18,6 +19,6 @@ bootstrapHttpApp(AppModule.forRoot(config), {
   bodyLimit: 64 * 1024,
   configure: async (app) => {
     app.useGlobalFilters(new UserExceptionFilter());
-    await registerDashboardAssets(app);
+    await registerStaticAssets(app, join(dirname(fileURLToPath(import.meta.url)), '..', 'public'));
   },
 }).catch(exitOnBootFailure('project-host'));

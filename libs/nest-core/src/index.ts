@@ -3,6 +3,7 @@ export {
   exitOnBootFailure,
   type HttpBootstrapOptions,
 } from './bootstrap/http-bootstrap.js';
+export { registerStaticAssets } from './bootstrap/static-assets.js';
 export { DependencyProbe, type ProbeResult } from './health/dependency-probe.js';
 export { HealthController } from './health/health.controller.js';
 export { HealthModule } from './health/health.module.js';

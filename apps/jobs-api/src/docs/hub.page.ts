@@ -15,7 +15,7 @@ export function renderHubPage(origin: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Browser Test Runner</title>
 <link rel="icon" href="data:,">
-<link rel="stylesheet" href="/assets/runner.css">
+<link rel="stylesheet" href="/assets/base.css">
 <script type="module" src="/assets/runner.js"></script>
 </head>
 <body>

@@ -12,6 +12,7 @@ function layout(title: string, body: string, data: Record<string, string>): stri
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${esc(title)} · Platform dashboard</title>
 <link rel="icon" href="data:,">
+<link rel="stylesheet" href="/assets/base.css">
 <link rel="stylesheet" href="/assets/dashboard.css">
 <script type="module" src="/assets/dashboard.js"></script>
 </head>
