@@ -15,7 +15,11 @@ import { dataDir, repoRoot } from './paths.js';
  */
 async function main(): Promise<number> {
   const root = repoRoot();
-  const infra = await prepareInfrastructure(dataDir(), { database: 'suite_test', recreate: true });
+  // TEST_DATABASE lets two test runs share one Postgres server without dropping each other's data.
+  const database = process.env.TEST_DATABASE ?? 'suite_test';
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(database))
+    throw new Error(`TEST_DATABASE must be a plain database name (got "${database}")`);
+  const infra = await prepareInfrastructure(dataDir(), { database, recreate: true });
   const prefix = `test-${randomBytes(4).toString('hex')}`;
   const report = join(mkdtempSync(join(tmpdir(), 'suite-jest-')), 'report.json');
   try {
