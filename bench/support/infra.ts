@@ -11,7 +11,8 @@ import { repoRoot } from './processes.ts';
  * key prefix of its own that is deleted at the end. Nothing else on the servers is touched.
  */
 
-export const BENCH_DATABASE = 'suite_bench';
+/** BENCH_DATABASE names another, so two bench runs can share one Postgres server. */
+export const BENCH_DATABASE = process.env.BENCH_DATABASE ?? 'suite_bench';
 
 export interface BenchInfra {
   databaseUrl: string;
