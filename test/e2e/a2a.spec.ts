@@ -273,6 +273,14 @@ describe('A2A gateway', () => {
       };
       expect(task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
       expect(task.status.message.parts[0]!.text).toMatch(/juggle three flaming torches/);
+      const listed = async (status: string): Promise<string[]> =>
+        (
+          (await rpc('ListTasks', { contextId: task.contextId, status })).body.result!.tasks as {
+            id: string;
+          }[]
+        ).map((t) => t.id);
+      expect(await listed('TASK_STATE_INPUT_REQUIRED')).toEqual([task.id]);
+      expect(await listed('TASK_STATE_FAILED')).toEqual([]);
 
       const followUp = await rpc('SendMessage', {
         message: {
@@ -290,6 +298,8 @@ describe('A2A gateway', () => {
       };
       expect(continued.id).toBe(task.id);
       expect(continued.status.state).toBe('TASK_STATE_COMPLETED');
+      expect(await listed('TASK_STATE_INPUT_REQUIRED')).toEqual([]);
+      expect(await listed('TASK_STATE_COMPLETED')).toEqual([task.id]);
       const history = (await rpc('GetTask', { id: task.id })).body.result as { history: unknown[] };
       expect(history.history).toHaveLength(2);
     });

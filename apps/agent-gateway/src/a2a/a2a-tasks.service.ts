@@ -9,7 +9,7 @@ import { RunnerResources } from '../runner/runner-resources.js';
 import { isFinalStatus, TaskEvents } from '../runner/task-events.js';
 import { historyLength, invalidParams, Params, readAuthentication, readMessage } from './a2a-params.js';
 import type { JsonObject, Message, Task, TaskPushNotificationConfig } from './a2a.types.js';
-import { jobStatusOf, needsInput, toTask } from './task.mapper.js';
+import { jobFilterOf, needsInput, toTask } from './task.mapper.js';
 
 /** What SendMessage / SendStreamingMessage resolved to, before anyone waits on it. */
 export interface SentMessage {
@@ -239,20 +239,22 @@ export class A2aTasksService {
       where.contextId = contextId;
     }
     if (state && state !== 'TASK_STATE_UNSPECIFIED') {
-      const status = jobStatusOf(state);
-      if (!status && !/^TASK_STATE_[A-Z_]+$/.test(state)) {
+      const filter = jobFilterOf(state);
+      if (!filter && !/^TASK_STATE_[A-Z_]+$/.test(state)) {
         throw invalidParams(`params.status ${JSON.stringify(state)} is not a TaskState`);
       }
-      if (!status) return { tasks: [], nextPageToken: '', pageSize, totalSize: 0 };
-      where.status = status;
+      if (!filter) return { tasks: [], nextPageToken: '', pageSize, totalSize: 0 };
+      Object.assign(where, filter);
     }
     if (after) where.updatedAt = { gt: new Date(after) };
     const totalSize = await this.db.job.count({ where });
-    const page: MainDb.Prisma.JobWhereInput = { ...where };
+    let page: MainDb.Prisma.JobWhereInput = where;
     if (pageToken) {
       const cursor = decodeCursor(pageToken);
       const at = new Date(cursor.c);
-      page.OR = [{ createdAt: { lt: at } }, { createdAt: at, id: { lt: cursor.i } }];
+      page = {
+        AND: [where, { OR: [{ createdAt: { lt: at } }, { createdAt: at, id: { lt: cursor.i } }] }],
+      };
     }
     const rows = await this.db.job.findMany({
       where: page,

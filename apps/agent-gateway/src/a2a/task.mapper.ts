@@ -29,19 +29,28 @@ export function taskStateOfJob(job: Pick<MainDb.Job, 'status' | 'error'>): TaskS
 export const needsInput = (job: Pick<MainDb.Job, 'status' | 'error'>): boolean =>
   job.status === JobStatus.Failed && job.error === INSTRUCTIONS_NOT_UNDERSTOOD;
 
-/** The job statuses a ListTasks `status` filter selects (none for states jobs never have). */
-export function jobStatusOf(state: string): JobStatus | null {
+/**
+ * The jobs a ListTasks `status` filter selects, or null for states jobs never have (auth-required,
+ * rejected). INPUT_REQUIRED is a failed job whose instructions were not understood, so FAILED
+ * leaves those out.
+ */
+export function jobFilterOf(state: string): MainDb.Prisma.JobWhereInput | null {
   switch (state) {
     case State.Submitted:
-      return JobStatus.Queued;
+      return { status: JobStatus.Queued };
     case State.Working:
-      return JobStatus.Running;
+      return { status: JobStatus.Running };
     case State.Completed:
-      return JobStatus.Succeeded;
+      return { status: JobStatus.Succeeded };
     case State.Failed:
-      return JobStatus.Failed;
+      return {
+        status: JobStatus.Failed,
+        OR: [{ error: null }, { error: { not: INSTRUCTIONS_NOT_UNDERSTOOD } }],
+      };
+    case State.InputRequired:
+      return { status: JobStatus.Failed, error: INSTRUCTIONS_NOT_UNDERSTOOD };
     case State.Canceled:
-      return JobStatus.Cancelled;
+      return { status: JobStatus.Cancelled };
     default:
       return null;
   }
