@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { freePort, startApp, waitForHttp, type AppProcess } from '../support/app-process.js';
 
@@ -37,6 +38,49 @@ describe('jobs-api forwards /a2a, /mcp and the agent card to the gateway', () =>
       expect(await viaRunner.text()).toBe(await direct.text());
     },
   );
+
+  it('keeps MCP DNS rebinding protection behind the forwarding: the Host the caller used is checked', async () => {
+    const initialize = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    });
+    // fetch cannot set Host, and a rebinding page's requests carry its own DNS name there.
+    const post = (host: string, extra: Record<string, string> = {}) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const url = new URL(`${runner}/mcp`);
+        const req = request(
+          {
+            host: url.hostname,
+            port: url.port,
+            path: '/mcp',
+            method: 'POST',
+            headers: {
+              host,
+              authorization: 'Bearer test-key-1',
+              'content-type': 'application/json',
+              accept: 'application/json, text/event-stream',
+              ...extra,
+            },
+          },
+          (res) => {
+            let body = '';
+            res.setEncoding('utf8');
+            res.on('data', (chunk: string) => (body += chunk));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+          },
+        );
+        req.on('error', reject);
+        req.end(initialize);
+      });
+    const hostile = await post('tests.evil.example');
+    expect(hostile.status).toBe(403);
+    expect(JSON.parse(hostile.body)).toMatchObject({ error: { message: /Invalid Host header/ } });
+    // A client cannot pass a hostile name off as forwarded by a friendly one: the runner replaces it.
+    expect((await post('tests.evil.example', { 'x-forwarded-host': 'localhost' })).status).toBe(403);
+    expect((await post(new URL(runner).host)).status).toBe(200);
+  });
 
   it('serves its own paths itself', async () => {
     const health = (await (await fetch(`${runner}/health`)).json()) as { service: string };

@@ -17,6 +17,12 @@ export async function registerGatewayProxy(app: NestFastifyApplication, upstream
       rewritePrefix: prefix,
       http: { requestOptions: { timeout: 0 } },
       replyOptions: {
+        // The proxy sends the upstream's own Host; the gateway checks the caller's (MCP's DNS
+        // rebinding protection), so pass it on, replacing whatever the client claimed.
+        rewriteRequestHeaders: (request, headers) => ({
+          ...headers,
+          'x-forwarded-host': request.headers.host ?? '',
+        }),
         onError: (reply, { error }) => {
           void reply.code(502).send({
             detail: `the agent gateway is unreachable (${(error as Error).message})`,

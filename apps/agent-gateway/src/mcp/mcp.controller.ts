@@ -13,6 +13,15 @@ import { GatewayAuth } from '../runner/gateway-auth.js';
 import { TaskEvents } from '../runner/task-events.js';
 import { registerRunnerTools } from './mcp-tools.js';
 
+/** A loopback name or literal, any port: a rebinding page can only reach us under its own DNS name. */
+function isLoopbackHost(host: string): boolean {
+  try {
+    return ['localhost', '127.0.0.1', '[::1]'].includes(new URL(`http://${host}`).hostname);
+  } catch {
+    return false;
+  }
+}
+
 /** MCP over Streamable HTTP, stateless: one server and transport per request, the key on every call. */
 @ApiExcludeController()
 @Controller('mcp')
@@ -40,6 +49,18 @@ export class McpController {
     this.allowedOrigins = [publicUrl.origin, ...config.MCP_ALLOWED_ORIGINS];
   }
 
+  /**
+   * Behind a proxy (jobs-api's forwarding, an ingress) the Host the transport checks is the proxy's
+   * upstream name; the name the caller used arrives as X-Forwarded-Host, and every name in it must be
+   * ours too. Returns the refused name, if any.
+   */
+  private refusedForwardedHost(request: FastifyRequest): string | undefined {
+    const header = request.headers['x-forwarded-host'];
+    if (header === undefined) return undefined;
+    const names = (Array.isArray(header) ? header.join(',') : header).split(',').map((n) => n.trim());
+    return names.find((name) => !this.allowedHosts.includes(name.toLowerCase()) && !isLoopbackHost(name));
+  }
+
   @All()
   async handle(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     try {
@@ -54,6 +75,15 @@ export class McpController {
             id: null,
             error: { code: -32000, message: 'Method not allowed: use POST' },
           });
+        return;
+      }
+      const forwardedHost = this.refusedForwardedHost(request);
+      if (forwardedHost !== undefined) {
+        void reply.status(403).send({
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32000, message: `Invalid Host header: ${forwardedHost}` },
+        });
         return;
       }
       if (request.body instanceof InvalidJsonBody) {
