@@ -1,4 +1,4 @@
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -11,6 +11,9 @@ const cli = join(repoRoot, 'apps/jobs-api/dist/cli/api-keys.cli.js');
 const env = { PATH: process.env.PATH, DATABASE_URL: process.env.DATABASE_URL };
 
 const keys = async (...args: string[]) => run(process.execPath, [cli, ...args], { env });
+
+// Each call starts a Node process that loads the Prisma client: seconds each on a busy 2-core machine.
+jest.setTimeout(180_000);
 
 describe('pnpm api-keys', () => {
   const owner = `cli-${randomBytes(4).toString('hex')}`;
