@@ -1,4 +1,7 @@
 import {
+  ARTIFACT_SENSITIVE,
+  artifactEnv,
+  artifactEnvProblems,
   ConfigError,
   envFields,
   exitOnConfigError,
@@ -20,7 +23,8 @@ export const agentGatewayEnv = z.object({
     .httpUrl()
     .default('http://127.0.0.1:8080')
     .transform((v) => v.replace(/\/+$/, '')),
-  ARTIFACTS_DIR: z.string().min(1).default('.data/artifacts'),
+  /** ARTIFACTS_DIR, ARTIFACT_STORE, ARTIFACT_DOWNLOAD, S3_*: where job artifacts live. */
+  ...artifactEnv,
   MAX_BODY_BYTES: envFields.positiveInt(256 * 1024),
   DATABASE_POOL_SIZE: envFields.positiveInt(10),
   DEFAULT_MODEL: z.string().min(1).optional(),
@@ -44,9 +48,11 @@ export type AgentGatewayConfig = z.infer<typeof agentGatewayEnv> & { llm: LlmMod
 
 export function loadAgentGatewayConfig(env: NodeJS.ProcessEnv = process.env): AgentGatewayConfig {
   const config = loadConfigOrExit('agent-gateway', agentGatewayEnv, env, {
-    sensitive: ['API_KEYS', ...LLM_SENSITIVE],
+    sensitive: ['API_KEYS', ...LLM_SENSITIVE, ...ARTIFACT_SENSITIVE],
   });
   const served = servedLlmModels(config);
-  if ('problem' in served) return exitOnConfigError(new ConfigError('agent-gateway', [served.problem]));
+  const problems = [...('problem' in served ? [served.problem] : []), ...artifactEnvProblems(config)];
+  if (problems.length || 'problem' in served)
+    return exitOnConfigError(new ConfigError('agent-gateway', problems));
   return { ...config, llm: served.registry };
 }

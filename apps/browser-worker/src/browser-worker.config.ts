@@ -1,4 +1,7 @@
 import {
+  ARTIFACT_SENSITIVE,
+  artifactEnv,
+  artifactEnvProblems,
   ConfigError,
   envFields,
   exitOnConfigError,
@@ -22,7 +25,8 @@ export const browserWorkerEnv = z.object({
   /** Jobs run at once by this process; one browser context each. Default: one per core, max 4. */
   WORKER_CONCURRENCY: envFields.positiveInt(Math.min(4, Math.max(1, cpus().length))),
   CHROMIUM_PATH: z.string().min(1).optional(),
-  ARTIFACTS_DIR: z.string().min(1).default('.data/artifacts'),
+  /** ARTIFACTS_DIR, ARTIFACT_STORE, ARTIFACT_DOWNLOAD, S3_*: where job artifacts live. */
+  ...artifactEnv,
   /** Wall clock of one job, from claim to verdict. */
   JOB_TIMEOUT_MS: envFields.positiveInt(5 * 60_000),
   /** Longest wait for one action's element or effect. */
@@ -41,8 +45,12 @@ export const browserWorkerEnv = z.object({
 export type BrowserWorkerConfig = z.infer<typeof browserWorkerEnv> & { llm: LlmModelRegistry };
 
 export function loadBrowserWorkerConfig(env: NodeJS.ProcessEnv = process.env): BrowserWorkerConfig {
-  const config = loadConfigOrExit('browser-worker', browserWorkerEnv, env, { sensitive: [...LLM_SENSITIVE] });
+  const config = loadConfigOrExit('browser-worker', browserWorkerEnv, env, {
+    sensitive: [...LLM_SENSITIVE, ...ARTIFACT_SENSITIVE],
+  });
   const served = servedLlmModels(config);
-  if ('problem' in served) return exitOnConfigError(new ConfigError('browser-worker', [served.problem]));
+  const problems = [...('problem' in served ? [served.problem] : []), ...artifactEnvProblems(config)];
+  if (problems.length || 'problem' in served)
+    return exitOnConfigError(new ConfigError('browser-worker', problems));
   return { ...config, llm: served.registry };
 }

@@ -1,4 +1,7 @@
 import {
+  ARTIFACT_SENSITIVE,
+  artifactEnv,
+  artifactEnvProblems,
   ConfigError,
   envFields,
   exitOnConfigError,
@@ -15,7 +18,8 @@ export const jobsApiEnv = z.object({
   ...llmEnv,
   PORT: envFields.port(8080),
   API_KEYS: envFields.list(),
-  ARTIFACTS_DIR: z.string().min(1).default('.data/artifacts'),
+  /** ARTIFACTS_DIR, ARTIFACT_STORE, ARTIFACT_DOWNLOAD, S3_*: where job artifacts live. */
+  ...artifactEnv,
   GATEWAY_URL: envFields.httpUrl().optional(),
   MAX_BODY_BYTES: envFields.positiveInt(256 * 1024),
   DATABASE_POOL_SIZE: envFields.positiveInt(10),
@@ -28,8 +32,11 @@ export const jobsApiEnv = z.object({
 export type JobsApiConfig = z.infer<typeof jobsApiEnv> & { llm: LlmModelRegistry };
 
 export function loadJobsApiConfig(env: NodeJS.ProcessEnv = process.env): JobsApiConfig {
-  const config = loadConfigOrExit('jobs-api', jobsApiEnv, env, { sensitive: ['API_KEYS', ...LLM_SENSITIVE] });
+  const config = loadConfigOrExit('jobs-api', jobsApiEnv, env, {
+    sensitive: ['API_KEYS', ...LLM_SENSITIVE, ...ARTIFACT_SENSITIVE],
+  });
   const served = servedLlmModels(config);
-  if ('problem' in served) return exitOnConfigError(new ConfigError('jobs-api', [served.problem]));
+  const problems = [...('problem' in served ? [served.problem] : []), ...artifactEnvProblems(config)];
+  if (problems.length || 'problem' in served) return exitOnConfigError(new ConfigError('jobs-api', problems));
   return { ...config, llm: served.registry };
 }

@@ -1,14 +1,27 @@
-import { createReadStream, type ReadStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { appendFile, mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 
 export type ArtifactKind = 'log' | 'video';
 
-const FILE: Record<ArtifactKind, string> = { log: 'agent-log.ndjson', video: 'video.mp4' };
+/** File names of a job's artifacts, in its directory (local) or under its key prefix (S3). */
+export const ARTIFACT_FILE: Record<ArtifactKind, string> = { log: 'agent-log.ndjson', video: 'video.mp4' };
+export const ARTIFACT_CONTENT_TYPE: Record<ArtifactKind, string> = {
+  log: 'application/x-ndjson',
+  video: 'video/mp4',
+};
+const FILE = ARTIFACT_FILE;
+
+/** Job ids are UUIDs checked before they get here; refuse anything that could leave the root or prefix. */
+export function checkArtifactJobId(jobId: string): string {
+  if (!/^[0-9a-f-]{36}$/i.test(jobId)) throw new Error(`invalid job id for artifacts: ${jobId}`);
+  return jobId;
+}
 
 /**
  * Where job artifacts live. The default is a directory every process of the suite shares (a
- * volume in containers); object storage can implement the same interface.
+ * volume in containers); `S3ArtifactStore` keeps them in an S3-compatible bucket.
  */
 export interface ArtifactStore {
   /** A local path the worker writes to directly (ffmpeg output, log appends). */
@@ -16,17 +29,27 @@ export interface ArtifactStore {
   appendLog(jobId: string, lines: string): Promise<void>;
   readLog(jobId: string): Promise<string>;
   size(jobId: string, kind: ArtifactKind): Promise<number | undefined>;
-  open(jobId: string, kind: ArtifactKind, range?: { start: number; end: number }): ReadStream;
+  open(jobId: string, kind: ArtifactKind, range?: { start: number; end: number }): Readable;
+  /**
+   * The worker is done writing the job's artifacts (call it before the job is marked finished):
+   * object storage uploads the local files and deletes them; the shared directory keeps them.
+   */
+  complete(jobId: string): Promise<void>;
+  /**
+   * A short-lived URL a client can download the artifact from directly, or undefined when
+   * downloads go through the API (the shared directory, or S3 with ARTIFACT_DOWNLOAD=proxy).
+   */
+  downloadUrl(jobId: string, kind: ArtifactKind): Promise<string | undefined>;
   remove(jobId: string): Promise<void>;
+  /** Releases connections (on shutdown). */
+  close(): Promise<void>;
 }
 
 export class LocalArtifactStore implements ArtifactStore {
   constructor(private readonly root: string) {}
 
   private dir(jobId: string): string {
-    // Job ids are UUIDs checked before they get here; refuse anything that could leave the root.
-    if (!/^[0-9a-f-]{36}$/i.test(jobId)) throw new Error(`invalid job id for artifacts: ${jobId}`);
-    return join(this.root, 'jobs', jobId);
+    return join(this.root, 'jobs', checkArtifactJobId(jobId));
   }
 
   async localPath(jobId: string, kind: ArtifactKind): Promise<string> {
@@ -56,11 +79,20 @@ export class LocalArtifactStore implements ArtifactStore {
     }
   }
 
-  open(jobId: string, kind: ArtifactKind, range?: { start: number; end: number }): ReadStream {
+  open(jobId: string, kind: ArtifactKind, range?: { start: number; end: number }): Readable {
     return createReadStream(join(this.dir(jobId), FILE[kind]), range);
+  }
+
+  /** The files already are where every process reads them. */
+  async complete(): Promise<void> {}
+
+  async downloadUrl(): Promise<string | undefined> {
+    return undefined;
   }
 
   async remove(jobId: string): Promise<void> {
     await rm(this.dir(jobId), { recursive: true, force: true });
   }
+
+  async close(): Promise<void> {}
 }

@@ -1,5 +1,6 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { createMainClient, type MainClient } from '@suite/db';
+import { createArtifactStore, type ArtifactStore } from '@suite/jobs';
 import {
   createProducerConnection,
   createQueue,
@@ -20,6 +21,8 @@ export class RunnerResources implements OnApplicationShutdown {
   readonly subscriber: Redis;
   readonly queue: TypedQueue<typeof QueueName.BrowserJobs>;
   readonly pushQueue: TypedQueue<typeof QueueName.PushNotifications>;
+  /** The shared directory or the S3 bucket (ARTIFACT_STORE / S3_BUCKET). */
+  readonly artifacts: ArtifactStore;
 
   constructor(@Inject(AGENT_GATEWAY_CONFIG) config: AgentGatewayConfig) {
     this.db = createMainClient(config.DATABASE_URL, { maxConnections: config.DATABASE_POOL_SIZE });
@@ -41,6 +44,7 @@ export class RunnerResources implements OnApplicationShutdown {
       },
     });
     this.pushQueue.on('error', () => undefined);
+    this.artifacts = createArtifactStore(config);
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -49,5 +53,6 @@ export class RunnerResources implements OnApplicationShutdown {
     this.subscriber.disconnect();
     this.redis.disconnect();
     await this.db.$disconnect();
+    await this.artifacts.close();
   }
 }

@@ -1,11 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import {
-  ApiKeyService,
-  JobEventsPublisher,
-  JobService,
-  LocalArtifactStore,
-  ModelRegistry,
-} from '@suite/jobs';
+import { ApiKeyService, JobEventsPublisher, JobService, ModelRegistry } from '@suite/jobs';
 import type { AgentGatewayConfig } from '../agent-gateway.config.js';
 import { AGENT_GATEWAY_CONFIG } from '../app.tokens.js';
 import { RunnerResources } from './runner-resources.js';
@@ -32,29 +26,19 @@ import { RunnerResources } from './runner-resources.js';
         new ApiKeyService(resources.db, config.API_KEYS),
     },
     {
-      provide: LocalArtifactStore,
-      inject: [AGENT_GATEWAY_CONFIG],
-      useFactory: (config: AgentGatewayConfig) => new LocalArtifactStore(config.ARTIFACTS_DIR),
-    },
-    {
       provide: JobService,
-      inject: [RunnerResources, ModelRegistry, LocalArtifactStore, AGENT_GATEWAY_CONFIG],
-      useFactory: (
-        resources: RunnerResources,
-        models: ModelRegistry,
-        store: LocalArtifactStore,
-        config: AgentGatewayConfig,
-      ) =>
+      inject: [RunnerResources, ModelRegistry, AGENT_GATEWAY_CONFIG],
+      useFactory: (resources: RunnerResources, models: ModelRegistry, config: AgentGatewayConfig) =>
         new JobService({
           db: resources.db,
           queue: resources.queue,
           models,
-          store,
+          store: resources.artifacts,
           events: new JobEventsPublisher(resources.redis),
           hostedBrowser: Boolean(config.HOSTED_BROWSER_WS_URL),
         }),
     },
   ],
-  exports: [RunnerResources, ApiKeyService, JobService, ModelRegistry, LocalArtifactStore],
+  exports: [RunnerResources, ApiKeyService, JobService, ModelRegistry],
 })
 export class RunnerModule {}

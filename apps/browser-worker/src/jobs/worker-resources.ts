@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { createMainClient, type MainClient } from '@suite/db';
-import { JobEventsPublisher, LocalArtifactStore, type ArtifactStore } from '@suite/jobs';
+import { createArtifactStore, JobEventsPublisher, type ArtifactStore } from '@suite/jobs';
 import { createQueue, createRedisConnection, QueueName, type TypedQueue } from '@suite/queue';
 import type { Redis } from 'ioredis';
 import type { BrowserWorkerConfig } from '../browser-worker.config.js';
@@ -13,6 +13,7 @@ export class WorkerResources implements OnApplicationShutdown {
   readonly workerConnection: Redis;
   readonly redis: Redis;
   readonly queue: TypedQueue<typeof QueueName.BrowserJobs>;
+  /** The shared directory, or local staging files uploaded to S3 when a job completes. */
   readonly store: ArtifactStore;
   readonly events: JobEventsPublisher;
 
@@ -23,7 +24,7 @@ export class WorkerResources implements OnApplicationShutdown {
     for (const connection of [this.workerConnection, this.redis]) connection.on('error', () => undefined);
     this.queue = createQueue(QueueName.BrowserJobs, this.redis);
     this.queue.on('error', () => undefined);
-    this.store = new LocalArtifactStore(config.ARTIFACTS_DIR);
+    this.store = createArtifactStore(config);
     this.events = new JobEventsPublisher(this.redis);
   }
 
@@ -32,5 +33,6 @@ export class WorkerResources implements OnApplicationShutdown {
     this.workerConnection.disconnect();
     this.redis.disconnect();
     await this.db.$disconnect();
+    await this.store.close();
   }
 }

@@ -20,6 +20,7 @@ import {
   ApiOkResponse,
   ApiProduces,
   ApiQuery,
+  ApiResponse,
   ApiSecurity,
   ApiTags,
   ApiUnauthorizedResponse,
@@ -136,6 +137,15 @@ export class JobsController {
   @ApiOkResponse({
     description: 'The recorded video (H.264 MP4); 206 with Content-Range for a Range request.',
     content: { 'video/mp4': { schema: { type: 'string', format: 'binary' } } },
+  })
+  @ApiResponse({
+    status: 302,
+    description:
+      'With ARTIFACT_DOWNLOAD=presigned: Location is a short-lived URL of the video in object storage (send Range there).',
+  })
+  @ApiResponse({
+    status: 416,
+    description: 'The Range lies outside the video; Content-Range: bytes */<size>.',
   })
   @ApiNotFoundResponse({ description: 'Unknown job, or no video (yet).', type: HttpErrorDto })
   async video(

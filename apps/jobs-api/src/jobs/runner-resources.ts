@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { createMainClient, type MainClient } from '@suite/db';
-import { JobEventsHub } from '@suite/jobs';
+import { createArtifactStore, JobEventsHub, type ArtifactStore } from '@suite/jobs';
 import {
   createProducerConnection,
   createQueue,
@@ -21,6 +21,8 @@ export class RunnerResources implements OnApplicationShutdown {
   /** A connection in subscriber mode (it can do nothing else), shared by every live stream. */
   readonly subscriber: Redis;
   readonly events: JobEventsHub;
+  /** The shared directory or the S3 bucket (ARTIFACT_STORE / S3_BUCKET). */
+  readonly artifacts: ArtifactStore;
 
   constructor(@Inject(JOBS_API_CONFIG) config: JobsApiConfig) {
     this.db = createMainClient(config.DATABASE_URL, { maxConnections: config.DATABASE_POOL_SIZE });
@@ -31,6 +33,7 @@ export class RunnerResources implements OnApplicationShutdown {
     this.subscriber = createRedisConnection(config.REDIS_URL, { connectionName: 'jobs-api:events' });
     this.subscriber.on('error', () => undefined);
     this.events = new JobEventsHub(this.subscriber);
+    this.artifacts = createArtifactStore(config);
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -38,5 +41,6 @@ export class RunnerResources implements OnApplicationShutdown {
     this.redis.disconnect();
     this.subscriber.disconnect();
     await this.db.$disconnect();
+    await this.artifacts.close();
   }
 }
