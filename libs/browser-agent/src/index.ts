@@ -52,6 +52,7 @@ export {
 export {
   type InterpretedQuery,
   interpretQuery,
+  recordAction,
   runInterpreter,
   type RunInterpreterOptions,
   type RunResult,
@@ -59,7 +60,9 @@ export {
   type StepStatus,
   type Verdict,
 } from './interpreter-agent.js';
+export { describeElement, type ElementLocator } from './element-description-script.js';
 export { parseKeys } from './key-names.js';
+export { type RecordedAction } from './recorded-action.js';
 export { PagePointer } from './page-pointer.js';
 export {
   DEFAULT_LIMITS,
@@ -71,7 +74,7 @@ export {
 } from './run-limits.js';
 export { type ActionStep, runAction } from './step-actions.js';
 export { countHolds, runAssertion, textMatches, urlMatches } from './step-assertions.js';
-export { type StepContext, type StepReport } from './step-context.js';
+export { describeFound, type StepContext, type StepReport } from './step-context.js';
 export {
   type AssertCountStep,
   type AssertElementTextStep,

@@ -3,6 +3,7 @@ import type { AgentLog } from './agent-log.js';
 import { CursorOverlay } from './cursor-overlay.js';
 import { parseInstructions, SUPPORTED_PHRASINGS, type UnknownStep } from './instruction-parser.js';
 import { PagePointer } from './page-pointer.js';
+import type { RecordedAction } from './recorded-action.js';
 import { LimitExceededError, resolveLimits, type RunLimits, StepFailedError } from './run-limits.js';
 import { type ActionStep, runAction } from './step-actions.js';
 import { runAssertion } from './step-assertions.js';
@@ -30,6 +31,8 @@ export interface StepResult {
   error?: string;
   /** The page's URL when the step ended. */
   url?: string;
+  /** A passed step as it ran (with the element it found), for exporting the run as a script. */
+  recorded?: RecordedAction;
 }
 
 export interface RunResult {
@@ -307,7 +310,7 @@ async function runStep(step: Step, run: RunContext): Promise<StepResult> {
   }
   const durationMs = Date.now() - started;
   const url = safeUrl(run.page);
-  const { target, strategy, candidates, ambiguous } = ctx.report;
+  const { target, strategy, candidates, ambiguous, element } = ctx.report;
   if (ambiguous && candidates !== undefined && status === 'passed') {
     run.log.write({
       outcome: 'info',
@@ -344,7 +347,27 @@ async function runStep(step: Step, run: RunContext): Promise<StepResult> {
     ...(message ? { message: redact(message) } : {}),
     ...(error ? { error: redact(error) } : {}),
     ...(url ? { url: redact(url) } : {}),
+    ...(status === 'passed' ? { recorded: recordAction(step, element, run.log) } : {}),
   };
+}
+
+/**
+ * The step for an exported script. A value typed into a secret-looking field becomes a
+ * `{{secret.NAME}}` placeholder named after the field, so the script reads it from the environment.
+ */
+export function recordAction(
+  step: Step,
+  element: RecordedAction['element'],
+  log?: Pick<AgentLog, 'redactText'>,
+): RecordedAction {
+  const body: Partial<Step> = { ...step };
+  delete body.index;
+  delete body.text;
+  if (body.action === 'type' && body.value && log && log.redactText(body.value) !== body.value) {
+    const name = (body.target?.name ?? 'secret').replace(/[^A-Za-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+    body.value = `{{secret.${(name || 'SECRET').toUpperCase()}}}`;
+  }
+  return { step: body as RecordedAction['step'], ...(element ? { element } : {}) };
 }
 
 /** Stops waiting for a step when the run is aborted; the step's own work is abandoned with the page. */

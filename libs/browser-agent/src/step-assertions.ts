@@ -3,7 +3,7 @@ import { type ElementSnapshot, readElementState } from './element-state-script.j
 import { normalizeUrl } from './instruction-parser.js';
 import { StepFailedError } from './run-limits.js';
 import { safePageText } from './step-actions.js';
-import { disposeQuietly, logTarget, sleep, type StepContext } from './step-context.js';
+import { describeFound, disposeQuietly, logTarget, sleep, type StepContext } from './step-context.js';
 import type {
   AssertCountStep,
   AssertElementTextStep,
@@ -223,7 +223,9 @@ async function snapshot(
   ctx.report.candidates = match.count;
   ctx.report.ambiguous = match.ambiguous;
   try {
-    return { outcome, state: await match.handle.evaluate(readElementState) };
+    const state = await match.handle.evaluate(readElementState);
+    ctx.report.element = await describeFound(match.handle);
+    return { outcome, state };
   } catch {
     return { outcome: { tried: outcome.tried } };
   } finally {

@@ -1,4 +1,5 @@
 import type { ElementHandle, Page } from 'puppeteer-core';
+import { describeElement, type ElementLocator } from './element-description-script.js';
 import { describeTarget, locate, type LocatePreference, type LocateResult } from './element-locator.js';
 import type { PagePointer } from './page-pointer.js';
 import type { RunLimits } from './run-limits.js';
@@ -10,6 +11,8 @@ export interface StepReport {
   strategy?: string;
   candidates?: number;
   ambiguous?: boolean;
+  /** The element the step acted on, described for an exported script. */
+  element?: ElementLocator;
 }
 
 /** Everything one step needs; built fresh for every step so reports never leak between steps. */
@@ -46,7 +49,17 @@ export async function findElement(
   ctx.report.strategy = found.strategy;
   ctx.report.candidates = found.count;
   ctx.report.ambiguous = found.ambiguous;
+  ctx.report.element = await describeFound(found.handle);
   return { ...found, describe: describeTarget(target) };
+}
+
+/** The element as an exported script should find it; undefined when the page went away meanwhile. */
+export async function describeFound(handle: ElementHandle): Promise<ElementLocator | undefined> {
+  try {
+    return await handle.evaluate(describeElement);
+  } catch {
+    return undefined;
+  }
 }
 
 /** How a target appears in the log's `target` field: the name as written, or the role when unnamed. */

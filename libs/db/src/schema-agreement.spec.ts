@@ -20,7 +20,15 @@ import { createThrowawayDatabase, withClient, type ThrowawayDatabase } from './t
 // these tests are what keeps them equal to the Prisma schemas: structure first, then real use.
 
 const prismaDir = join(mainMigrationsDir(), '..');
-const RUNNER_MODELS = ['ApiKey', 'Job', 'JobEvent', 'A2aContext', 'A2aMessage', 'PushNotificationConfig'];
+const RUNNER_MODELS = [
+  'ApiKey',
+  'Job',
+  'JobEvent',
+  'A2aContext',
+  'A2aMessage',
+  'PushNotificationConfig',
+  'ReplayScript',
+];
 const CONTROL_PLANE_MODELS = [
   'Project',
   'CustomDomain',
@@ -159,6 +167,19 @@ describe('main database through the generated client', () => {
       orderBy: { createdAt: 'desc' },
     });
     expect(listed.map((j) => j.id)).toEqual([job.id]);
+    const script = await prisma.replayScript.create({
+      data: {
+        key: 'k',
+        owner: 'alice',
+        model: 'm',
+        initialUrl: 'http://x/',
+        query: 'q',
+        script: 'open http://x/',
+        llmCalls: 3,
+        jobId: job.id,
+      },
+    });
+    expect(await prisma.replayScript.findUnique({ where: { key: 'k' } })).toEqual(script);
     expect(await countRows(prisma, RUNNER_MODELS)).not.toContain(0);
   });
 

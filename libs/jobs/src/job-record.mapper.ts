@@ -19,7 +19,13 @@ export function toJobRecord(job: MainDb.Job, videoAvailable: boolean): JobRecord
     created_at: job.createdAt.toISOString(),
     started_at: job.startedAt?.toISOString() ?? null,
     finished_at: job.finishedAt?.toISOString() ?? null,
-    links: { self, log: `${self}/log`, video: videoAvailable ? `${self}/video` : null },
+    ...(job.replay ? { replay: job.replay as unknown as NonNullable<JobRecordDto['replay']> } : {}),
+    links: {
+      self,
+      log: `${self}/log`,
+      video: videoAvailable ? `${self}/video` : null,
+      ...(job.actions ? { script: `${self}/script` } : {}),
+    },
   };
 }
 

@@ -41,7 +41,7 @@ export interface CreateJobOptions {
 }
 
 export interface VideoResponse {
-  status: 200 | 206 | 416;
+  status: 200 | 206 | 302 | 416;
   headers: Record<string, string>;
   body?: NodeJS.ReadableStream;
 }
@@ -184,6 +184,9 @@ export class JobService {
             : 'no video was recorded for this job';
       throw new RunnerError(RunnerErrorCode.ArtifactNotFound, `No video for job ${job.id}: ${why}.`);
     }
+    // ARTIFACT_DOWNLOAD=presigned: the client fetches (and seeks in) the object directly.
+    const url = await this.deps.store.downloadUrl(job.id, 'video');
+    if (url) return { status: 302, headers: { location: url, 'cache-control': 'no-store' } };
     const common = {
       'content-type': 'video/mp4',
       'accept-ranges': 'bytes',
@@ -246,6 +249,11 @@ export class JobService {
       .publish({ type: 'status', jobId: job.id, status: JobStatus.Queued, at: new Date().toISOString() })
       .catch(() => undefined);
     return this.get(principal, job.id);
+  }
+
+  /** A job with the owner rules of `get` (a foreign job is not found), as stored: for the script export. */
+  async stored(principal: Principal, id: string): Promise<MainDb.Job> {
+    return this.find(principal, id);
   }
 
   /** Unknown ids, malformed ids and other owners' jobs are all simply "not found". */

@@ -1,6 +1,13 @@
 export { AGENT_TOOLS, planToolCall, type ToolPlan } from './agent-tools.js';
 export { AnthropicProvider, type AnthropicProviderOptions } from './anthropic-provider.js';
-export { type LlmEndReason, type LlmRunResult, runLlmAgent, type RunLlmAgentOptions } from './llm-agent.js';
+export {
+  type LlmEndReason,
+  type LlmRunResult,
+  type RecordedAction,
+  type ResumeFrom,
+  runLlmAgent,
+  type RunLlmAgentOptions,
+} from './llm-agent.js';
 export { DEFAULT_LLM_LIMITS, type LlmRunLimits, resolveLlmLimits } from './llm-limits.js';
 export {
   classifyProviderError,
@@ -15,7 +22,7 @@ export {
   type ToolDefinition,
   type ToolResult,
 } from './llm-provider.js';
-export { type LlmTestOptions, type LlmTestResult, runLlmTest } from './llm-test-runner.js';
+export { type LlmTestOptions, type LlmTestResult, runLlmTest, withVideo } from './llm-test-runner.js';
 export {
   createProvider,
   DEFAULT_MODELS,
@@ -29,7 +36,23 @@ export {
 export { OpenAiProvider, type OpenAiProviderOptions } from './openai-provider.js';
 export { formatSnapshot, type PageSnapshot, REF_ATTRIBUTE, takeSnapshot } from './page-snapshot.js';
 export { instructionFor } from './script-export.js';
-export { replayLlmScript, type ReplayOptions } from './script-replay.js';
+export {
+  type HealingReplayOptions,
+  type HealingReplayResult,
+  replayLlmScript,
+  type ReplayOptions,
+  type ReplayReport,
+  runHealingReplay,
+} from './script-replay.js';
+export {
+  exportBlocker,
+  exportTestScript,
+  jsString,
+  secretEnvName,
+  TEST_SCRIPT_FORMATS,
+  type TestScriptFormat,
+  type TestScriptOptions,
+} from './test-script-export.js';
 export { SecretValues, secretsFromMetadata } from './secret-values.js';
 export { costOf, type ModelPricing, type RunUsage } from './token-usage.js';
 export { servedLlmModels } from './served-models.js';

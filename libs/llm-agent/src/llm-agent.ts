@@ -6,6 +6,8 @@ import {
   isAssertion,
   LimitExceededError,
   PagePointer,
+  recordAction,
+  type RecordedAction,
   runAction,
   runAssertion,
   type Step,
@@ -62,6 +64,21 @@ export interface RunLlmAgentOptions {
   /** Attach a JPEG of the viewport to each observation (costs tokens; off by default). */
   screenshot?: boolean;
   typingDelayMs?: number;
+  /**
+   * Continue a replayed run whose recorded step stopped working (self-healing): the start page is
+   * not opened again, the model is told which steps already ran, and the script starts with them.
+   */
+  resume?: ResumeFrom;
+}
+
+/** Where a replay handed over to the model. */
+export interface ResumeFrom {
+  /** The recorded steps that ran and passed, as instruction lines (secrets as placeholders). */
+  done: readonly string[];
+  /** The recorded step that no longer works, and why. */
+  failed: { text: string; error: string };
+  /** Assertions among the steps that already ran: they count towards the verdict. */
+  assertionsPassed: number;
 }
 
 export interface LlmRunResult {
@@ -79,6 +96,9 @@ export interface LlmRunResult {
   /** Why a passed run has no script. */
   scriptUnavailable?: string;
 }
+
+/** A passed step's `StepResult` carries `recorded`: what ran, on which element, for script export. */
+export type { RecordedAction };
 
 const OMITTED = '(earlier observation omitted to keep the prompt small)';
 const WATCHDOG_SLACK_MS = 5_000;
@@ -128,7 +148,16 @@ class LlmAgentRun {
     this.page = options.page;
   }
 
+  private get stepOffset(): number {
+    return this.options.resume?.done.length ?? 0;
+  }
+
   async run(): Promise<LlmRunResult> {
+    if (this.options.resume) {
+      this.scriptLines.push(...this.options.resume.done);
+      this.assertionsPassed = this.options.resume.assertionsPassed;
+      this.assertionsTotal = this.options.resume.assertionsPassed;
+    }
     for (const value of this.secrets.values) this.log.addSecret(value);
     const jobTimer = setTimeout(
       () =>
@@ -184,7 +213,7 @@ class LlmAgentRun {
   }
 
   private async loop(): Promise<LlmRunResult> {
-    if (this.options.initialUrl) {
+    if (this.options.initialUrl && !this.options.resume) {
       this.scriptLines.push(`open ${this.options.initialUrl}`);
       const opened = await this.openStartPage(this.options.initialUrl);
       if (!opened) {
@@ -250,7 +279,12 @@ class LlmAgentRun {
   }
 
   private taskText(): string {
-    const start = this.options.initialUrl ? `The browser has opened ${this.options.initialUrl}.\n` : '';
+    const resume = this.options.resume;
+    const start = resume
+      ? `An earlier passing run of this test was replayed. These recorded steps already ran and passed; do not repeat them:\n${resume.done.map((line, i) => `${i + 1}. ${line}`).join('\n')}\nThe next recorded step no longer works: "${resume.failed.text}" (${resume.failed.error}). Continue the test from the current page.\n`
+      : this.options.initialUrl
+        ? `The browser has opened ${this.options.initialUrl}.\n`
+        : '';
     const secrets =
       this.secrets.placeholders.length > 0
         ? `Secrets you can type (write the placeholder exactly; the real value is filled in): ${this.secrets.placeholders.join(', ')}\n`
@@ -401,7 +435,7 @@ class LlmAgentRun {
     if (!call.arguments) {
       return fail(`the arguments of ${call.name} are not a JSON object: ${cut(call.rawArguments, 200)}`);
     }
-    const index = this.steps.length + 1;
+    const index = this.stepOffset + this.steps.length + 1;
     const plan = planToolCall(call.name, call.arguments, index);
     if (plan.kind === 'invalid') return fail(plan.error);
     if (plan.kind === 'done') {
@@ -427,9 +461,12 @@ class LlmAgentRun {
       return fail(`no element has the ref ${plan.ref} now; use a ref from the latest observation`);
     }
     const element = plan.ref ? this.snapshot?.elements[plan.ref] : undefined;
-    const { result, said } = await this.runStep(this.revealSecrets(plan.step), plan.ref);
+    const { result, said, found } = await this.runStep(this.revealSecrets(plan.step), plan.ref);
     this.steps.push(result);
     if (result.status === 'passed') {
+      // From the unrevealed step: secrets stay placeholders in what is stored and exported.
+      const fallback = element ? { ...element, css: '' } : undefined;
+      result.recorded = recordAction(plan.step, found ?? fallback);
       const line = instructionFor(plan.step, element);
       if (line) this.scriptLines.push(line);
       else this.scriptBlocker ??= `step ${index} (${call.name}) cannot be written as an instruction`;
@@ -457,7 +494,10 @@ class LlmAgentRun {
   }
 
   /** Runs a step; `said` is its unredacted outcome, for the model after placeholder redaction. */
-  private async runStep(step: Step, ref: string | undefined): Promise<{ result: StepResult; said: string }> {
+  private async runStep(
+    step: Step,
+    ref: string | undefined,
+  ): Promise<{ result: StepResult; said: string; found?: RecordedAction['element'] }> {
     const started = Date.now();
     const described = ref ? `${this.snapshot?.refs[ref] ?? 'the element'} [${ref}]` : undefined;
     const readable = (text: string) =>
@@ -518,7 +558,7 @@ class LlmAgentRun {
       ...(error ? { error: redact(readable(error)) } : {}),
       ...(url ? { url: redact(url) } : {}),
     };
-    return { result, said: readable(error ?? message ?? 'done') };
+    return { result, said: readable(error ?? message ?? 'done'), found: report.element };
   }
 
   private countError(message: string): void {

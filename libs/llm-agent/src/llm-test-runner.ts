@@ -1,4 +1,10 @@
-import { VideoRecorder, type VideoRecorderOptions, type VideoResult } from '@suite/browser-agent';
+import {
+  type AgentLog,
+  VideoRecorder,
+  type VideoRecorderOptions,
+  type VideoResult,
+} from '@suite/browser-agent';
+import type { Page } from 'puppeteer-core';
 import { type LlmRunResult, runLlmAgent, type RunLlmAgentOptions } from './llm-agent.js';
 
 export interface LlmTestOptions extends RunLlmAgentOptions {
@@ -15,15 +21,25 @@ export interface LlmTestResult extends LlmRunResult {
  * so the worker can call either engine: record, run the loop, and always finalise the video.
  */
 export async function runLlmTest(options: LlmTestOptions): Promise<LlmTestResult> {
-  const { log, video: videoOptions, ...rest } = options;
+  const { video, ...rest } = options;
+  return withVideo(options, video, () => runLlmAgent(rest));
+}
+
+/** Records `work` on `options.page` when a video was asked for, and always finalises the file. */
+export async function withVideo<T extends object>(
+  options: { page: Page; log: AgentLog; highlightMouse?: boolean },
+  videoOptions: LlmTestOptions['video'],
+  work: () => Promise<T>,
+): Promise<T & { video?: VideoResult }> {
+  const { log } = options;
   const recorder = videoOptions
     ? new VideoRecorder({ ...videoOptions, highlightMouse: options.highlightMouse ?? false })
     : undefined;
   await recorder?.start(options.page);
-  let result: LlmRunResult | undefined;
+  let result: T | undefined;
   let video: VideoResult | undefined;
   try {
-    result = await runLlmAgent({ ...rest, log });
+    result = await work();
   } finally {
     video = await recorder?.stop();
     if (video) {

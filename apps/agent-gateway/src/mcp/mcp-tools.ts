@@ -29,7 +29,15 @@ const jobSchema = z
     created_at: z.string(),
     finished_at: z.string().nullable(),
     links: z
-      .object({ self: z.string(), log: z.string(), video: z.string().nullable() })
+      .object({
+        self: z.string(),
+        log: z.string(),
+        video: z.string().nullable(),
+        script: z
+          .string()
+          .optional()
+          .describe('A runnable Playwright test of a passed run (?format=puppeteer for Puppeteer).'),
+      })
       .describe('Absolute URLs; fetch them with the same API key.'),
   })
   .loose();
@@ -57,6 +65,7 @@ const absolute = (job: JobRecordDto, base: string): JobRecordDto => ({
     self: `${base}${job.links.self}`,
     log: `${base}${job.links.log}`,
     video: job.links.video ? `${base}${job.links.video}` : null,
+    ...(job.links.script ? { script: `${base}${job.links.script}` } : {}),
   },
 });
 

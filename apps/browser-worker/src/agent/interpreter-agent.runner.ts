@@ -2,7 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AgentLog, formatLogLine, runInstructionTest, type StepResult } from '@suite/browser-agent';
 import type { JobStepDto, StepStatus } from '@suite/contracts';
 import { INSTRUCTIONS_NOT_UNDERSTOOD } from '@suite/jobs';
+import { secretsFromMetadata } from '@suite/llm-agent';
 import type { BrowserWorkerConfig } from '../browser-worker.config.js';
+import { JobLifecycleRepository } from '../jobs/job-lifecycle.repository.js';
 import { BROWSER_WORKER_CONFIG } from '../worker.tokens.js';
 import {
   InfrastructureError,
@@ -11,6 +13,7 @@ import {
   type AgentRunResult,
 } from './agent-runner.js';
 import { BrowserSessions, type BrowserEnvName } from './browser-sessions.js';
+import { passedRunActions } from './recorded-actions.js';
 
 /** Step results as the job record shows them (snake_case), with how each element was found. */
 export function toJobStep(step: StepResult): JobStepDto & Record<string, unknown> {
@@ -33,6 +36,7 @@ export class InterpreterAgentRunner implements AgentRunner {
   constructor(
     @Inject(BROWSER_WORKER_CONFIG) private readonly config: BrowserWorkerConfig,
     private readonly browsers: BrowserSessions,
+    private readonly lifecycle: JobLifecycleRepository,
   ) {}
 
   async run({ job, log, videoPath, signal }: AgentRunContext): Promise<AgentRunResult> {
@@ -57,6 +61,8 @@ export class InterpreterAgentRunner implements AgentRunner {
       // A browser that died under the test is the machinery's failure, not the test's: retry it.
       if (!session.browser.connected)
         throw new InfrastructureError('the browser crashed or disconnected during the run');
+      const actions = passedRunActions(result.verdict, result.steps, secretsFromMetadata(job.metadata));
+      await this.lifecycle.recordRun(job.id, { actions });
       return {
         verdict: result.verdict,
         summary: result.summary,

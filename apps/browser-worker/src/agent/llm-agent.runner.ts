@@ -1,7 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AgentLog, formatLogLine } from '@suite/browser-agent';
-import { runLlmTest, secretsFromMetadata } from '@suite/llm-agent';
+import {
+  type HealingReplayResult,
+  type LlmTestOptions,
+  type LlmTestResult,
+  runHealingReplay,
+  runLlmTest,
+  secretsFromMetadata,
+} from '@suite/llm-agent';
+import type { MainDb } from '@suite/db';
 import type { BrowserWorkerConfig } from '../browser-worker.config.js';
+import { JobLifecycleRepository, type ReplayKey } from '../jobs/job-lifecycle.repository.js';
 import { BROWSER_WORKER_CONFIG } from '../worker.tokens.js';
 import {
   InfrastructureError,
@@ -11,13 +20,19 @@ import {
 } from './agent-runner.js';
 import { BrowserSessions, type BrowserEnvName } from './browser-sessions.js';
 import { toJobStep } from './interpreter-agent.runner.js';
+import { passedRunActions } from './recorded-actions.js';
 
-/** An LLM agent (OpenAI-compatible or Anthropic) observing the page and acting through tools. */
+/**
+ * An LLM agent (OpenAI-compatible or Anthropic) observing the page and acting through tools. A test
+ * that passed before is first replayed from its stored script without the model; the model only
+ * takes over from a recorded step that no longer works (see libs/llm-agent/README.md).
+ */
 @Injectable()
 export class LlmAgentRunner implements AgentRunner {
   constructor(
     @Inject(BROWSER_WORKER_CONFIG) private readonly config: BrowserWorkerConfig,
     private readonly browsers: BrowserSessions,
+    private readonly lifecycle: JobLifecycleRepository,
   ) {}
 
   async run({ job, log, videoPath, signal }: AgentRunContext): Promise<AgentRunResult> {
@@ -26,9 +41,20 @@ export class LlmAgentRunner implements AgentRunner {
     for (const value of Object.values(secrets)) agentLog.addSecret(value);
     agentLog.info(`job ${job.id}: model ${job.model}, ${job.env}, start at ${job.initialUrl}`);
     const model = this.config.llm.get(job.model);
+    const key: ReplayKey = {
+      owner: job.owner,
+      model: job.model,
+      initialUrl: job.initialUrl,
+      query: job.query,
+    };
+    const replayOn = replayEnabled(job);
+    const stored = replayOn ? await this.lifecycle.findReplayScript(key) : null;
+    if (!replayOn)
+      agentLog.info('replay: off for this job (metadata.replay is false); the model runs the test');
+    else if (stored) agentLog.info(`replay: found the recorded steps of job ${stored.jobId}, which passed`);
     const session = await this.browsers.acquire(job.env as BrowserEnvName);
     try {
-      const result = await runLlmTest({
+      const options: LlmTestOptions = {
         page: session.page,
         query: job.query,
         log: agentLog,
@@ -46,9 +72,37 @@ export class LlmAgentRunner implements AgentRunner {
           maxSteps: this.config.LLM_MAX_STEPS,
         },
         video: { outputPath: videoPath },
-      });
+      };
+      let result: LlmTestResult | HealingReplayResult | undefined = stored
+        ? await runHealingReplay({ ...options, script: stored.script, recordedModelCalls: stored.llmCalls })
+        : undefined;
+      result ??= await runLlmTest(options);
       if (!session.browser.connected)
         throw new InfrastructureError('the browser crashed or disconnected during the run');
+      const replay = 'replay' in result ? result.replay : undefined;
+      await this.lifecycle.recordRun(job.id, {
+        actions: passedRunActions(result.verdict, result.steps, secrets),
+        ...(replay
+          ? {
+              replay: {
+                replayed_steps: replay.replayedSteps,
+                total_steps: replay.totalSteps,
+                healed_from_step: replay.healedFromStep ?? null,
+                model_calls: replay.modelCalls,
+                model_calls_saved: replay.modelCallsSaved ?? null,
+              },
+            }
+          : {}),
+      });
+      // A clean replay changes nothing; a fresh or healed passing run becomes the script to replay.
+      if (replayOn && result.verdict === 'succeeded' && result.script && result.usage.llmCalls > 0) {
+        await this.lifecycle.saveReplayScript(key, {
+          script: result.script,
+          // A healed run's own calls cover only its tail; the test costs what the recording did.
+          llmCalls: Math.max(result.usage.llmCalls, stored?.llmCalls ?? 0),
+          jobId: job.id,
+        });
+      }
       return {
         verdict: result.verdict,
         summary: result.summary,
@@ -60,4 +114,10 @@ export class LlmAgentRunner implements AgentRunner {
       await session.close();
     }
   }
+}
+
+/** `metadata.replay: false` opts a job out of replaying (and of storing its script). */
+function replayEnabled(job: MainDb.Job): boolean {
+  const metadata = job.metadata as { replay?: unknown } | null;
+  return metadata?.replay !== false;
 }

@@ -1,5 +1,26 @@
-import { JobStatus, type MainClient, type MainDb } from '@suite/db';
+import { createHash } from 'node:crypto';
+import { JobStatus, MainDb, type MainClient } from '@suite/db';
 import type { JobStepDto } from '@suite/contracts';
+
+/** What identifies "the same test" for replay: one owner, model, start URL and query. */
+export interface ReplayKey {
+  owner: string;
+  model: string;
+  initialUrl: string;
+  query: string;
+}
+
+export interface StoredReplayScript {
+  script: string;
+  llmCalls: number;
+  jobId: string;
+}
+
+function replayKey(key: ReplayKey): string {
+  return createHash('sha256')
+    .update(JSON.stringify([key.owner, key.model, key.initialUrl, key.query]))
+    .digest('hex');
+}
 
 /** Every status change of a job, done with conditional updates so racing workers cannot clash. */
 export class JobLifecycleRepository {
@@ -43,6 +64,40 @@ export class JobLifecycleRepository {
         logPath: artifacts.logPath,
         videoPath: artifacts.videoPath,
       },
+    });
+  }
+
+  /**
+   * Stores what a run did (for script export) and how a replay went, while the job is still this
+   * worker's; `finish` sets the status afterwards.
+   */
+  async recordRun(
+    jobId: string,
+    run: { actions: unknown[] | null; replay?: Record<string, unknown> },
+  ): Promise<void> {
+    await this.db.job.updateMany({
+      where: { id: jobId, status: JobStatus.running },
+      data: {
+        actions: run.actions === null ? MainDb.Prisma.DbNull : (run.actions as MainDb.Prisma.InputJsonValue),
+        ...(run.replay ? { replay: run.replay as MainDb.Prisma.InputJsonValue } : {}),
+      },
+    });
+  }
+
+  async findReplayScript(key: ReplayKey): Promise<StoredReplayScript | null> {
+    return this.db.replayScript.findUnique({
+      where: { key: replayKey(key) },
+      select: { script: true, llmCalls: true, jobId: true },
+    });
+  }
+
+  /** The latest passing run's script replaces the stored one (a healed run included). */
+  async saveReplayScript(key: ReplayKey, script: StoredReplayScript): Promise<void> {
+    const data = { ...key, ...script };
+    await this.db.replayScript.upsert({
+      where: { key: replayKey(key) },
+      create: { key: replayKey(key), ...data },
+      update: data,
     });
   }
 

@@ -7,6 +7,9 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
     .setTitle('Browser Test Runner')
     .setDescription(
       'Submit natural-language browser tests, follow them, and fetch their agent log and video. ' +
+        'A passed run can be exported as a runnable Playwright test or Puppeteer script (`GET /v1/jobs/{job_id}/script`); ' +
+        'an LLM job whose test passed before replays the recorded steps without calling the model and only asks the model ' +
+        'from a step that no longer works (opt out with `metadata.replay: false`). ' +
         'The same jobs are reachable over A2A (`POST /a2a`, agent card at `/.well-known/agent-card.json`) and MCP (`/mcp`).',
     )
     .setVersion(SUITE_VERSION)

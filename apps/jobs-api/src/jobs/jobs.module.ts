@@ -1,25 +1,22 @@
 import { Module } from '@nestjs/common';
-import {
-  ApiKeyService,
-  JobEventsPublisher,
-  JobService,
-  LocalArtifactStore,
-  ModelRegistry,
-} from '@suite/jobs';
+import { ApiKeyService, JobEventsPublisher, JobService, ModelRegistry } from '@suite/jobs';
 import { JOBS_API_CONFIG } from '../app.tokens.js';
 import { ApiKeyGuard } from '../auth/api-key.guard.js';
 import type { JobsApiConfig } from '../jobs-api.config.js';
+import { JobScriptController } from './job-script.controller.js';
+import { JobScriptService } from './job-script.service.js';
 import { JobStreamService } from './job-stream.service.js';
 import { JobsController } from './jobs.controller.js';
 import { ModelsController } from './models.controller.js';
 import { RunnerResources } from './runner-resources.js';
 
 @Module({
-  controllers: [JobsController, ModelsController],
+  controllers: [JobsController, JobScriptController, ModelsController],
   providers: [
     RunnerResources,
     ApiKeyGuard,
     JobStreamService,
+    JobScriptService,
     {
       provide: ModelRegistry,
       inject: [JOBS_API_CONFIG],
@@ -44,7 +41,7 @@ import { RunnerResources } from './runner-resources.js';
           db: resources.db,
           queue: resources.queue,
           models,
-          store: new LocalArtifactStore(config.ARTIFACTS_DIR),
+          store: resources.artifacts,
           events: new JobEventsPublisher(resources.redis),
           hostedBrowser: Boolean(config.HOSTED_BROWSER_WS_URL),
         }),

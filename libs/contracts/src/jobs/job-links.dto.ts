@@ -18,4 +18,12 @@ export class JobLinksDto {
     example: '/v1/jobs/0b9f6d3e-6c4f-4a53-a0f4-2d1f0d6a9c11/video',
   })
   video!: string | null;
+
+  @ApiProperty({
+    description:
+      'The run as a runnable Playwright test (`?format=puppeteer` for a Puppeteer script); present only once a passed run recorded its actions.',
+    required: false,
+    example: '/v1/jobs/0b9f6d3e-6c4f-4a53-a0f4-2d1f0d6a9c11/script',
+  })
+  script?: string;
 }

@@ -1,0 +1,26 @@
+import type { RecordedAction, StepResult } from '@suite/browser-agent';
+import { SecretValues } from '@suite/llm-agent';
+
+/**
+ * The actions of a passed run, for GET /v1/jobs/{id}/script, with every secret of the job's metadata
+ * as its `{{secret.NAME}}` placeholder (a second line of defence: the agents record placeholders).
+ * Null for a run that did not pass: a script of it would not repeat it.
+ */
+export function passedRunActions(
+  verdict: 'succeeded' | 'failed',
+  steps: readonly (StepResult & { recorded?: RecordedAction })[],
+  secrets: Readonly<Record<string, string>>,
+): RecordedAction[] | null {
+  if (verdict !== 'succeeded') return null;
+  const values = new SecretValues(secrets);
+  const redact = (value: unknown): unknown => {
+    if (typeof value === 'string') return values.redact(value);
+    if (Array.isArray(value)) return value.map(redact);
+    if (value && typeof value === 'object')
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redact(v)]));
+    return value;
+  };
+  return steps
+    .filter((step) => step.status === 'passed' && step.recorded)
+    .map((step) => redact(step.recorded) as RecordedAction);
+}
