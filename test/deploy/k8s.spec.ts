@@ -533,6 +533,20 @@ describe('deploy/k8s: probes and termination', () => {
     },
   );
 
+  it.each(apps.map((a) => [a.name, a] as const))(
+    '%s: pods ask Prometheus to scrape /metrics on the port the app listens on, which the container declares',
+    (name, { port }) => {
+      const annotations = deployment(name).spec!.template.metadata?.annotations ?? {};
+      expect(annotations).toMatchObject({
+        'prometheus.io/scrape': 'true',
+        'prometheus.io/port': String(port),
+        'prometheus.io/path': '/metrics',
+      });
+      expect(mainContainer(name).ports?.map((p) => p.containerPort)).toContain(port);
+      expect(envValue(mainContainer(name), 'METRICS_ENABLED')).not.toBe('false');
+    },
+  );
+
   it("the worker's grace period outlasts the longest job (JOB_TIMEOUT_MS, 5 minutes) so SIGTERM drains instead of killing it", () => {
     const jobTimeoutSeconds = Number(configMap.data?.JOB_TIMEOUT_MS) / 1000;
     expect(jobTimeoutSeconds).toBe(300);

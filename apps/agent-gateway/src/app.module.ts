@@ -23,6 +23,7 @@ export class AppModule {
           redisUrl: config.REDIS_URL,
           logLevel: config.LOG_LEVEL,
           logFormat: config.LOG_FORMAT,
+          metrics: config.METRICS_ENABLED,
         }),
         RunnerModule,
         A2aModule,

@@ -28,6 +28,7 @@ export class WorkerModule {
           redisUrl: config.REDIS_URL,
           logLevel: config.LOG_LEVEL,
           logFormat: config.LOG_FORMAT,
+          metrics: config.METRICS_ENABLED,
           healthController: false,
         }),
       ],

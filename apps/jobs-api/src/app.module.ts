@@ -21,6 +21,7 @@ export class AppModule {
           redisUrl: config.REDIS_URL,
           logLevel: config.LOG_LEVEL,
           logFormat: config.LOG_FORMAT,
+          metrics: config.METRICS_ENABLED,
           healthExtras: { useClass: QueueHealthExtras },
         }),
         JobsModule,

@@ -9,6 +9,8 @@ export interface BrowserPoolOptions {
   closeTimeoutMs?: number;
 }
 
+const restartListeners = new Set<() => void>();
+
 /**
  * One isolated job's view of the browser: its own context (cookies, storage, cache) and page.
  * `close()` never throws and never hangs, because it runs in `finally` blocks after failures.
@@ -44,7 +46,17 @@ export class BrowserPool {
   private opening: Promise<Browser> | undefined;
   private readonly sessions = new Set<BrowserSession>();
   private closed = false;
+  private everOpened = false;
   private readonly closeTimeoutMs: number;
+
+  /**
+   * Calls `listener` whenever any pool opens a browser again because its previous one crashed or
+   * disconnected (the worker counts these in a metric). Returns the unsubscribe function.
+   */
+  static onRestart(listener: () => void): () => void {
+    restartListeners.add(listener);
+    return () => restartListeners.delete(listener);
+  }
 
   constructor(private readonly options: BrowserPoolOptions) {
     this.closeTimeoutMs = options.closeTimeoutMs ?? 10_000;
@@ -90,6 +102,8 @@ export class BrowserPool {
           if (this.browser === browser) this.browser = undefined;
         });
         this.browser = browser;
+        if (this.everOpened) for (const listener of restartListeners) listener();
+        this.everOpened = true;
         return browser;
       })
       .finally(() => {

@@ -1,4 +1,5 @@
 export { z } from 'zod';
+export { ARTIFACT_SENSITIVE, artifactEnv, artifactEnvProblems } from './artifact-env.js';
 export { ConfigError } from './config-error.js';
 export { envFields } from './env-fields.js';
 export {

@@ -9,6 +9,8 @@ export const serviceEnv = {
   LOG_LEVEL: envFields.logLevel(),
   LOG_FORMAT: z.enum(['json', 'pretty'], { error: 'must be json or pretty' }).default('json'),
   OTEL_EXPORTER_OTLP_ENDPOINT: envFields.httpUrl().optional(),
+  /** GET /metrics (Prometheus text format) on the app's HTTP port; the worker serves it on HEALTH_PORT. */
+  METRICS_ENABLED: envFields.bool(true),
 };
 
 /** LLM providers (read by the jobs API, the gateway and the workers, so they agree on models). */

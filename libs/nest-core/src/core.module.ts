@@ -1,8 +1,10 @@
 import { Module, type DynamicModule, type Type } from '@nestjs/common';
+import { collectProcessMetrics } from '@suite/telemetry';
 import { LoggerModule } from 'nestjs-pino';
 import { HealthModule } from './health/health.module.js';
 import type { HealthExtras } from './health/health.service.js';
 import { nestPinoParams } from './logging/logger.options.js';
+import { MetricsController } from './observability/metrics.controller.js';
 
 export interface CoreModuleOptions {
   service: string;
@@ -14,15 +16,23 @@ export interface CoreModuleOptions {
   healthExtras?: { useClass: Type<HealthExtras>; imports?: DynamicModule['imports'] };
   /** false for processes without an HTTP app; they serve HealthService themselves. */
   healthController?: boolean;
+  /**
+   * GET /metrics (Prometheus) on the app's HTTP port; default true (config METRICS_ENABLED).
+   * Processes without an HTTP app serve `renderMetrics()` themselves.
+   */
+  metrics?: boolean;
 }
 
-/** Logging and health for one app of the suite. */
+/** Logging, health and metrics for one app of the suite. */
 @Module({})
 export class CoreModule {
   static forRoot(options: CoreModuleOptions): DynamicModule {
+    const metrics = options.metrics ?? true;
+    if (metrics) collectProcessMetrics();
     return {
       module: CoreModule,
       global: true,
+      controllers: metrics && (options.healthController ?? true) ? [MetricsController] : [],
       imports: [
         LoggerModule.forRoot(
           nestPinoParams({

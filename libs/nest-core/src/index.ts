@@ -19,7 +19,10 @@ export {
   nestPinoParams,
   pinoOptions,
   REDACTED_PATHS,
+  traceFields,
   type LoggingOptions,
 } from './logging/logger.options.js';
 export { CoreModule, type CoreModuleOptions } from './core.module.js';
 export { ConfigValueModule } from './config-value.module.js';
+export { MetricsController } from './observability/metrics.controller.js';
+export { registerHttpObservability } from './observability/http-observability.js';

@@ -6,3 +6,20 @@ export {
   withSpan,
   type TraceCarrier,
 } from './trace-context.js';
+export { endHttpSpan, httpSpanIds, runInHttpSpan, startHttpSpan } from './http-server-span.js';
+export {
+  authOutcomes,
+  browserRestarts,
+  collectProcessMetrics,
+  hookDuration,
+  httpRequestDuration,
+  jobDuration,
+  jobQueueWait,
+  jobSteps,
+  mailOutcomes,
+  metricsRegistry,
+  observeJobStates,
+  observeQueueStates,
+  renderMetrics,
+} from './metrics.js';
+export { traceSteps, type StepLogEntry } from './step-spans.js';

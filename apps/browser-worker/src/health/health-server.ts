@@ -6,29 +6,43 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { HealthService } from '@suite/nest-core';
+import { renderMetrics } from '@suite/telemetry';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { BrowserWorkerConfig } from '../browser-worker.config.js';
+import { WorkerResources } from '../jobs/worker-resources.js';
 import { BROWSER_WORKER_CONFIG } from '../worker.tokens.js';
+import { observeRunner } from './runner-metrics.js';
 
 /**
- * The worker has no HTTP app; this bare listener answers GET /health (liveness + dependencies)
- * and GET /health/ready (503 while Postgres or Redis is down) for probes.
+ * The worker has no HTTP app; this bare listener answers GET /health (liveness + dependencies),
+ * GET /health/ready (503 while Postgres or Redis is down) for probes and, unless METRICS_ENABLED
+ * is false, GET /metrics for Prometheus (internal: never routed by an ingress).
  */
 @Injectable()
 export class HealthServer implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(HealthServer.name);
   private server?: Server;
+  private stopObserving?: () => void;
 
   constructor(
     private readonly health: HealthService,
+    private readonly resources: WorkerResources,
     @Inject(BROWSER_WORKER_CONFIG) private readonly config: BrowserWorkerConfig,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
+    if (this.config.METRICS_ENABLED) this.stopObserving = observeRunner(this.resources);
     if (this.config.HEALTH_PORT === 0) return;
     const server = createServer((req, res) => {
       const path = (req.url ?? '/').split('?')[0];
+      if (req.method === 'GET' && path === '/metrics' && this.config.METRICS_ENABLED) {
+        renderMetrics().then(
+          ({ contentType, body }) => res.writeHead(200, { 'content-type': contentType }).end(body),
+          () => res.writeHead(500).end(),
+        );
+        return;
+      }
       if (req.method !== 'GET' || (path !== '/health' && path !== '/health/ready')) {
         res
           .writeHead(404, { 'content-type': 'application/json' })
@@ -53,6 +67,7 @@ export class HealthServer implements OnApplicationBootstrap, OnApplicationShutdo
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.stopObserving?.();
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
 }

@@ -8,7 +8,7 @@ import {
 import { FINAL_JOB_STATUSES, JobStatus } from '@suite/contracts';
 import type { ArtifactStore, JobEventsPublisher } from '@suite/jobs';
 import { createWorker, QueueName, type TypedJob } from '@suite/queue';
-import { extractTraceContext, withSpan } from '@suite/telemetry';
+import { extractTraceContext, jobDuration, jobQueueWait, traceSteps, withSpan } from '@suite/telemetry';
 import type { Worker } from 'bullmq';
 import { hostname } from 'node:os';
 import { AGENT_RUNNER, InfrastructureError, type AgentRunner } from '../agent/agent-runner.js';
@@ -17,6 +17,8 @@ import { BROWSER_WORKER_CONFIG } from '../worker.tokens.js';
 import { JobLifecycleRepository } from './job-lifecycle.repository.js';
 import { JobLogWriter } from './job-log.writer.js';
 import { WorkerResources } from './worker-resources.js';
+
+const attemptOf = (job: { attemptsMade: number }): number => job.attemptsMade + 1;
 
 const formatLimit = (ms: number): string => (ms % 60_000 === 0 ? `${ms / 60_000} min` : `${ms / 1000} s`);
 
@@ -83,11 +85,18 @@ export class BrowserJobConsumer implements OnApplicationBootstrap, OnApplication
         if ((FINAL_JOB_STATUSES as readonly string[]).includes(current.status)) return 'already-finished';
         const job = await this.lifecycle.claim(jobId, this.workerId);
         if (!job) return 'taken';
+        const claimedAt = Date.now();
+        this.logger.log({ jobId, attempt: attemptOf(bullJob) }, 'job claimed');
+        if (attemptOf(bullJob) === 1) jobQueueWait.observe((claimedAt - job.createdAt.getTime()) / 1000);
+        const finished = (status: 'succeeded' | 'failed') => {
+          jobDuration.observe({ status }, (Date.now() - claimedAt) / 1000);
+          this.logger.log({ jobId, status, durationMs: Date.now() - claimedAt }, 'job finished');
+        };
 
         const { store, events } = this.resources;
         await this.publishStatus(events, jobId, JobStatus.Running);
         const log = new JobLogWriter(jobId, store, events);
-        const attempt = bullJob.attemptsMade + 1;
+        const attempt = attemptOf(bullJob);
         const attempts = bullJob.opts.attempts ?? 1;
         if (attempt > 1)
           await log.write({ level: 'warn', outcome: 'info', message: `attempt ${attempt} of ${attempts}` });
@@ -102,9 +111,16 @@ export class BrowserJobConsumer implements OnApplicationBootstrap, OnApplication
         );
         const logPath = await store.localPath(jobId, 'log');
         const videoPath = await store.localPath(jobId, 'video');
+        const steps = traceSteps();
+        const write = (entry: Record<string, unknown>): Promise<void> => {
+          steps.observe(entry);
+          return log.write(entry);
+        };
         try {
-          const result = await this.agent.run({ job, log: log.write, videoPath, signal: timeout.signal });
+          const result = await this.agent.run({ job, log: write, videoPath, signal: timeout.signal });
           await log.flush();
+          // Before the job is marked finished: its links must work as soon as clients see it.
+          await store.complete(jobId);
           await this.lifecycle.finish(
             jobId,
             {
@@ -116,6 +132,7 @@ export class BrowserJobConsumer implements OnApplicationBootstrap, OnApplication
             { logPath, videoPath: result.videoWritten ? videoPath : null },
           );
           await this.publishStatus(events, jobId, result.verdict, result.summary);
+          finished(result.verdict);
           span.setAttribute('job.verdict', result.verdict);
           return result.verdict;
         } catch (error) {
@@ -135,14 +152,17 @@ export class BrowserJobConsumer implements OnApplicationBootstrap, OnApplication
             message: `the job could not run: ${message}`,
           });
           await log.flush();
+          await store.complete(jobId);
           await this.lifecycle.finish(
             jobId,
             { status: 'failed', summary: `The job could not run: ${message}`, steps: [], error: message },
             { logPath, videoPath: null },
           );
           await this.publishStatus(events, jobId, JobStatus.Failed);
+          finished('failed');
           return 'failed';
         } finally {
+          steps.end();
           clearTimeout(timer);
         }
       },

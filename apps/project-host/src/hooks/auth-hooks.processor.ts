@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { createRedisConnection, createWorker, QueueName, type TypedJob } from '@suite/queue';
+import { extractTraceContext, hookDuration, withSpan } from '@suite/telemetry';
 import type { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { PROJECT_HOST_CONFIG } from '../app.tokens.js';
@@ -43,17 +44,34 @@ export class AuthHooksProcessor implements OnModuleInit, OnApplicationShutdown {
     );
   }
 
-  async process(job: TypedJob<typeof QueueName.AuthHooks>): Promise<HookResult | { skipped: string }> {
-    const { projectId, events } = job.data;
-    const deployment = await this.active.get(projectId);
-    const hook = deployment?.hook;
-    const code = hook && deployment.bundles[hook.entry];
-    if (!deployment || !hook || !code) return { skipped: 'no auth hook deployed' };
-    return (await this.sandboxes.call(
-      projectId,
-      { op: 'hook', key: `${deployment.id}:${hook.entry}`, code, events, env: deployment.env },
-      hook.timeoutMs,
-    )) as HookResult;
+  process(job: TypedJob<typeof QueueName.AuthHooks>): Promise<HookResult | { skipped: string }> {
+    const { projectId, events, trace } = job.data;
+    // The batch's kinds (a fixed set of combinations the publisher emits), for the latency metric.
+    const event = [...new Set(events.map((e) => e.kind))].join('+');
+    return withSpan(
+      'auth-hooks.run',
+      async () => {
+        const deployment = await this.active.get(projectId);
+        const hook = deployment?.hook;
+        const code = hook && deployment.bundles[hook.entry];
+        if (!deployment || !hook || !code) return { skipped: 'no auth hook deployed' };
+        const started = performance.now();
+        const seconds = () => (performance.now() - started) / 1000;
+        try {
+          const result = (await this.sandboxes.call(
+            projectId,
+            { op: 'hook', key: `${deployment.id}:${hook.entry}`, code, events, env: deployment.env },
+            hook.timeoutMs,
+          )) as HookResult;
+          hookDuration.observe({ event, outcome: 'ok' }, seconds());
+          return result;
+        } catch (error) {
+          hookDuration.observe({ event, outcome: 'error' }, seconds());
+          throw error;
+        }
+      },
+      { parent: extractTraceContext(trace), attributes: { 'project.id': projectId, 'auth.events': event } },
+    );
   }
 
   async onApplicationShutdown(): Promise<void> {

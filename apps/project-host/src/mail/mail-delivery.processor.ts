@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { MailStatus } from '@suite/db';
 import type { QueueName, TypedJob } from '@suite/queue';
-import { extractTraceContext, withSpan } from '@suite/telemetry';
+import { extractTraceContext, mailOutcomes, withSpan } from '@suite/telemetry';
 import { UnrecoverableError } from 'bullmq';
 import { MailLogRepository } from './mail-log.repository.js';
 import { SmtpMailer } from './smtp-mailer.js';
@@ -73,6 +73,16 @@ export class MailDeliveryProcessor {
       {
         parent: extractTraceContext(trace),
         attributes: { 'project.id': projectId, 'mail.kind': content.kind },
+      },
+    ).then(
+      (outcome) => {
+        mailOutcomes.inc({ kind: content.kind, outcome });
+        return outcome;
+      },
+      (error: unknown) => {
+        const final = error instanceof UnrecoverableError || attempt >= attempts;
+        mailOutcomes.inc({ kind: content.kind, outcome: final ? 'failed' : 'retry' });
+        throw error;
       },
     );
   }

@@ -1,4 +1,4 @@
-import { currentTraceIds } from '@suite/telemetry';
+import { currentTraceIds, httpSpanIds } from '@suite/telemetry';
 import type { Params } from 'nestjs-pino';
 import type { LoggerOptions } from 'pino';
 
@@ -23,12 +23,23 @@ export interface LoggingOptions {
   pretty?: boolean;
 }
 
+/**
+ * `trace_id` and `span_id` of the active span (OpenTelemetry's log field names), so a log line can
+ * be found from its trace and back. The access-log line is written after the handler's context is
+ * gone; it carries the ids of its request's server span instead.
+ */
+export function traceFields(merge: object = {}): { trace_id?: string; span_id?: string } {
+  const res = (merge as { res?: { req?: object } }).res;
+  const ids = currentTraceIds() ?? httpSpanIds(res?.req);
+  return ids ? { trace_id: ids.traceId, span_id: ids.spanId } : {};
+}
+
 export function pinoOptions(options: LoggingOptions): LoggerOptions {
   return {
     level: options.level,
     base: { service: options.service },
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-    mixin: () => currentTraceIds() ?? {},
+    mixin: traceFields,
     timestamp: () => `,"time":"${new Date().toISOString()}"`,
     ...(options.pretty
       ? {
@@ -68,7 +79,6 @@ export function nestPinoParams(options: LoggingOptions): Params {
       },
       // Health probes every few seconds would drown the log.
       autoLogging: { ignore: (req) => (req.url ?? '').startsWith('/health') },
-      customProps: () => currentTraceIds() ?? {},
     },
   };
 }

@@ -1,4 +1,16 @@
-import { Body, Controller, Get, Header, HttpCode, Post, Put, Query, Res, UseGuards } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  Header,
+  HttpCode,
+  Post,
+  Put,
+  Query,
+  Res,
+  UseGuards,
+  UseInterceptors,
+} from '@nestjs/common';
 import { AuthError, AuthErrorCode } from '@suite/errors';
 import type { FastifyReply } from 'fastify';
 import { CurrentProject, ProjectHostGuard } from '../../projects/host.guards.js';
@@ -9,6 +21,7 @@ import { ProfileService } from '../services/profile.service.js';
 import type { AccessClaims } from '../tokens/access-tokens.js';
 import type { ClientMeta, TokenPair } from '../tokens/token-pair.js';
 import type { ConfirmedEmail, PendingEmailChange, Profile, StatusResponse } from '../user-auth.types.js';
+import { AuthOutcomeInterceptor } from './auth-outcome.interceptor.js';
 import {
   AccessTokenGuard,
   CurrentClaims,
@@ -22,6 +35,7 @@ import {
  * Answers carry tokens or personal data, so none may be cached.
  */
 @UseGuards(ProjectHostGuard, UserAuthGuard)
+@UseInterceptors(AuthOutcomeInterceptor)
 @Controller('api/user')
 export class UserAuthController {
   constructor(

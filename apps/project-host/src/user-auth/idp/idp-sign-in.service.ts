@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AuthError, AuthErrorCode } from '@suite/errors';
+import { authOutcomes } from '@suite/telemetry';
 import { PROJECT_HOST_CONFIG } from '../../app.tokens.js';
 import {
   AuthEventsPublisher,
@@ -98,7 +99,10 @@ export class IdpSignInService {
         { status: 400 },
       );
     }
-    const fail = (error: IdpRedirectError): string => withQuery(pending.redirectUri, { error });
+    const fail = (error: IdpRedirectError): string => {
+      authOutcomes.inc({ action: 'idp', outcome: error });
+      return withQuery(pending.redirectUri, { error });
+    };
     const resolved = await this.projects.resolve(pending.projectHost);
     if (resolved.kind !== 'project' || resolved.context.project.id !== pending.projectId) {
       return fail('idp_oauth_failed');
@@ -146,6 +150,7 @@ export class IdpSignInService {
       { kind: 'user.signed_in', user },
     ]);
     const { accessToken, refreshToken } = result.pair;
+    authOutcomes.inc({ action: 'idp', outcome: 'success' });
     return withQuery(pending.redirectUri, { accessToken, refreshToken });
   }
 

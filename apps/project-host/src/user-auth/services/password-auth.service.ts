@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AuthError, AuthErrorCode } from '@suite/errors';
+import { withSpan } from '@suite/telemetry';
 import { AuthEventsPublisher } from '../../events/auth-events.publisher.js';
 import type { ProjectContext } from '../../projects/project-context.js';
 import { sha256Hex } from '../crypto/auth-secrets.js';
@@ -59,12 +60,18 @@ export class PasswordAuthService {
     const passwordHash = await this.hasher.hash(input.password);
     let signedUp;
     try {
-      signedUp = await ctx.tenant.$transaction(async (tx) => {
-        const user = await tx.user.create({
-          data: { email: input.email, name: input.name || null, passwordHash },
-        });
-        return { user, pair: await this.sessions.start(ctx, tx, snapshotOf(user), client) };
-      }, TX_OPTIONS);
+      // No Prisma instrumentation is installed: this span stands for the sign-up transaction.
+      signedUp = await withSpan(
+        'db.register',
+        () =>
+          ctx.tenant.$transaction(async (tx) => {
+            const user = await tx.user.create({
+              data: { email: input.email, name: input.name || null, passwordHash },
+            });
+            return { user, pair: await this.sessions.start(ctx, tx, snapshotOf(user), client) };
+          }, TX_OPTIONS),
+        { attributes: { 'db.system.name': 'postgresql' } },
+      );
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
       return taken();
