@@ -48,7 +48,7 @@ const HOSTILE = {
   'api/throws.ts': `import { defineApi } from '@suite/platform-sdk';
     export default defineApi({ handler: () => { throw new Error('boom'); } });`,
   'api/loop.ts': `import { defineApi } from '@suite/platform-sdk';
-    export default defineApi({ timeoutMs: 1000, handler: () => { for (;;) {} } });`,
+    export default defineApi({ timeoutMs: 3000, handler: () => { for (;;) {} } });`,
   'api/exit.ts': `import { defineApi } from '@suite/platform-sdk';
     export default defineApi({ handler: () => { process.exit(1); } });`,
   'api/snoop.ts': `import { defineApi } from '@suite/platform-sdk';
@@ -286,19 +286,20 @@ describe('hostile project code', () => {
 
   it('an infinite loop is stopped at its timeout, and neither the host nor other projects wait', async () => {
     const started = Date.now();
+    // Compared by order, not by a time budget: the other project answers while the loop still spins.
     const [loop, elsewhere] = await Promise.all([
-      evil.client.request('GET', '/api/loop'),
+      evil.client.request('GET', '/api/loop').then((res) => ({ res, at: Date.now() })),
       (async () => {
         await new Promise((r) => setTimeout(r, 200));
-        const t = Date.now();
         const res = await other.client.request('GET', '/api/public');
-        return { res, ms: Date.now() - t };
+        return { res, at: Date.now() };
       })(),
     ]);
-    expect(loop.status).toBe(504);
-    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(loop.res.status).toBe(504);
+    expect(loop.at - started).toBeGreaterThanOrEqual(3_000);
+    expect(loop.at - started).toBeLessThan(10_000);
     expect(elsewhere.res.status).toBe(200);
-    expect(elsewhere.ms).toBeLessThan(900);
+    expect(elsewhere.at).toBeLessThan(loop.at);
     expect((await evil.client.request('GET', '/api/ok')).body).toEqual({ ok: true });
   });
 

@@ -1,8 +1,13 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { TenantClientCache } from './prisma-clients.js';
-import { dropTenantDatabase, provisionTenantDatabase, tenantDatabaseName } from './tenant-provisioning.js';
-import { adminQuery, adminUrl } from './testing/throwaway-database.js';
+import {
+  dropTenantDatabase,
+  provisionTenantDatabase,
+  tenantAppRoleName,
+  tenantDatabaseName,
+} from './tenant-provisioning.js';
+import { adminQuery, adminUrl, withClient } from './testing/throwaway-database.js';
 
 async function databaseExists(name: string): Promise<boolean> {
   const result = await adminQuery('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
@@ -62,6 +67,50 @@ describe('tenant databases (real Postgres)', () => {
     await cache.get(a.url).user.create({ data: { email: 'same@example.com' } });
     expect(await cache.get(b.url).user.count()).toBe(0);
     await cache.get(b.url).user.create({ data: { email: 'same@example.com' } });
+  });
+
+  it('gives the project a role of its own: schema app is its, platform_auth and other tenants are not', async () => {
+    const password = 'p'.repeat(40);
+    const [mineId, otherId] = [newProject(), newProject()];
+    const [mine, other] = await Promise.all([
+      provisionTenantDatabase({ adminUrl: adminUrl(), projectId: mineId, appRolePassword: password }),
+      provisionTenantDatabase({ adminUrl: adminUrl(), projectId: otherId, appRolePassword: password }),
+    ]);
+    expect(new URL(mine.appUrl!).username).toBe(mine.appRole);
+    await withClient(mine.appUrl!, async (db) => {
+      await db.query('CREATE TABLE notes (body text)');
+      const where = await db.query<{ schema: string }>(
+        "SELECT table_schema AS schema FROM information_schema.tables WHERE table_name = 'notes'",
+      );
+      expect(where.rows).toEqual([{ schema: 'app' }]);
+      await expect(db.query('SELECT * FROM platform_auth.users')).rejects.toThrow(
+        'permission denied for schema platform_auth',
+      );
+      await expect(db.query('SET ROLE postgres')).rejects.toThrow(/permission denied/);
+      expect((await db.query<{ statement_timeout: string }>('SHOW statement_timeout')).rows[0]).toEqual({
+        statement_timeout: '10s',
+      });
+    });
+    // Another tenant's role cannot even connect here.
+    const intruder = new URL(other.appUrl!);
+    intruder.pathname = `/${mine.database}`;
+    await expect(withClient(intruder.toString(), (db) => db.query('SELECT 1'))).rejects.toThrow(
+      /permission denied for database/,
+    );
+    // Provisioning again (another host, an older tenant) keeps the table and the password.
+    await provisionTenantDatabase({ adminUrl: adminUrl(), projectId: mineId, appRolePassword: password });
+    await withClient(mine.appUrl!, (db) => db.query('SELECT * FROM notes'));
+  });
+
+  it('drops the project role with its database', async () => {
+    const projectId = newProject();
+    await provisionTenantDatabase({ adminUrl: adminUrl(), projectId });
+    const role = async () =>
+      (await adminQuery('SELECT 1 FROM pg_roles WHERE rolname = $1', [tenantAppRoleName(projectId)]))
+        .rowCount;
+    expect(await role()).toBe(1);
+    await dropTenantDatabase({ adminUrl: adminUrl(), projectId });
+    expect(await role()).toBe(0);
   });
 
   it('drops a tenant database, even with clients still connected', async () => {

@@ -11,12 +11,29 @@ export interface TenantDatabaseOptions {
   adminUrl: string;
   projectId: string;
   logger?: MigrationLogger;
+  /**
+   * Lets the project's own role log in with this password (`[A-Za-z0-9_-]`, 32+ characters) and
+   * returns its URL as `appUrl`. Without it the role exists but cannot log in (or keeps the
+   * password an earlier call gave it).
+   */
+  appRolePassword?: string;
 }
 
 export interface TenantDatabase {
   database: string;
   url: string;
+  /** The project's own role: owns the schema `app`, may not use `platform_auth`. */
+  appRole: string;
+  /** The database URL as `appRole` (when `appRolePassword` was given). */
+  appUrl?: string;
 }
+
+/** Where project code's tables live (the app role's search_path), apart from `platform_auth`. */
+export const TENANT_APP_SCHEMA = 'app';
+/** Longest a statement of project code may run (the role's statement_timeout). */
+const APP_STATEMENT_TIMEOUT = '10s';
+/** Connections the project's role may hold at once, on every host together. */
+const APP_CONNECTION_LIMIT = 20;
 
 const MAX_IDENTIFIER_BYTES = 63;
 
@@ -32,9 +49,18 @@ export function tenantDatabaseName(projectId: string): string {
   return `${name.slice(0, MAX_IDENTIFIER_BYTES - hash.length - 1)}_${hash}`;
 }
 
+/** `<tenant database>_app`: the project's own Postgres role (roles are server-wide, so it names the project). */
+export function tenantAppRoleName(projectId: string): string {
+  const name = `${tenantDatabaseName(projectId)}_app`;
+  if (name.length <= MAX_IDENTIFIER_BYTES) return name;
+  const hash = createHash('sha256').update(`app:${projectId}`).digest('hex').slice(0, 8);
+  return `${name.slice(0, MAX_IDENTIFIER_BYTES - hash.length - 5)}_${hash}_app`;
+}
+
 /**
- * Creates the project's tenant database when it does not exist yet and migrates its platform_auth
- * schema to the latest tenant migration. Safe to call again, and from several processes at once.
+ * Creates the project's tenant database when it does not exist yet, migrates its platform_auth
+ * schema to the latest tenant migration, and sets up the project's own role and schema `app`
+ * (see ensureAppRole). Safe to call again, and from several processes at once.
  */
 export async function provisionTenantDatabase(options: TenantDatabaseOptions): Promise<TenantDatabase> {
   const database = tenantDatabaseName(options.projectId);
@@ -57,7 +83,59 @@ export async function provisionTenantDatabase(options: TenantDatabaseOptions): P
     schema: TENANT_SCHEMA,
     ...(options.logger ? { logger: options.logger } : {}),
   });
-  return { database, url };
+  const appRole = tenantAppRoleName(options.projectId);
+  await withAdmin(url, (admin) => ensureAppRole(admin, database, appRole, options.appRolePassword));
+  if (!options.appRolePassword) return { database, url, appRole };
+  const appUrl = new URL(url);
+  appUrl.username = encodeURIComponent(appRole);
+  appUrl.password = encodeURIComponent(options.appRolePassword);
+  return { database, url, appRole, appUrl: appUrl.toString() };
+}
+
+/**
+ * The role project code's SQL runs as (ctx.db): it owns the schema `app` (its search_path) and has
+ * no right on `platform_auth`, so the project's users, sessions and nonces stay out of its reach;
+ * it may connect to its own tenant database only, and each statement ends after
+ * APP_STATEMENT_TIMEOUT. Idempotent; concurrent provisioners of one tenant take turns.
+ */
+async function ensureAppRole(
+  admin: pg.Client,
+  database: string,
+  role: string,
+  password: string | undefined,
+): Promise<void> {
+  if (password !== undefined && !/^[A-Za-z0-9_-]{32,}$/.test(password)) {
+    throw new Error('appRolePassword must be 32+ characters of [A-Za-z0-9_-]');
+  }
+  const r = quoteIdent(role);
+  const db = quoteIdent(database);
+  // One provisioner at a time per tenant: concurrent ALTER ROLE … SET or GRANTs on the same role
+  // collide in the catalogs (unique violations, "tuple concurrently updated").
+  await admin.query('BEGIN');
+  try {
+    await admin.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`tenant-app-role:${role}`]);
+    const existing = await admin.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [role]);
+    if (existing.rowCount === 0) await admin.query(`CREATE ROLE ${r} NOLOGIN`);
+    if (password !== undefined) {
+      // The password is checked to be a plain token above, so it can stand as a literal.
+      await admin.query(
+        `ALTER ROLE ${r} LOGIN PASSWORD '${password}' CONNECTION LIMIT ${APP_CONNECTION_LIMIT}`,
+      );
+    }
+    await admin.query(`ALTER ROLE ${r} SET search_path = ${quoteIdent(TENANT_APP_SCHEMA)}`);
+    await admin.query(`ALTER ROLE ${r} SET statement_timeout = '${APP_STATEMENT_TIMEOUT}'`);
+    await admin.query(`ALTER ROLE ${r} SET idle_in_transaction_session_timeout = '${APP_STATEMENT_TIMEOUT}'`);
+    await admin.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(TENANT_APP_SCHEMA)} AUTHORIZATION ${r}`);
+    await admin.query(`REVOKE ALL ON DATABASE ${db} FROM PUBLIC`);
+    await admin.query(`GRANT CONNECT, TEMPORARY ON DATABASE ${db} TO ${r}`);
+    await admin.query(`REVOKE ALL ON SCHEMA public FROM PUBLIC`);
+    await admin.query(`REVOKE ALL ON SCHEMA ${quoteIdent(TENANT_SCHEMA)} FROM PUBLIC, ${r}`);
+    await admin.query(`REVOKE ALL ON ALL TABLES IN SCHEMA ${quoteIdent(TENANT_SCHEMA)} FROM PUBLIC, ${r}`);
+    await admin.query('COMMIT');
+  } catch (error) {
+    await admin.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
 }
 
 /**
@@ -70,6 +148,8 @@ export async function dropTenantDatabase(options: TenantDatabaseOptions): Promis
     const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
     if (!rowCount) return false;
     await admin.query(`DROP DATABASE IF EXISTS ${quoteIdent(database)} WITH (FORCE)`);
+    // Roles are server-wide: the project's role goes with its database (it owned nothing else).
+    await admin.query(`DROP ROLE IF EXISTS ${quoteIdent(tenantAppRoleName(options.projectId))}`);
     options.logger?.log(`dropped tenant database ${database}`);
     return true;
   });

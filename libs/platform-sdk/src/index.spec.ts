@@ -1,17 +1,34 @@
 import { describe, expect, it } from '@jest/globals';
-import { defineApi, defineAuthHook, HOOK_HANDLERS, reply, SDK_VERSION } from './index.js';
+import {
+  defineApi,
+  defineAuthHook,
+  defineJob,
+  HOOK_HANDLERS,
+  reply,
+  SDK_VERSION,
+  type PlatformContext,
+} from './index.js';
 
 describe('platform SDK', () => {
   it('marks a defined API with its kind and the SDK version, keeping its options', () => {
     const api = defineApi({ auth: 'required', handler: ({ user }) => ({ id: user.id }) });
     expect(api).toMatchObject({ __platform: 'api', sdkVersion: SDK_VERSION, auth: 'required' });
-    expect(api.handler({ request: {} as never, user: { id: 'u' } as never, env: {} })).toEqual({ id: 'u' });
+    const platform = {} as PlatformContext;
+    expect(api.handler({ ...platform, request: {} as never, user: { id: 'u' } as never, env: {} })).toEqual({
+      id: 'u',
+    });
   });
 
   it('keeps auth hook options as given so the host can validate them', () => {
     const hook = defineAuthHook({ blocking: 'yes' as unknown as boolean, timeoutMs: 99_000 });
     expect(hook).toMatchObject({ __platform: 'auth-hook', blocking: 'yes', timeoutMs: 99_000 });
-    expect(SDK_VERSION).toBe('0.19.0');
+    expect(SDK_VERSION).toBe('0.20.0');
+  });
+
+  it('marks a defined job with its kind and the SDK version', () => {
+    const job = defineJob<{ n: number }>({ timeoutMs: 5_000, handler: ({ job }) => job.payload.n + 1 });
+    expect(job).toMatchObject({ __platform: 'job', sdkVersion: SDK_VERSION, timeoutMs: 5_000 });
+    expect(job.handler({ job: { payload: { n: 1 } } } as never)).toBe(2);
   });
 
   it('maps every event kind to its handler name and builds replies', () => {

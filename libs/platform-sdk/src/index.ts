@@ -1,10 +1,95 @@
 /**
- * What project code sees on a project host: `defineApi` (files under `api/`) and `defineAuthHook`
- * (the default export of `hooks/auth.ts`). Types and `define*` helpers only: nothing of the host.
+ * What project code sees on a project host: `defineApi` (files under `api/`), `defineAuthHook`
+ * (the default export of `hooks/auth.ts`) and `defineJob` (files under `jobs/`). Types and
+ * `define*` helpers only: nothing of the host.
  */
 
 /** The SDK version the host reads from a defined value (the `blocking` option needs 0.19.0+). */
-export const SDK_VERSION = '0.19.0';
+export const SDK_VERSION = '0.20.0';
+
+// ---------------------------------------------------------------------------------------------
+// The context's services: ctx.db, ctx.email, ctx.push, ctx.jobs (in APIs, hooks and jobs alike)
+// ---------------------------------------------------------------------------------------------
+
+/** A row as JSON carries it: int8 as a number when exact (else a string), numeric as a string, timestamps ISO. */
+export type DbRow = Record<string, unknown>;
+
+export interface DbResult<Row extends object = DbRow> {
+  /** Rows of a statement that returns rows (SELECT, WITH, VALUES, ... RETURNING); [] otherwise. */
+  rows: Row[];
+  /** Rows returned, or rows affected by INSERT / UPDATE / DELETE without RETURNING. */
+  rowCount: number;
+}
+
+/**
+ * The project's own tables: one SQL statement on the project's database, in its schema `app`,
+ * as a role that cannot use the platform's `platform_auth` schema. Values only as parameters
+ * (`$1`, `$2`...; objects and arrays are sent as JSON text). At most 1 000 rows per statement and
+ * 10 s per statement; an error rejects with Postgres's message.
+ */
+export interface ProjectDb {
+  query<Row extends object = DbRow>(sql: string, params?: unknown[]): Promise<DbResult<Row>>;
+}
+
+export interface EmailMessage {
+  /** One address. */
+  to: string;
+  subject: string;
+  /** At least one of text and html. */
+  text?: string;
+  html?: string;
+}
+
+/**
+ * Mail through the project's SMTP settings: queued (kind `custom` in the mail log) and delivered
+ * with retries; resolves once queued. Counts against the project's hourly mail budget.
+ */
+export interface ProjectEmail {
+  send(mail: EmailMessage): Promise<void>;
+}
+
+export interface PushMessage {
+  /** The project user to reach (ctx.user.id, ctx.event.user.id). */
+  userId: string;
+  /** At most 200 characters. */
+  title: string;
+  /** At most 4 096 characters. */
+  body?: string;
+  /** Anything JSON for the app (at most 4 KB). */
+  data?: unknown;
+}
+
+/**
+ * Realtime messages to one signed-in user: delivered at once to the user's open push streams
+ * (`GET /api/_platform/push` with the user's access token, server-sent events `push`). Nothing is
+ * stored: a user without an open stream misses the message.
+ */
+export interface ProjectPush {
+  send(message: PushMessage): Promise<void>;
+}
+
+export interface EnqueueOptions {
+  /** Run no sooner than this many ms from now (at most 7 days). */
+  delayMs?: number;
+}
+
+/**
+ * Slow work: runs `jobs/<name>.ts` of the active deployment later, in the project's sandbox, with
+ * 3 attempts. `payload` must be JSON (at most 64 KB). Rejects when the deployment has no such job.
+ */
+export interface ProjectJobs {
+  enqueue(name: string, payload?: unknown, options?: EnqueueOptions): Promise<{ id: string }>;
+}
+
+/** What every piece of project code gets from the host. */
+export interface PlatformContext {
+  /** The deployment's `.env`. */
+  env: Record<string, string>;
+  db: ProjectDb;
+  email: ProjectEmail;
+  push: ProjectPush;
+  jobs: ProjectJobs;
+}
 
 // ---------------------------------------------------------------------------------------------
 // defineApi
@@ -36,11 +121,9 @@ export interface ApiRequest {
   body: unknown;
 }
 
-export interface ApiContext<User extends AuthUser | null = AuthUser | null> {
+export interface ApiContext<User extends AuthUser | null = AuthUser | null> extends PlatformContext {
   request: ApiRequest;
   user: User;
-  /** The deployment's `.env`. */
-  env: Record<string, string>;
 }
 
 /** A handler returns a JSON-serialisable value (200), a `Response`, or `{ status, headers, body }` via `reply`. */
@@ -127,18 +210,8 @@ export interface AuthEvent<K extends AuthEventKind = AuthEventKind> {
   at: string;
 }
 
-export interface HookContext<K extends AuthEventKind = AuthEventKind> {
+export interface HookContext<K extends AuthEventKind = AuthEventKind> extends PlatformContext {
   event: AuthEvent<K>;
-  /** The deployment's `.env`. */
-  env: Record<string, string>;
-  /** Project database access (a stand-in in this host version: `query` rejects). */
-  db: { query(sql: string, params?: unknown[]): Promise<unknown[]> };
-  /** Project mail (a stand-in in this host version: the send is logged by the host). */
-  email: { send(mail: { to: string; subject: string; text: string; html?: string }): Promise<void> };
-  /** Push notifications (a stand-in in this host version: logged by the host). */
-  push: { send(message: { userId: string; title: string; body?: string }): Promise<void> };
-  /** Slow work: enqueued on the host's queue and logged (project jobs run in a later host version). */
-  jobs: { enqueue(name: string, payload?: unknown): Promise<void> };
 }
 
 type Handler<K extends AuthEventKind> = (ctx: HookContext<K>) => Promise<void> | void;
@@ -186,4 +259,37 @@ export const HOOK_HANDLERS: Record<AuthEventKind, keyof AuthHookHandlers> = {
  */
 export function defineAuthHook(options: AuthHookOptions): DefinedAuthHook {
   return { ...options, __platform: 'auth-hook', sdkVersion: SDK_VERSION };
+}
+
+// ---------------------------------------------------------------------------------------------
+// defineJob
+// ---------------------------------------------------------------------------------------------
+
+export interface JobInfo<Payload = unknown> {
+  id: string;
+  /** `welcome` for jobs/welcome.ts. */
+  name: string;
+  payload: Payload;
+  /** 1 on the first run, 2 on the first retry, ... (a job may run more than once: make it idempotent). */
+  attempt: number;
+}
+
+export interface JobContext<Payload = unknown> extends PlatformContext {
+  job: JobInfo<Payload>;
+}
+
+export interface JobDefinition<Payload = unknown> {
+  /** Budget of one run in ms: default 10 000, at most 30 000. A throw or a timeout is retried. */
+  timeoutMs?: number;
+  handler: (ctx: JobContext<Payload>) => Promise<unknown> | unknown;
+}
+
+export interface DefinedJob<Payload = unknown> extends JobDefinition<Payload> {
+  readonly __platform: 'job';
+  readonly sdkVersion: string;
+}
+
+/** A job: the default export of a file under `jobs/`, run by `ctx.jobs.enqueue('<name>', payload)`. */
+export function defineJob<Payload = unknown>(definition: JobDefinition<Payload>): DefinedJob<Payload> {
+  return { ...definition, __platform: 'job', sdkVersion: SDK_VERSION };
 }

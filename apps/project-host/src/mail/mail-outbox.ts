@@ -4,8 +4,9 @@ import { injectTraceContext } from '@suite/telemetry';
 import { PlatformResources } from '../platform/platform-resources.js';
 import { mailJobOptions } from './mail-job.js';
 
-/** The five mail kinds of the spec. */
-export type MailKind = 'welcome' | 'magic-link' | 'forgot-password' | 'email-change' | 'auth.email-changed';
+/** The five mail kinds of the spec, and `custom`: a mail of project code (ctx.email.send). */
+export type MailKind =
+  'welcome' | 'magic-link' | 'forgot-password' | 'email-change' | 'auth.email-changed' | 'custom';
 
 export interface OutgoingMail {
   kind: MailKind;

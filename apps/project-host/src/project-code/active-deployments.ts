@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PlatformResources } from '../platform/platform-resources.js';
-import type { DeployedHook, DeployedRoute, DeploymentContent } from './deployment-record.js';
+import type { DeployedHook, DeployedJob, DeployedRoute, DeploymentContent } from './deployment-record.js';
 import { parseEnv } from './project-files.js';
 
 export interface ActiveDeployment {
@@ -9,6 +9,7 @@ export interface ActiveDeployment {
   env: Record<string, string>;
   routes: Map<string, DeployedRoute>;
   hook: DeployedHook | null;
+  jobs: Map<string, DeployedJob>;
   bundles: Record<string, string>;
 }
 
@@ -49,6 +50,7 @@ export class ActiveDeployments {
       env: parseEnv(content.sources?.['.env']),
       routes: new Map((content.routes ?? []).map((route) => [route.path, route])),
       hook: content.hook ?? null,
+      jobs: new Map((content.jobs ?? []).map((job) => [job.name, job])),
       bundles: content.bundles ?? {},
     };
   }

@@ -21,6 +21,14 @@ export interface DeployedHook {
   handlers: string[];
 }
 
+/** A job: `jobs/<name>.ts` with a defineJob default export, run by ctx.jobs.enqueue(name). */
+export interface DeployedJob {
+  /** `welcome` for jobs/welcome.ts, `mail/digest` for jobs/mail/digest.ts. */
+  name: string;
+  entry: string;
+  timeoutMs: number;
+}
+
 /**
  * What `Deployment.files` holds: the sources as uploaded, and what the host runs (bundles compiled
  * once at deploy, so every replica runs the same code without compiling).
@@ -30,12 +38,14 @@ export interface DeploymentContent {
   bundles: Record<string, string>;
   routes: DeployedRoute[];
   hook: DeployedHook | null;
+  /** Absent in deployments made before jobs existed. */
+  jobs?: DeployedJob[];
 }
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 export const MAX_TIMEOUT_MS = 30_000;
 
-/** timeoutMs of hooks and APIs: default 10 s, at most 30 s. */
+/** timeoutMs of hooks, APIs and jobs: default 10 s, at most 30 s. */
 export function clampTimeout(value: unknown): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) return DEFAULT_TIMEOUT_MS;
   return Math.min(Math.round(value), MAX_TIMEOUT_MS);

@@ -7,12 +7,13 @@ import {
   clampTimeout,
   versionAtLeast,
   type DeployedHook,
+  type DeployedJob,
   type DeployedRoute,
   type DeploymentContent,
   type RouteAuth,
 } from './deployment-record.js';
 import { ProjectCompiler } from './project-compiler.js';
-import { routeOf, type ProjectFiles } from './project-files.js';
+import { jobOf, routeOf, type ProjectFiles } from './project-files.js';
 import type { InspectResult } from './sandbox/sandbox-protocol.js';
 import { SandboxPool } from './sandbox/sandbox-pool.js';
 
@@ -27,6 +28,7 @@ export interface DeploymentView {
   status: string;
   routes: { path: string; auth: RouteAuth; methods: string[] | null }[];
   hook: Omit<DeployedHook, 'entry'> | null;
+  jobs: Omit<DeployedJob, 'entry'>[];
   createdAt: string;
 }
 
@@ -56,13 +58,27 @@ export class DeploymentsService {
       seen.set(path, entry);
     }
     const hookEntry = HOOK_ENTRIES.find((entry) => entry in files);
-    const entries = [...routeEntries.map((r) => r.entry), ...(hookEntry ? [hookEntry] : [])];
+    const jobEntries = Object.keys(files)
+      .map((entry) => ({ entry, name: jobOf(entry) }))
+      .filter((j): j is { entry: string; name: string } => j.name !== undefined);
+    const jobNames = new Map<string, string>();
+    for (const { entry, name } of jobEntries) {
+      const other = jobNames.get(name);
+      if (other) throw invalid(`${entry} and ${other} both define the job ${name}.`);
+      jobNames.set(name, entry);
+    }
+    const entries = [
+      ...routeEntries.map((r) => r.entry),
+      ...(hookEntry ? [hookEntry] : []),
+      ...jobEntries.map((j) => j.entry),
+    ];
     const bundles = await this.compiler.compile(files, entries);
 
     // Importing project code runs it: that happens in a throwaway sandbox, never in the host.
     const inspectKey = `deploy:${projectId}`;
     const routes: DeployedRoute[] = [];
     let hook: DeployedHook | null = null;
+    const jobs: DeployedJob[] = [];
     try {
       for (const { entry, path } of routeEntries) {
         const info = await this.inspect(inspectKey, entry, bundles[entry]!);
@@ -81,11 +97,18 @@ export class DeploymentsService {
         });
       }
       if (hookEntry) hook = await this.inspectHook(inspectKey, hookEntry, bundles[hookEntry]!);
+      for (const { entry, name } of jobEntries) {
+        const info = await this.inspect(inspectKey, entry, bundles[entry]!);
+        if (!info.hasDefault || info.platform !== 'job') {
+          throw invalid(`${entry} must default-export defineJob({ handler }).`);
+        }
+        jobs.push({ name, entry, timeoutMs: clampTimeout(info.timeoutMs) });
+      }
     } finally {
       this.sandboxes.restart(inspectKey);
     }
 
-    const content: DeploymentContent = { sources: files, bundles, routes, hook };
+    const content: DeploymentContent = { sources: files, bundles, routes, hook, jobs };
     const row = await this.resources.db.$transaction(async (tx) => {
       // One deploy at a time per project: the row lock orders concurrent deploys.
       await tx.$queryRaw`SELECT id FROM projects WHERE id = ${projectId}::uuid FOR UPDATE`;
@@ -107,13 +130,17 @@ export class DeploymentsService {
     });
     this.active.invalidate(projectId);
     this.sandboxes.restart(projectId);
-    this.logger.log({ projectId, version: row.version, routes: routes.length, hook: !!hook }, 'deployed');
+    this.logger.log(
+      { projectId, version: row.version, routes: routes.length, hook: !!hook, jobs: jobs.length },
+      'deployed',
+    );
     return {
       id: row.id,
       version: row.version,
       status: row.status,
       routes: routes.map(({ path, auth, methods }) => ({ path, auth, methods })),
       hook: hook && { blocking: hook.blocking, timeoutMs: hook.timeoutMs, handlers: hook.handlers },
+      jobs: jobs.map(({ name, timeoutMs }) => ({ name, timeoutMs })),
       createdAt: row.createdAt.toISOString(),
     };
   }

@@ -11,7 +11,7 @@ import type { ProjectFiles } from './project-files.js';
 const SDK_ENTRY = fileURLToPath(import.meta.resolve('@suite/platform-sdk'));
 
 /**
- * Bundles each entry (one file per API route, and hooks/auth.ts) with esbuild: platform node,
+ * Bundles each entry (one file per API route and per job, and hooks/auth.ts) with esbuild: platform node,
  * format esm, everything it imports inlined. Files outside the deployment cannot be imported.
  */
 @Injectable()
@@ -26,7 +26,7 @@ export class ProjectCompiler {
       }
       const bundles: Record<string, string> = {};
       for (const entry of entries) {
-        // api/ files import within api/, hooks/auth.ts within hooks/.
+        // api/ files import within api/, hooks/auth.ts within hooks/, jobs within jobs/.
         const root = join(dir, entry.split('/')[0]!);
         try {
           const result = await build({

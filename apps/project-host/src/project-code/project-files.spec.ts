@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { filesFromJson, normalisePath, parseEnv, routeOf } from './project-files.js';
+import { filesFromJson, jobOf, normalisePath, parseEnv, routeOf } from './project-files.js';
 
 describe('project files', () => {
   it('maps api files to routes and leaves the reserved user routes out', () => {
@@ -20,6 +20,15 @@ describe('project files', () => {
       '.env': 'A=1',
     });
     expect(() => filesFromJson({ files: { 'api/a.ts': 1 } })).toThrow(/must be a string/);
+  });
+
+  it('names jobs after their path under jobs/ and skips helpers', () => {
+    expect(normalisePath('jobs/welcome.ts')).toBe('jobs/welcome.ts');
+    expect(jobOf('jobs/welcome.ts')).toBe('welcome');
+    expect(jobOf('jobs/mail/digest.mjs')).toBe('mail/digest');
+    expect(jobOf('jobs/_shared.ts')).toBeUndefined();
+    expect(jobOf('jobs/data.json')).toBeUndefined();
+    expect(jobOf('jobs/two words.ts')).toBeUndefined();
   });
 
   it('parses .env lines', () => {

@@ -2,7 +2,7 @@ import { AuthError, AuthErrorCode } from '@suite/errors';
 import { Parser, type ReadEntry } from 'tar';
 import { gunzipSync } from 'node:zlib';
 
-/** Project code as deployed: relative path → text. Only `api/`, `hooks/` and `.env` are kept. */
+/** Project code as deployed: relative path → text. Only `api/`, `hooks/`, `jobs/` and `.env` are kept. */
 export type ProjectFiles = Record<string, string>;
 
 export const MAX_FILES = 500;
@@ -11,11 +11,11 @@ const CODE_FILE = /\.(ts|mts|js|mjs|json)$/;
 
 const invalid = (message: string) => new AuthError(AuthErrorCode.InvalidRequest, message);
 
-/** A safe relative path inside api/ or hooks/, or `.env`; anything else is refused or skipped. */
+/** A safe relative path inside api/, hooks/ or jobs/, or `.env`; anything else is refused or skipped. */
 export function normalisePath(raw: string): string | undefined {
   const path = raw.replace(/\\/g, '/').replace(/^(\.\/)+/, '');
   if (path === '.env') return path;
-  if (!/^(api|hooks)\//.test(path)) return undefined;
+  if (!/^(api|hooks|jobs)\//.test(path)) return undefined;
   if (path.split('/').some((part) => part === '' || part === '.' || part === '..')) {
     throw invalid(`The path ${raw} is not a plain relative path.`);
   }
@@ -103,4 +103,13 @@ export function routeOf(path: string): string | undefined {
   // api/user.ts and api/user/** are reserved for the platform's /api/user routes.
   if (segments[0] === 'user') return undefined;
   return ['/api', ...segments].join('/');
+}
+
+/** `jobs/welcome.ts` → `welcome`, `jobs/mail/digest.ts` → `mail/digest`; undefined for helpers (`_x`) and non-entries. */
+export function jobOf(path: string): string | undefined {
+  const match = /^jobs\/(.+)\.(ts|mts|js|mjs)$/.exec(path);
+  if (!match) return undefined;
+  const segments = match[1]!.split('/');
+  if (segments.some((s) => s.startsWith('_') || !/^[A-Za-z0-9_-]+$/.test(s))) return undefined;
+  return segments.join('/');
 }

@@ -2,11 +2,20 @@ import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { fork, type ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { SandboxCall, SandboxEffect, SandboxMessage, SandboxReply } from './sandbox-protocol.js';
+import { ProjectEffects } from '../../project-effects/project-effects.js';
+import type {
+  EffectResponse,
+  SandboxCall,
+  SandboxEffect,
+  SandboxMessage,
+  SandboxReply,
+} from './sandbox-protocol.js';
 
 const RUNNER = join(dirname(fileURLToPath(import.meta.url)), 'sandbox-runner.js');
 /** Heap of one project's sandbox; a project that needs more is killed and restarted, never the host. */
 const HEAP_MB = 128;
+/** Context calls (ctx.db, ctx.email...) one sandbox may have in flight; more are refused at once. */
+const MAX_EFFECTS_IN_FLIGHT = 64;
 /** A sandbox nobody called for this long is ended (it starts again on the next call). */
 const IDLE_MS = 5 * 60_000;
 
@@ -28,12 +37,13 @@ class Sandbox {
   private readonly child: ChildProcess;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
+  private effectsInFlight = 0;
   dead = false;
   lastUsed = Date.now();
 
   constructor(
     readonly projectId: string,
-    onEffect: (effect: SandboxEffect) => void,
+    onEffect: (effect: SandboxEffect) => Promise<unknown>,
     private readonly logger: Logger,
   ) {
     this.child = fork(RUNNER, [], {
@@ -53,7 +63,28 @@ class Sandbox {
     this.child.stdout?.on('data', log);
     this.child.stderr?.on('data', log);
     this.child.on('message', (message: SandboxReply) => {
-      if (message.type === 'effect') return onEffect(message);
+      if (message.type === 'effect') {
+        if (this.effectsInFlight >= MAX_EFFECTS_IN_FLIGHT) {
+          const error = `too many context calls at once (at most ${MAX_EFFECTS_IN_FLIGHT}); await them`;
+          return this.answer({ type: 'effect-result', rid: message.rid, ok: false, error });
+        }
+        this.effectsInFlight++;
+        // Performed by the host for this project; the answer goes back even if it is an error.
+        void onEffect(message)
+          .finally(() => this.effectsInFlight--)
+          .then(
+            (value) =>
+              this.answer({ type: 'effect-result', rid: message.rid, ok: true, value: value ?? null }),
+            (error: unknown) =>
+              this.answer({
+                type: 'effect-result',
+                rid: message.rid,
+                ok: false,
+                error: error instanceof Error ? error.message : String(error),
+              }),
+          );
+        return;
+      }
       const pending = this.pending.get(message.id);
       if (!pending) return;
       this.pending.delete(message.id);
@@ -83,7 +114,7 @@ class Sandbox {
         this.kill();
       }, timeoutMs);
       this.pending.set(id, { resolve, reject, timer });
-      const message: SandboxMessage = { id, call };
+      const message: SandboxMessage = { type: 'call', id, call };
       this.child.send(message, (error) => {
         if (!error) return;
         this.pending.delete(id);
@@ -91,6 +122,11 @@ class Sandbox {
         reject(error);
       });
     });
+  }
+
+  private answer(response: EffectResponse): void {
+    if (this.dead || !this.child.connected) return;
+    this.child.send(response satisfies SandboxMessage, () => undefined);
   }
 
   get busy(): boolean {
@@ -122,10 +158,12 @@ export class SandboxPool implements OnApplicationShutdown {
   private readonly sandboxes = new Map<string, Sandbox>();
   private readonly reaper = setInterval(() => this.reapIdle(), 60_000).unref();
 
+  constructor(private readonly effects: ProjectEffects) {}
+
   call(projectId: string, call: SandboxCall, timeoutMs: number): Promise<unknown> {
     let sandbox = this.sandboxes.get(projectId);
     if (!sandbox || sandbox.dead) {
-      sandbox = new Sandbox(projectId, (effect) => this.effect(projectId, effect), this.logger);
+      sandbox = new Sandbox(projectId, (effect) => this.effects.perform(projectId, effect), this.logger);
       this.sandboxes.set(projectId, sandbox);
     }
     return sandbox.call(call, timeoutMs);
@@ -148,10 +186,5 @@ export class SandboxPool implements OnApplicationShutdown {
     for (const [key, sandbox] of this.sandboxes) {
       if (!sandbox.busy && sandbox.lastUsed < cutoff) this.restart(key);
     }
-  }
-
-  // ctx.email, ctx.push and ctx.jobs are stand-ins in this version: the request is logged.
-  private effect(projectId: string, effect: SandboxEffect): void {
-    this.logger.log({ projectId, effect: effect.effect, payload: effect.payload }, 'project code effect');
   }
 }

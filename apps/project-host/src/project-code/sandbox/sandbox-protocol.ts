@@ -29,7 +29,18 @@ export type SandboxCall =
       env: Record<string, string>;
     }
   /** Run the auth hook's handlers for a batch, in order. */
-  | { op: 'hook'; key: string; code: string; events: unknown[]; env: Record<string, string> };
+  | { op: 'hook'; key: string; code: string; events: unknown[]; env: Record<string, string> }
+  /** Run a job (`jobs/<name>.ts`) once. */
+  | { op: 'job'; key: string; code: string; job: SandboxJob; env: Record<string, string> };
+
+/** What a job handler sees as `ctx.job`. */
+export interface SandboxJob {
+  id: string;
+  name: string;
+  payload: unknown;
+  /** 1 for the first run, 2 for the first retry... */
+  attempt: number;
+}
 
 export interface InspectResult {
   hasDefault: boolean;
@@ -53,10 +64,22 @@ export interface HookResult {
   ran: { kind: string; handler: string | null }[];
 }
 
-/** Effects a hook asks the host for (email, push, jobs): the host logs or performs them. */
+export interface JobResult {
+  value: unknown;
+}
+
+/** What project code asks the host for through its context (ctx.db, ctx.email, ctx.push, ctx.jobs). */
+export type EffectOp = 'db.query' | 'email.send' | 'push.send' | 'jobs.enqueue';
+
+/**
+ * A request of project code to the host: the host performs it for the sandbox's project (the
+ * sandbox never holds credentials or sockets of its own) and answers with an EffectResponse.
+ */
 export interface SandboxEffect {
   type: 'effect';
-  effect: 'email.send' | 'push.send' | 'jobs.enqueue';
+  /** Answer correlation, chosen by the sandbox. */
+  rid: number;
+  effect: EffectOp;
   payload: unknown;
 }
 
@@ -65,4 +88,8 @@ export type SandboxReply =
   | { type: 'result'; id: number; ok: false; error: string }
   | SandboxEffect;
 
-export type SandboxMessage = { id: number; call: SandboxCall };
+export type EffectResponse =
+  | { type: 'effect-result'; rid: number; ok: true; value: unknown }
+  | { type: 'effect-result'; rid: number; ok: false; error: string };
+
+export type SandboxMessage = { type?: 'call'; id: number; call: SandboxCall } | EffectResponse;

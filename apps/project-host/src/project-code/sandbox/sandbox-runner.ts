@@ -5,10 +5,13 @@
  */
 import type {
   ApiResult,
+  EffectOp,
   HookResult,
+  JobResult,
   InspectResult,
   SandboxApiRequest,
   SandboxCall,
+  SandboxJob,
   SandboxMessage,
   SandboxReply,
   SandboxUser,
@@ -119,13 +122,47 @@ async function runApi(
       picture: typeof verified.picture === 'string' ? verified.picture : null,
     };
   }
-  const result: unknown = await (def.handler as (ctx: unknown) => unknown)({ request, user: caller, env });
+  const result: unknown = await (def.handler as (ctx: unknown) => unknown)({
+    request,
+    user: caller,
+    env,
+    ...effectContext(),
+  });
   return toResult(result);
 }
 
-function effect(kind: 'email.send' | 'push.send' | 'jobs.enqueue') {
-  return async (payload: unknown): Promise<void> => {
-    send({ type: 'effect', effect: kind, payload: JSON.parse(JSON.stringify(payload ?? null)) as unknown });
+const effects = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+let nextEffect = 1;
+
+/** Asks the host to perform an effect for this project and waits for its answer. */
+function request(effect: EffectOp, payload: unknown): Promise<unknown> {
+  let plain: unknown;
+  try {
+    plain = JSON.parse(JSON.stringify(payload ?? null));
+  } catch (error) {
+    return Promise.reject(new TypeError(`${effect}: arguments must be JSON-serialisable (${String(error)})`));
+  }
+  const rid = nextEffect++;
+  return new Promise((resolve, reject) => {
+    effects.set(rid, { resolve, reject });
+    send({ type: 'effect', rid, effect, payload: plain });
+  });
+}
+
+/** ctx.db, ctx.email, ctx.push and ctx.jobs: each call is performed by the host, over IPC. */
+function effectContext() {
+  return {
+    db: {
+      query: (sql: string, params?: unknown[]) => request('db.query', { sql, params: params ?? [] }),
+    },
+    email: { send: async (mail: unknown) => void (await request('email.send', mail)) },
+    push: { send: async (message: unknown) => void (await request('push.send', message)) },
+    jobs: {
+      enqueue: async (name: string, payload?: unknown, options?: unknown) =>
+        (await request('jobs.enqueue', { name, payload: payload ?? null, options: options ?? {} })) as {
+          id: string;
+        },
+    },
   };
 }
 
@@ -145,18 +182,23 @@ async function runHook(
       ran.push({ kind, handler: null });
       continue;
     }
-    const ctx = {
-      event,
-      env,
-      db: { query: () => Promise.reject(new Error('ctx.db is not available in this host version')) },
-      email: { send: effect('email.send') },
-      push: { send: effect('push.send') },
-      jobs: { enqueue: (name: string, payload?: unknown) => effect('jobs.enqueue')({ name, payload }) },
-    };
+    const ctx = { event, env, ...effectContext() };
     await (handler as (ctx: unknown) => unknown)(ctx);
     ran.push({ kind, handler: name! });
   }
   return { ran };
+}
+
+async function runJob(
+  key: string,
+  code: string,
+  job: SandboxJob,
+  env: Record<string, string>,
+): Promise<JobResult> {
+  const def = (await load(key, code)).default;
+  if (!isObject(def) || typeof def.handler !== 'function') throw new Error('The job has no handler');
+  const value: unknown = await (def.handler as (ctx: unknown) => unknown)({ job, env, ...effectContext() });
+  return { value: value === undefined ? null : (JSON.parse(JSON.stringify(value)) as unknown) };
 }
 
 function run(call: SandboxCall): Promise<unknown> {
@@ -167,10 +209,19 @@ function run(call: SandboxCall): Promise<unknown> {
       return runApi(call.key, call.code, call.request, call.user, call.env);
     case 'hook':
       return runHook(call.key, call.code, call.events, call.env);
+    case 'job':
+      return runJob(call.key, call.code, call.job, call.env);
   }
 }
 
 process.on('message', (message: SandboxMessage) => {
+  if (message.type === 'effect-result') {
+    const waiting = effects.get(message.rid);
+    effects.delete(message.rid);
+    if (message.ok) waiting?.resolve(message.value);
+    else waiting?.reject(new Error(message.error));
+    return;
+  }
   run(message.call).then(
     (value) => send({ type: 'result', id: message.id, ok: true, value }),
     (error: unknown) =>

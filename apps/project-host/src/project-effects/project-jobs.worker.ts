@@ -1,0 +1,86 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type BeforeApplicationShutdown,
+} from '@nestjs/common';
+import { createRedisConnection, queuePrefix } from '@suite/queue';
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { PROJECT_HOST_CONFIG } from '../app.tokens.js';
+import { ActiveDeployments } from '../project-code/active-deployments.js';
+import type { JobResult } from '../project-code/sandbox/sandbox-protocol.js';
+import { SandboxPool } from '../project-code/sandbox/sandbox-pool.js';
+import type { ProjectHostConfig } from '../project-host.config.js';
+import { PROJECT_JOBS_QUEUE, type ProjectJobPayload } from './project-jobs.queue.js';
+
+/** Jobs of different projects run side by side; one project's jobs share its sandbox. */
+const CONCURRENCY = 4;
+
+/**
+ * Runs project jobs: `jobs/<name>.ts` of the project's active deployment, in its sandbox, within
+ * the job's timeoutMs (default 10 s, at most 30 s). A throw or a timeout fails the run, which the
+ * queue retries (3 attempts); a job missing from the active deployment fails without retries.
+ */
+@Injectable()
+export class ProjectJobsWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('project-jobs');
+  private worker?: Worker<ProjectJobPayload, unknown, string>;
+  private connection?: Redis;
+
+  constructor(
+    @Inject(PROJECT_HOST_CONFIG) private readonly config: ProjectHostConfig,
+    private readonly active: ActiveDeployments,
+    private readonly sandboxes: SandboxPool,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.connection = createRedisConnection(this.config.REDIS_URL, { connectionName: 'project-host-jobs' });
+    this.connection.on('error', () => undefined);
+    this.worker = new Worker<ProjectJobPayload, unknown, string>(PROJECT_JOBS_QUEUE, (job) => this.run(job), {
+      connection: this.connection,
+      prefix: queuePrefix(),
+      concurrency: CONCURRENCY,
+    });
+    this.worker.on('error', (error) => this.logger.warn({ err: error.message }, 'project-jobs worker error'));
+    this.worker.on('failed', (job, error) =>
+      this.logger.warn(
+        {
+          projectId: job?.data.projectId,
+          job: job?.data.name,
+          attempt: job?.attemptsMade,
+          err: error.message,
+        },
+        'project job failed',
+      ),
+    );
+  }
+
+  async run(job: Job<ProjectJobPayload, unknown, string>): Promise<unknown> {
+    const { projectId, name, payload } = job.data;
+    const deployment = await this.active.get(projectId);
+    const deployed = deployment?.jobs.get(name);
+    const code = deployed && deployment?.bundles[deployed.entry];
+    if (!deployment || !deployed || !code) {
+      throw new UnrecoverableError(`no job ${name} in the active deployment`);
+    }
+    const result = (await this.sandboxes.call(
+      projectId,
+      {
+        op: 'job',
+        key: `${deployment.id}:${deployed.entry}`,
+        code,
+        job: { id: job.id!, name, payload, attempt: job.attemptsMade + 1 },
+        env: deployment.env,
+      },
+      deployed.timeoutMs,
+    )) as JobResult;
+    return result.value;
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.worker?.close().catch(() => undefined);
+    this.connection?.disconnect();
+  }
+}
