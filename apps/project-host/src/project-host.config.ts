@@ -70,6 +70,8 @@ export const projectHostEnv = z
     AUTH_MAIL_PER_ADDRESS_PER_HOUR: envFields.positiveInt(5),
     /** Auth mails per hour of one project, all kinds together. */
     AUTH_MAIL_PER_PROJECT_PER_HOUR: envFields.positiveInt(500),
+    /** Set by `platform dev`: a local host that, as the spec says, never fires `user.deleted`. */
+    PLATFORM_DEV_MODE: envFields.bool(false),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.AUTH_SECRET) {

@@ -1,7 +1,9 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { isUuid } from '@suite/db';
 import { AuthError, AuthErrorCode } from '@suite/errors';
+import { PROJECT_HOST_CONFIG } from '../app.tokens.js';
 import { AuthEventsPublisher } from '../events/auth-events.publisher.js';
+import type { ProjectHostConfig } from '../project-host.config.js';
 import { PlatformResources } from '../platform/platform-resources.js';
 import type { Fields } from './input-fields.js';
 import { parsePage, parseSearch } from './project-input.js';
@@ -49,6 +51,7 @@ export class UsersAdminService {
     private readonly resources: PlatformResources,
     private readonly projects: ProjectsService,
     private readonly events: AuthEventsPublisher,
+    @Inject(PROJECT_HOST_CONFIG) private readonly config: Pick<ProjectHostConfig, 'PLATFORM_DEV_MODE'>,
   ) {}
 
   /** Newest first; `search` matches any part of the email, ignoring case. */
@@ -105,6 +108,8 @@ export class UsersAdminService {
       throw new AuthError(AuthErrorCode.NotFound, `No user has the id "${userId}" in this project.`);
     }
     this.logger.log({ projectId: project.id, userId: user.id }, 'auth user deleted from the dashboard');
+    // The local development command fires every event but this one (spec, Events).
+    if (this.config.PLATFORM_DEV_MODE) return;
     await this.events.publish(project.id, [{ kind: 'user.deleted', user, provider: 'dashboard' }]);
   }
 }
