@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 export PATH := $(CURDIR)/.tools/bin:$(PATH)
 
-.PHONY: start test setup check bench clean help
+.PHONY: start test test-faults setup check bench clean help
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -15,6 +15,9 @@ start: setup ## set up, then run the whole suite in the foreground (Ctrl-C stops
 
 test: setup check ## set up, then format check, lint, type check and every test
 	@node tools/devstack/dist/test.js
+
+test-faults: setup ## fault tests: killed workers, Redis/Postgres restarts, SIGTERM, fuzz
+	@node --experimental-vm-modules --no-warnings=ExperimentalWarning node_modules/jest/bin/jest.js -c jest.faults.config.js
 
 check: ## format check, lint with zero warnings, type check (after make setup)
 	@pnpm run format:check

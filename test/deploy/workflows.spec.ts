@@ -43,8 +43,8 @@ describe('.github/workflows/ci.yml mirrors .ci/run', () => {
     expect(ci.on).toMatchObject({ push: expect.anything(), pull_request: null });
   });
 
-  it('runs `make test` with CI=true', () => {
-    expect(makeCommands(runLines(job))).toEqual(['make test']);
+  it('runs `make test`, then `make test-faults`, with CI=true', () => {
+    expect(makeCommands(runLines(job))).toEqual(['make test', 'make test-faults']);
     expect(String(job.env?.CI)).toBe('true');
   });
 

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { bootstrapHttpApp, exitOnBootFailure, registerStaticAssets } from '@suite/nest-core';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { RunnerError, RunnerErrorCode, toHttpProblem } from '@suite/errors';
 import { startTelemetry } from '@suite/telemetry';
 import { AppModule } from './app.module.js';
 import { setupOpenApi } from './docs/openapi.js';
@@ -21,6 +22,14 @@ bootstrapHttpApp(AppModule.forRoot(config), {
   port: config.PORT,
   bodyLimit: config.MAX_BODY_BYTES,
   bodyParser: false,
+  // A path that cannot even be routed (bad percent-encoding, a 2,000-character id) names no job.
+  routerError: () => toHttpProblem(new RunnerError(RunnerErrorCode.RouteNotFound, 'Not Found')),
+  closingError: () =>
+    toHttpProblem(
+      new RunnerError(RunnerErrorCode.ServiceUnavailable, 'The server is shutting down; try again shortly.', {
+        retryAfterSeconds: 1,
+      }),
+    ),
   configure: async (app) => {
     registerJsonBodyParser(app.getHttpAdapter().getInstance());
     app.useGlobalFilters(new RunnerExceptionFilter());

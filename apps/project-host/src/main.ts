@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { bootstrapHttpApp, exitOnBootFailure, registerStaticAssets } from '@suite/nest-core';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { AuthError, AuthErrorCode, toUserErrorBody } from '@suite/errors';
 import { startTelemetry } from '@suite/telemetry';
 import { AppModule } from './app.module.js';
 import { UserExceptionFilter } from './http/user-exception.filter.js';
@@ -17,6 +18,7 @@ bootstrapHttpApp(AppModule.forRoot(config), {
   host: config.HOST,
   port: config.PORT,
   bodyLimit: 64 * 1024,
+  routerError: () => toUserErrorBody(new AuthError(AuthErrorCode.NotFound)),
   configure: async (app) => {
     app.useGlobalFilters(new UserExceptionFilter());
     await registerStaticAssets(app, join(dirname(fileURLToPath(import.meta.url)), '..', 'public'));

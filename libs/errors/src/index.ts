@@ -44,4 +44,5 @@ export {
   type McpToolErrorContent,
   type McpToolErrorResult,
 } from './mcp-tool-error.mapper.js';
+export { asDependencyUnavailable, isDependencyUnavailable } from './dependency-unavailable.js';
 export { unreachable } from './unreachable.js';

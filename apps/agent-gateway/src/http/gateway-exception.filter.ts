@@ -1,5 +1,6 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import {
+  asDependencyUnavailable,
   asKnownError,
   isUnexpectedError,
   jsonRpcHttpStatus,
@@ -13,6 +14,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 
 function fromFramework(error: unknown): unknown {
   if (asKnownError(error)) return error;
+  const unavailable = asDependencyUnavailable(error);
+  if (unavailable) return unavailable;
   const fastifyError = error instanceof HttpException ? (error.cause ?? error) : error;
   const code = (fastifyError as { code?: string }).code;
   if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') {

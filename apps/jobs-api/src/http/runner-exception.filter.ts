@@ -1,5 +1,6 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import {
+  asDependencyUnavailable,
   asKnownError,
   isUnexpectedError,
   newErrorId,
@@ -12,6 +13,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 /** Fastify's own failures (before any handler runs), translated into the runner's error model. */
 function fromFramework(error: unknown): unknown {
   if (asKnownError(error)) return error;
+  const unavailable = asDependencyUnavailable(error);
+  if (unavailable) return unavailable;
   // Nest wraps Fastify's errors in an HttpException whose cause carries Fastify's code.
   const fastifyError = error instanceof HttpException ? (error.cause ?? error) : error;
   const code = (fastifyError as { code?: string }).code;

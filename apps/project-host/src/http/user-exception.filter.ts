@@ -1,5 +1,6 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import {
+  asDependencyUnavailable,
   asKnownError,
   AuthError,
   AuthErrorCode,
@@ -12,6 +13,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 /** Framework failures (before a handler runs) in the project host's error model. */
 function fromFramework(error: unknown): unknown {
   if (asKnownError(error)) return error;
+  const unavailable = asDependencyUnavailable(error);
+  if (unavailable) return unavailable;
   const cause = error instanceof HttpException ? (error.cause ?? error) : error;
   switch ((cause as { code?: string }).code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':

@@ -1,0 +1,71 @@
+import { RunnerError, RunnerErrorCode } from './runner-error.js';
+
+// Postgres or Redis going away surfaces as a driver error (pg, Prisma's adapter, ioredis) deep in
+// a request. It is not a bug: the caller should retry, so transports answer 503 instead of 500.
+
+/** Node socket errors, Postgres SQLSTATEs and Prisma codes that mean "the server is not there". */
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  '57P01', // admin_shutdown
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now (starting up or shutting down)
+  '53300', // too_many_connections
+  '08000',
+  '08001',
+  '08003',
+  '08006',
+  'P1001', // can't reach database server
+  'P1002', // database server timed out
+  'P1008', // operation timed out
+  'P1017', // server closed the connection
+  'P2024', // timed out fetching a connection from the pool
+]);
+
+const UNAVAILABLE_NAMES = new Set(['PrismaClientInitializationError', 'MaxRetriesPerRequestError']);
+
+const UNAVAILABLE_MESSAGE =
+  /Connection terminated|Can't reach database server|Server has closed the connection|Connection is closed|enableOfflineQueue options is false|timeout exceeded when trying to connect|the database system is (starting up|shutting down)|connect ECONNREFUSED/i;
+
+/** True when `error` (or anything in its cause chain) says Postgres or Redis cannot be reached. */
+export function isDependencyUnavailable(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  const queue: unknown[] = [error];
+  while (queue.length) {
+    const current = queue.shift();
+    if (!current || typeof current !== 'object' || seen.has(current)) continue;
+    seen.add(current);
+    const { code, name, message, cause, errors, meta } = current as {
+      code?: unknown;
+      name?: unknown;
+      message?: unknown;
+      cause?: unknown;
+      errors?: unknown;
+      meta?: { driverAdapterError?: unknown; cause?: unknown };
+    };
+    if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
+    if (typeof name === 'string' && UNAVAILABLE_NAMES.has(name)) return true;
+    if (typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message)) return true;
+    queue.push(cause, meta?.driverAdapterError, meta?.cause);
+    if (Array.isArray(errors)) queue.push(...(errors as unknown[]));
+  }
+  return false;
+}
+
+/**
+ * The runner's 503 for a lost dependency, or undefined for any other error. Every transport maps
+ * it in its own contract (`/v1` problem, `{code, message}`, JSON-RPC, MCP tool error).
+ */
+export function asDependencyUnavailable(error: unknown): RunnerError | undefined {
+  if (!isDependencyUnavailable(error)) return undefined;
+  return new RunnerError(
+    RunnerErrorCode.ServiceUnavailable,
+    'A service this API depends on is unavailable; try again shortly.',
+    { cause: error, retryAfterSeconds: 5 },
+  );
+}
