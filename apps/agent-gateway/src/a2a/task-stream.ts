@@ -22,8 +22,16 @@ export interface StreamSink {
  * log lines as WORKING updates with an agent message), and at the end the artifacts and the final
  * status.
  */
+interface StatusChange {
+  status: MainDb.Job['status'];
+  final: boolean;
+  responses: StreamResponse[];
+}
+
 @Injectable()
 export class TaskStreamer {
+  private readonly changes = new WeakMap<JobEvent, Promise<StatusChange>>();
+
   constructor(
     private readonly tasks: A2aTasksService,
     private readonly events: TaskEvents,
@@ -51,25 +59,10 @@ export class TaskStreamer {
     const handle = async (event: JobEvent): Promise<void> => {
       if (ended) return;
       if (event.type === 'status') {
-        const fresh = await this.tasks.findJob(principal, job.id);
-        status = fresh.status;
-        if (isFinalStatus(fresh.status)) {
-          for (const artifact of taskArtifacts(fresh, this.tasks.publicUrl)) {
-            emit({
-              artifactUpdate: {
-                taskId: fresh.id,
-                contextId: contextOf(fresh),
-                artifact,
-                append: false,
-                lastChunk: true,
-              },
-            });
-          }
-          emit({ statusUpdate: await this.statusUpdate(fresh) });
-          finish();
-        } else {
-          emit({ statusUpdate: await this.statusUpdate(fresh) });
-        }
+        const change = await this.statusChange(principal, job.id, event);
+        status = change.status;
+        for (const response of change.responses) emit(response);
+        if (change.final) finish();
         return;
       }
       const text =
@@ -116,6 +109,41 @@ export class TaskStreamer {
       this.events.shutdown.removeEventListener('abort', finish);
       await unsubscribe().catch(() => undefined);
     }
+  }
+
+  /**
+   * What one status event means for every follower of the job: read once per event (all followers
+   * get the same event object), not once per follower, so a change fans out to a thousand streams
+   * with one query.
+   */
+  private statusChange(principal: Principal, jobId: string, event: JobEvent): Promise<StatusChange> {
+    let change = this.changes.get(event);
+    if (!change) {
+      change = this.readStatusChange(principal, jobId);
+      this.changes.set(event, change);
+    }
+    return change;
+  }
+
+  private async readStatusChange(principal: Principal, jobId: string): Promise<StatusChange> {
+    const fresh = await this.tasks.findJob(principal, jobId);
+    const final = isFinalStatus(fresh.status);
+    const responses: StreamResponse[] = [];
+    if (final) {
+      for (const artifact of taskArtifacts(fresh, this.tasks.publicUrl)) {
+        responses.push({
+          artifactUpdate: {
+            taskId: fresh.id,
+            contextId: contextOf(fresh),
+            artifact,
+            append: false,
+            lastChunk: true,
+          },
+        });
+      }
+    }
+    responses.push({ statusUpdate: await this.statusUpdate(fresh) });
+    return { status: fresh.status, final, responses };
   }
 
   private async statusUpdate(job: MainDb.Job): Promise<TaskStatusUpdateEvent> {
