@@ -192,6 +192,19 @@ describe('GET /v1/jobs/{id}/events', () => {
       expect(stream.status).toBe(200);
       expect(stream.headers.get('content-type')).toMatch(/text\/event-stream/);
       expect(stream.text).toMatch(/^event: job\ndata: \{.*"status":"cancelled".*\}\n\n$/s);
+
+      // HEAD of a live stream (a queued job, no worker here) answers with the headers at once.
+      const queued = await client.request('/v1/jobs', { json: { query: 'The title is "x"' } });
+      const head = await fetch(
+        `http://127.0.0.1:${port}/v1/jobs/${(queued.json as { id: string }).id}/events`,
+        {
+          method: 'HEAD',
+          headers: { authorization: `Bearer ${KEY}` },
+          signal: AbortSignal.timeout(10_000),
+        },
+      );
+      expect(head.status).toBe(200);
+      expect(head.headers.get('content-type')).toMatch(/text\/event-stream/);
     } finally {
       await app.stop('SIGKILL');
     }

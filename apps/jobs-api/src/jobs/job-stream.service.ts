@@ -35,6 +35,8 @@ export class JobStreamService {
       connection: 'keep-alive',
       'x-accel-buffering': 'no',
     });
+    // HEAD gets the stream's headers only; Node sends them with the end of a body-less response.
+    if (request.method === 'HEAD') return void raw.end();
     let closed = false;
     const send = (event: string, data: unknown) => {
       if (!closed) raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
