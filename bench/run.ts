@@ -1,13 +1,27 @@
 /**
- * The runner's benchmarks: `node bench/run.ts` runs all four; `--only pickup,interpreter` some of
+ * The suite's benchmarks: `node bench/run.ts` runs all of them; `--only pickup,auth-me` some of
  * them; `--quick` a short smoke run (not written to latest.md); `--profile` always profiles jobs-api.
- * Results: bench/results/<date>.json and bench/results/latest.md. See bench/README.md.
+ * Results: bench/results/<date>.json, bench/results/latest.md and bench/results/summary.json. See
+ * bench/README.md.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import {
+  authLoginMarkdown,
+  authMeMarkdown,
+  authRefreshMarkdown,
+  runAuthLogin,
+  runAuthMe,
+  runAuthRefresh,
+  type AuthLoginResult,
+  type AuthMeResult,
+  type AuthRefreshResult,
+} from './auth.ts';
 import { concurrencyMarkdown, runConcurrency, type ConcurrencyResult } from './concurrency.ts';
+import { gatewaySendMarkdown, runGatewaySend, type GatewaySendResult } from './gateway-send.ts';
+import { gatewaySseMarkdown, runGatewaySse, type GatewaySseResult } from './gateway-sse.ts';
 import { interpreterMarkdown, runInterpreterBench, type InterpreterResult } from './interpreter.ts';
 import { pickupMarkdown, runPickup, type PickupResult } from './pickup.ts';
 import { runSubmission, submissionMarkdown, type SubmissionResult } from './submission.ts';
@@ -18,8 +32,19 @@ import { machineBusyPercent } from './support/proc.ts';
 import { installCleanupHandlers, killEverything, repoRoot } from './support/processes.ts';
 import { updateLatestMarkdown, writeJson } from './support/report.ts';
 import { withDeadline } from './support/stats.ts';
+import { updateSummary, type SummaryRow } from './support/summary.ts';
 
-const BENCHES = ['submission', 'pickup', 'interpreter', 'concurrency'] as const;
+const BENCHES = [
+  'submission',
+  'pickup',
+  'interpreter',
+  'concurrency',
+  'auth-me',
+  'auth-refresh',
+  'auth-login',
+  'gateway-send',
+  'gateway-sse',
+] as const;
 type BenchName = (typeof BENCHES)[number];
 
 /** Upper bounds of each benchmark's wall time (full size); a benchmark past it fails and is cleaned up. */
@@ -28,6 +53,11 @@ const DEADLINES_MS: Record<BenchName, number> = {
   pickup: 5 * 60_000,
   interpreter: 8 * 60_000,
   concurrency: 12 * 60_000,
+  'auth-me': 4 * 60_000,
+  'auth-refresh': 5 * 60_000,
+  'auth-login': 4 * 60_000,
+  'gateway-send': 4 * 60_000,
+  'gateway-sse': 4 * 60_000,
 };
 
 interface Results {
@@ -41,6 +71,11 @@ interface Results {
   pickup?: PickupResult;
   interpreter?: InterpreterResult;
   concurrency?: ConcurrencyResult;
+  'auth-me'?: AuthMeResult;
+  'auth-refresh'?: AuthRefreshResult;
+  'auth-login'?: AuthLoginResult;
+  'gateway-send'?: GatewaySendResult;
+  'gateway-sse'?: GatewaySseResult;
   errors: { bench: string; message: string }[];
   /** Machine CPU (percent of all cores) just before each benchmark, with the bench idle. */
   background?: Record<string, { busyPercent: number; waitedS: number }>;
@@ -71,7 +106,7 @@ async function waitForQuiet(maxWaitMs: number): Promise<{ busyPercent: number; w
 function usage(): string {
   return [
     'usage: node bench/run.ts [--only NAME[,NAME…]] [--quick] [--profile]',
-    `  NAME: ${BENCHES.join(', ')} (or 1-4)`,
+    `  NAME: ${BENCHES.join(', ')} (or 1-${BENCHES.length})`,
     '  --quick    shorter runs for a smoke test; results go to <date>-quick.json only',
     '  --profile  profile jobs-api under load even when the submission aims are met',
   ].join('\n');
@@ -92,7 +127,7 @@ function parseArgs(argv: string[]): { only: BenchName[]; quick: boolean; profile
       const value = arg.includes('=') ? arg.slice('--only='.length) : argv[++i];
       if (!value) throw new Error(`--only needs a value\n${usage()}`);
       only = value.split(',').map((raw) => {
-        const name = /^\d$/.test(raw) ? BENCHES[Number(raw) - 1] : (raw.trim() as BenchName);
+        const name = /^\d+$/.test(raw) ? BENCHES[Number(raw) - 1] : (raw.trim() as BenchName);
         if (!name || !BENCHES.includes(name)) throw new Error(`unknown benchmark "${raw}"\n${usage()}`);
         return name;
       });
@@ -105,6 +140,9 @@ function requireBuilt(): void {
   const needed = [
     'apps/jobs-api/dist/main.js',
     'apps/browser-worker/dist/main.js',
+    'apps/project-host/dist/main.js',
+    'apps/agent-gateway/dist/main.js',
+    'libs/db/dist/tenant-provisioning.js',
     'libs/browser-agent/dist/index.js',
     'tools/devstack/dist/infrastructure.js',
   ];
@@ -130,44 +168,90 @@ function machineMarkdown(results: Results): string {
   ].join('\n');
 }
 
-/**
- * The summary table, from the latest full-size result of each benchmark found in bench/results/
- * (this run's, or an earlier run's for the benchmarks this run skipped), each row with its run.
- */
-function summaryMarkdown(resultsDir: string): string | undefined {
-  const runs = readdirSync(resultsDir)
-    .filter((f) => /^\d{4}-\d{2}-\d{2}T[\d-]+Z\.json$/.test(f))
-    .sort()
-    .map((f) => JSON.parse(readFileSync(join(resultsDir, f), 'utf8')) as Results);
-  const latest = <K extends BenchName>(
-    name: K,
-  ): { value: NonNullable<Results[K]>; at: string } | undefined => {
-    const run = runs.findLast((r) => r[name] !== undefined);
-    return run ? { value: run[name]!, at: run.startedAt.slice(0, 16).replace('T', ' ') } : undefined;
-  };
-  const sub = latest('submission');
-  const p = latest('pickup');
-  const i = latest('interpreter');
-  const c = latest('concurrency');
-  if (!sub || !p || !i || !c) return undefined;
-  const yes = (ok: boolean) => (ok ? 'met' : '**not met**');
-  return [
-    '## Summary',
-    '',
-    '| benchmark | aim | measured | | run (UTC) |',
-    '| --- | --- | --- | --- | --- |',
-    ...sub.value.runs.map(
-      (run) =>
-        `| submission, ${run.connections} connections | ≥ ${sub.value.aims.rps} req/s, p99 ≤ ${sub.value.aims.p99Ms} ms, 0 errors | ${run.rps} req/s, p50 ${run.latencyMs.p50} ms, p99 ${run.latencyMs.p99} ms, ${run.errors} errors | ${yes(run.meetsAims)} | ${sub.at} |`,
-    ),
-    `| pickup, POST → first step | p50 ≤ ${p.value.aims.p50Ms} ms | p50 ${p.value.toFirstStepMs.p50} ms, p95 ${p.value.toFirstStepMs.p95} ms (POST → running: p50 ${p.value.toClaimMs.p50} ms) | ${yes(p.value.meetsAims)} | ${p.at} |`,
-    `| interpreter / hand-written Puppeteer | ≤ ${i.value.aims.ratio}× | ${i.value.ratio}× | ${yes(i.value.meetsAims.ratio)} | ${i.at} |`,
-    `| recording overhead | ≤ ${i.value.aims.recordingOverheadPercent}% | +${i.value.recordingOverheadPercent}% (+${i.value.recordingOverheadToVerdictPercent}% up to the verdict) | ${yes(i.value.meetsAims.recording)} | ${i.at} |`,
-    ...c.value.runs.map(
-      (run) =>
-        `| concurrency ${run.concurrency} | (no aim) | ${run.jobsPerMinute} jobs/min, ${run.memory.perConcurrentJobPssMb} MB PSS per concurrent job | | ${c.at} |`,
-    ),
-  ].join('\n');
+/** The summary table's rows of each benchmark (see support/summary.ts), from its result. */
+const SUMMARY_ROWS: { [K in BenchName]: (r: NonNullable<Results[K]>) => SummaryRow[] } = {
+  submission: (r) =>
+    r.runs.map((run) => ({
+      benchmark: `submission, ${run.connections} connections`,
+      aim: `≥ ${r.aims.rps} req/s, p99 ≤ ${r.aims.p99Ms} ms, 0 errors`,
+      measured: `${run.rps} req/s, p50 ${run.latencyMs.p50} ms, p99 ${run.latencyMs.p99} ms, ${run.errors} errors`,
+      met: run.meetsAims,
+    })),
+  pickup: (p) => [
+    {
+      benchmark: 'pickup, POST → first step',
+      aim: `p50 ≤ ${p.aims.p50Ms} ms`,
+      measured: `p50 ${p.toFirstStepMs.p50} ms, p95 ${p.toFirstStepMs.p95} ms (POST → running: p50 ${p.toClaimMs.p50} ms)`,
+      met: p.meetsAims,
+    },
+  ],
+  interpreter: (i) => [
+    {
+      benchmark: 'interpreter / hand-written Puppeteer',
+      aim: `≤ ${i.aims.ratio}×`,
+      measured: `${i.ratio}×`,
+      met: i.meetsAims.ratio,
+    },
+    {
+      benchmark: 'recording overhead',
+      aim: `≤ ${i.aims.recordingOverheadPercent}%`,
+      measured: `+${i.recordingOverheadPercent}% (+${i.recordingOverheadToVerdictPercent}% up to the verdict)`,
+      met: i.meetsAims.recording,
+    },
+  ],
+  concurrency: (c) =>
+    c.runs.map((run) => ({
+      benchmark: `concurrency ${run.concurrency}`,
+      aim: '(no aim)',
+      measured: `${run.jobsPerMinute} jobs/min, ${run.memory.perConcurrentJobPssMb} MB PSS per concurrent job`,
+      met: null,
+    })),
+  'auth-me': (r) =>
+    r.runs.map((run) => ({
+      benchmark: `auth: GET /api/user/me, ${run.connections} connections`,
+      aim: `≥ ${r.aims.rps} req/s, 0 errors`,
+      measured: `${run.rps} req/s, p50 ${run.latencyMs.p50} ms, p99 ${run.latencyMs.p99} ms, ${run.errors} errors`,
+      met: run.meetsAims,
+    })),
+  'auth-refresh': (r) =>
+    r.runs.map((run) => ({
+      benchmark: `auth: refresh rotation, ${run.chains} chains`,
+      aim: `≥ ${r.aims.rps} req/s, 0 errors`,
+      measured: `${run.rps} req/s, p50 ${run.latencyMs.p50} ms, p99 ${run.latencyMs.p99} ms, ${run.errors} errors, ${run.chainBreaks} chain breaks`,
+      met: run.meetsAims,
+    })),
+  'auth-login': (r) =>
+    r.runs.map((run) => ({
+      benchmark: `auth: login, ${run.connections} connections`,
+      aim: `≥ ${Math.round(r.aims.shareOfRaw * 100)}% of raw bcrypt (cost ${r.bcryptCost})`,
+      measured: `${run.rps} logins/s = ${Math.round(run.shareOfRaw * 1000) / 10}% of ${r.raw.comparesPerSecond} compares/s, p99 ${run.latencyMs.p99} ms, ${run.errors} errors`,
+      met: run.meetsAims,
+    })),
+  'gateway-send': (r) =>
+    r.runs.map((run) => ({
+      benchmark: `A2A SendMessage, ${run.connections} connections`,
+      aim: `≥ ${r.aims.rps} req/s, 0 errors`,
+      measured: `${run.rps} req/s, p50 ${run.latencyMs.p50} ms, p99 ${run.latencyMs.p99} ms, ${run.errors} errors`,
+      met: run.meetsAims,
+    })),
+  'gateway-sse': (r) => [
+    {
+      benchmark: `A2A SSE fan-out, ${r.subscribers} subscribers`,
+      aim: `p99 ≤ ${r.aims.p99Ms} ms, every event to every subscriber`,
+      measured: `p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms, max ${r.latencyMs.max} ms; ${r.receivedEvery}/${r.subscribers} got every event`,
+      met: r.meetsAims,
+    },
+  ],
+};
+
+function summaryRowsOf(results: Results): Map<string, SummaryRow[]> {
+  const rows = new Map<string, SummaryRow[]>();
+  for (const name of results.ran) {
+    const value = results[name];
+    if (value === undefined) continue;
+    rows.set(name, (SUMMARY_ROWS[name] as (r: typeof value) => SummaryRow[])(value));
+  }
+  return rows;
 }
 
 async function main(): Promise<number> {
@@ -222,6 +306,26 @@ async function main(): Promise<number> {
         results.concurrency = await runConcurrency(ctx);
         sections.set('concurrency', concurrencyMarkdown(results.concurrency));
       },
+      'auth-me': async () => {
+        results['auth-me'] = await runAuthMe(ctx);
+        sections.set('auth-me', authMeMarkdown(results['auth-me']));
+      },
+      'auth-refresh': async () => {
+        results['auth-refresh'] = await runAuthRefresh(ctx);
+        sections.set('auth-refresh', authRefreshMarkdown(results['auth-refresh']));
+      },
+      'auth-login': async () => {
+        results['auth-login'] = await runAuthLogin(ctx);
+        sections.set('auth-login', authLoginMarkdown(results['auth-login']));
+      },
+      'gateway-send': async () => {
+        results['gateway-send'] = await runGatewaySend(ctx);
+        sections.set('gateway-send', gatewaySendMarkdown(results['gateway-send']));
+      },
+      'gateway-sse': async () => {
+        results['gateway-sse'] = await runGatewaySse(ctx);
+        sections.set('gateway-sse', gatewaySseMarkdown(results['gateway-sse']));
+      },
     } satisfies Record<BenchName, () => Promise<void>>;
     for (const name of only) {
       results.background ??= {};
@@ -242,8 +346,10 @@ async function main(): Promise<number> {
     log(`results: ${json}`);
     if (!quick) {
       sections.set('machine', machineMarkdown(results));
-      const summary = summaryMarkdown(resultsDir);
-      if (summary) sections.set('summary', summary);
+      sections.set(
+        'summary',
+        await updateSummary(resultsDir, results.startedAt, summaryRowsOf(results), BENCHES),
+      );
       log(`summary: ${await updateLatestMarkdown(resultsDir, sections)}`);
     }
     printSummary(results);
@@ -287,6 +393,14 @@ function printSummary(r: Results): void {
     out.push(
       `concurrency ${run.concurrency}: ${run.succeeded}/${run.jobs} ok, ${run.jobsPerMinute} jobs/min, PSS idle ${run.memory.idle.pssMb} MB → peak ${run.memory.peak.pssMb} MB (${run.memory.perConcurrentJobPssMb} MB per concurrent job; RSS ${run.memory.perConcurrentJobRssMb} MB)`,
     );
+  }
+  for (const name of BENCHES.slice(4)) {
+    const value = r[name];
+    if (value === undefined) continue;
+    for (const row of (SUMMARY_ROWS[name] as (x: typeof value) => SummaryRow[])(value))
+      out.push(
+        `${row.benchmark}: ${row.measured}${row.met === null ? '' : row.met ? ' → aim met' : ' → AIM NOT MET'}`,
+      );
   }
   for (const e of r.errors) out.push(`ERROR in ${e.bench}: ${e.message.split('\n')[0]}`);
   console.log(out.join('\n'));

@@ -17,10 +17,17 @@ export const BENCH_DATABASE = process.env.BENCH_DATABASE ?? 'suite_bench';
 export interface BenchInfra {
   databaseUrl: string;
   redisUrl: string;
+  /** The server's `postgres` database (superuser): tenant databases of the project host are made from it. */
+  adminUrl: string;
   /** Every Redis key of this run starts with it. */
   prefix: string;
   /** Where Postgres and Redis answer (host:port, no credentials). */
   servers: string;
+  /**
+   * Tenant databases the project host created for this run's projects; `stop()` drops those still
+   * listed (a benchmark that deletes its project through the control plane removes it from here).
+   */
+  tenantProjects: Set<string>;
   stop(): Promise<void>;
 }
 
@@ -66,16 +73,46 @@ export async function prepareBenchInfra(): Promise<BenchInfra> {
   const dataDir = process.env.SUITE_DATA_DIR || join(repoRoot, '.data');
   const infra = await prepareInfrastructure(dataDir, { database: BENCH_DATABASE, recreate: true });
   const prefix = `bench-${randomBytes(4).toString('hex')}`;
+  const tenantProjects = new Set<string>();
   return {
     databaseUrl: infra.databaseUrl,
     redisUrl: infra.redisUrl,
+    adminUrl: infra.adminUrl,
     prefix,
     servers: `postgres ${new URL(infra.adminUrl).host}, redis ${new URL(infra.redisUrl).host}`,
+    tenantProjects,
     stop: async () => {
+      await dropTenantDatabases(infra.adminUrl, tenantProjects).catch(() => undefined);
       await clearRedisPrefix(infra.redisUrl, prefix).catch(() => undefined);
       await infra.stop();
     },
   };
+}
+
+interface TenantProvisioning {
+  dropTenantDatabase(options: { adminUrl: string; projectId: string }): Promise<boolean>;
+  tenantDatabaseName(projectId: string): string;
+}
+
+/** libs/db's tenant naming and dropping, from its build (the bench runs no TypeScript of the libs). */
+const tenantProvisioning = async (): Promise<TenantProvisioning> =>
+  (await import(join(repoRoot, 'libs', 'db', 'dist', 'tenant-provisioning.js'))) as TenantProvisioning;
+
+/** The URL of a project's tenant database (schema platform_auth), on the admin URL's server. */
+export async function tenantDatabaseUrl(adminUrl: string, projectId: string): Promise<string> {
+  const url = new URL(adminUrl);
+  url.pathname = `/${(await tenantProvisioning()).tenantDatabaseName(projectId)}`;
+  return url.toString();
+}
+
+/** Drops the tenant databases of `projects` (with libs/db's own naming), forgetting each one dropped. */
+export async function dropTenantDatabases(adminUrl: string, projects: Set<string>): Promise<void> {
+  if (projects.size === 0) return;
+  const { dropTenantDatabase } = await tenantProvisioning();
+  for (const projectId of [...projects]) {
+    await dropTenantDatabase({ adminUrl, projectId });
+    projects.delete(projectId);
+  }
 }
 
 /** Deletes every key starting with `prefix` (this run's queues, locks and event channels). */

@@ -12,7 +12,7 @@ import { processTree, readStat, type ProcStat } from './proc.ts';
 
 export const repoRoot = join(import.meta.dirname, '..', '..');
 
-export type AppName = 'jobs-api' | 'browser-worker';
+export type AppName = 'jobs-api' | 'browser-worker' | 'project-host' | 'agent-gateway';
 
 export interface AppProcess {
   name: string;
@@ -91,7 +91,7 @@ export function freePort(): Promise<number> {
 }
 
 /** Only what an app needs from the bench's environment: no stray DATABASE_URL, OTEL endpoint, … */
-function baseEnv(): NodeJS.ProcessEnv {
+export function baseEnv(): NodeJS.ProcessEnv {
   const keep = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'CHROMIUM_PATH', 'FFMPEG_PATH'];
   const out: NodeJS.ProcessEnv = {};
   for (const name of keep) if (process.env[name]) out[name] = process.env[name];

@@ -11,7 +11,19 @@ import * as prettier from 'prettier';
 const start = (name: string) => `<!-- bench:${name}:start -->`;
 const end = (name: string) => `<!-- bench:${name}:end -->`;
 
-export const SECTION_ORDER = ['summary', 'machine', 'submission', 'pickup', 'interpreter', 'concurrency'];
+export const SECTION_ORDER = [
+  'summary',
+  'machine',
+  'submission',
+  'pickup',
+  'interpreter',
+  'concurrency',
+  'auth-me',
+  'auth-refresh',
+  'auth-login',
+  'gateway-send',
+  'gateway-sse',
+];
 
 export function writeJson(resultsDir: string, stamp: string, data: unknown): string {
   mkdirSync(resultsDir, { recursive: true });
