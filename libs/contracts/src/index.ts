@@ -22,6 +22,7 @@ export { FINAL_JOB_STATUSES, JobStatus, StepStatus } from './jobs/job-status.enu
 export { JobStepDto } from './jobs/job-step.dto.js';
 export { ListJobsQueryDto } from './jobs/list-jobs-query.dto.js';
 export { IsOmittable } from './validation/is-omittable.decorator.js';
+export { exceedsJsonDepth, MAX_JSON_DEPTH } from './validation/json-depth.js';
 export { jsonByteLength, MAX_JSON_BYTES, MaxJsonBytes } from './validation/max-json-bytes.decorator.js';
 export { validateBody, validateQuery, type DtoClass, type Validated } from './validation/validate-input.js';
 export {

@@ -1,4 +1,5 @@
-import { jsonInvalidIssue, RunnerError } from '@suite/errors';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from '@suite/contracts';
+import { issue, jsonInvalidIssue, RunnerError } from '@suite/errors';
 import type { FastifyInstance } from 'fastify';
 
 /**
@@ -15,11 +16,17 @@ export function registerJsonBodyParser(fastify: FastifyInstance): void {
     (_request, body: string | Buffer, done) => {
       const text = typeof body === 'string' ? body : body.toString('utf8');
       if (text.trim() === '') return done(null, undefined);
+      let parsed: unknown;
       try {
-        done(null, JSON.parse(text));
+        parsed = JSON.parse(text);
       } catch (error) {
-        done(RunnerError.validation([jsonInvalidIssue(error, text)]), undefined);
+        return done(RunnerError.validation([jsonInvalidIssue(error, text)]), undefined);
       }
+      if (exceedsJsonDepth(parsed)) {
+        const why = `arrays and objects nested deeper than ${MAX_JSON_DEPTH} levels`;
+        return done(RunnerError.validation([issue.jsonInvalid(0, why, ['body'])]), undefined);
+      }
+      done(null, parsed);
     },
   );
 }
