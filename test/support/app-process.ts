@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 
@@ -13,6 +13,37 @@ export interface AppProcess {
   /** The exit code, or the signal's name when the process ended by a signal. */
   exited: Promise<number | string | null>;
   stop(signal?: NodeJS.Signals): Promise<number | string | null>;
+}
+
+/** Every process below `pid` (Linux /proc; none elsewhere). */
+function descendantsOf(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // "pid (comm) state ppid …": comm may hold spaces and parentheses, so read after the last ')'.
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  const found: number[] = [];
+  const queue = [pid];
+  while (queue.length > 0) {
+    for (const next of children.get(queue.shift()!) ?? []) {
+      found.push(next);
+      queue.push(next);
+    }
+  }
+  return found;
 }
 
 /** A free TCP port on loopback. */
@@ -46,7 +77,19 @@ export function startApp(app: AppName, env: NodeJS.ProcessEnv): AppProcess {
     output: () => out,
     exited,
     stop: async (signal = 'SIGTERM') => {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      if (child.exitCode === null && child.signalCode === null) {
+        // A SIGKILLed worker cannot close its Chromium (Puppeteer starts it in a process group of
+        // its own), so its descendants go with it instead of lingering after the test.
+        const orphans = signal === 'SIGKILL' && child.pid ? descendantsOf(child.pid) : [];
+        child.kill(signal);
+        for (const pid of orphans) {
+          try {
+            process.kill(pid, 'SIGKILL');
+          } catch {
+            // already gone
+          }
+        }
+      }
       return exited;
     },
   };
