@@ -1,11 +1,9 @@
-import { existsSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { autocannon, type CannonResult } from './support/cannon.ts';
 import { startJobsApi, type BenchContext } from './support/context.ts';
 import { redisClient, sql } from './support/infra.ts';
 import { CpuMeter, pidsByComm } from './support/proc.ts';
-import { summarizeProfile, type ProfileSummary } from './support/profile-summary.ts';
+import { profileMarkdown, profilerNodeArgs, underProfiler, type ProfiledLoad } from './support/profiling.ts';
 import { round, sleep } from './support/stats.ts';
 
 /**
@@ -14,21 +12,6 @@ import { round, sleep } from './support/stats.ts';
  */
 
 export const SUBMISSION_AIMS = { rps: 2000, p99Ms: 50, errors: 0 };
-
-interface CannonResult {
-  duration: number;
-  errors: number;
-  timeouts: number;
-  non2xx: number;
-  resets: number;
-  '2xx': number;
-  statusCodeStats: Record<string, { count: number }>;
-  latency: Record<string, number>;
-  requests: { average: number; total: number; sent: number };
-}
-type Cannon = (options: Record<string, unknown>) => Promise<CannonResult>;
-
-const autocannon = createRequire(import.meta.url)('autocannon') as Cannon;
 
 export interface SubmissionRun {
   connections: number;
@@ -57,13 +40,7 @@ export interface SubmissionResult {
   body: Record<string, unknown>;
   logLevel: string;
   runs: SubmissionRun[];
-  profile?: {
-    connections: number;
-    durationS: number;
-    rpsUnderProfiler: number;
-    file: string;
-    summary: ProfileSummary;
-  };
+  profile?: ProfiledLoad;
 }
 
 /** A valid job that would only ever talk to 127.0.0.1 (nothing runs it here). */
@@ -183,31 +160,15 @@ async function profile(ctx: BenchContext): Promise<SubmissionResult['profile']> 
   const prefix = `${ctx.infra.prefix}-prof`;
   const { app, url } = await startJobsApi(ctx, prefix, {
     name: 'jobs-api-profiled',
-    nodeArgs: ['--import', pathToFileURL(join(import.meta.dirname, 'support', 'cpu-profiler.ts')).href],
+    nodeArgs: profilerNodeArgs,
     env: { BENCH_CPU_PROFILE: file },
   });
   try {
     ctx.log(`submission: profiling jobs-api for ${durationS} s at ${connections} connections`);
     await cannon(url, ctx.apiKey, connections, 3);
-    process.kill(app.pid, 'SIGWINCH');
-    await sleep(300);
-    const r = await cannon(url, ctx.apiKey, connections, durationS);
-    if (app.child.exitCode !== null || app.child.signalCode !== null) {
-      throw new Error(`the profiled jobs-api stopped during the load:\n${app.tail()}`);
-    }
-    process.kill(app.pid, 'SIGWINCH');
-    const deadline = Date.now() + 20_000;
-    while (!(existsSync(file) && statSync(file).size > 0)) {
-      if (Date.now() > deadline) throw new Error(`the profile was not written:\n${app.tail()}`);
-      await sleep(200);
-    }
-    return {
-      connections,
-      durationS,
-      rpsUnderProfiler: round(r.requests.average, 0),
-      file,
-      summary: summarizeProfile(file),
-    };
+    return await underProfiler(app, file, connections, durationS, () =>
+      cannon(url, ctx.apiKey, connections, durationS),
+    );
   } finally {
     await app.stop();
   }
@@ -236,33 +197,6 @@ export function submissionMarkdown(r: SubmissionResult): string {
       )
       .join('; ')}.`,
   ];
-  if (r.profile) {
-    const p = r.profile;
-    lines.push(
-      '',
-      `### Where jobs-api spends its CPU (V8 sampling profile, ${p.durationS} s at ${p.connections} connections, ${p.rpsUnderProfiler} req/s under the profiler)`,
-      '',
-      `Main thread busy ${p.summary.busyPercent}% of ${Math.round(p.summary.sampledMs / 1000)} s. Each sample is charged to the innermost library on its stack (Node's socket writes made by ioredis count as ioredis):`,
-      '',
-      '| where | share of busy time |',
-      '| --- | --- |',
-      ...p.summary.selfByCategory
-        .filter((c) => c.category !== 'idle')
-        .map((c) => `| ${c.category} | ${c.percent}% |`),
-      '',
-      'Inclusive (a frame of it anywhere on the stack): ' +
-        p.summary.inclusive.map((c) => `${c.category} ${c.percent}%`).join(', ') +
-        '.',
-      '',
-      'Busiest functions (self time): ' +
-        p.summary.topFunctions
-          .slice(0, 8)
-          .map((f) => `\`${f.fn}\` ${f.percent}%`)
-          .join(', ') +
-        '.',
-      '',
-      `Profile file: \`${p.file.replace(/^.*\/bench\//, 'bench/')}\` (open it in Chrome DevTools → Performance, or speedscope).`,
-    );
-  }
+  if (r.profile) lines.push('', ...profileMarkdown('jobs-api', r.profile));
   return lines.join('\n');
 }

@@ -55,7 +55,11 @@ export interface StartedHost {
   deleteProject(project: BenchProject): Promise<void>;
 }
 
-export async function startProjectHost(ctx: BenchContext, name: string): Promise<StartedHost> {
+export async function startProjectHost(
+  ctx: BenchContext,
+  name: string,
+  options: { nodeArgs?: string[]; env?: NodeJS.ProcessEnv } = {},
+): Promise<StartedHost> {
   const port = await freePort();
   const adminToken = `bench-admin-${randomBytes(18).toString('base64url')}`;
   const app = startApp(
@@ -73,8 +77,9 @@ export async function startProjectHost(ctx: BenchContext, name: string): Promise
       PUBLIC_URL: `http://localhost:${port}`,
       PROJECT_HOST_DOMAIN: 'localhost',
       ...BENCH_RATE_LIMITS,
+      ...options.env,
     },
-    { name, logDir: ctx.logDir },
+    { name, logDir: ctx.logDir, nodeArgs: options.nodeArgs },
   );
   try {
     await waitForHttp(`http://127.0.0.1:${port}/health`, app);

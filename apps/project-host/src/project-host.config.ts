@@ -47,6 +47,17 @@ export const projectHostEnv = z
       .min(0, 'must be between 0 and 60000')
       .max(60_000, 'must be between 0 and 60000 (seconds, not minutes)')
       .default(10_000),
+    /**
+     * How long a process may answer a Bearer request from what it read of the session and the user
+     * (see events/auth-state.cache.ts); changes reach every process at once through Redis pub/sub,
+     * so this bounds staleness only should a message be lost. 0 reads the database every time.
+     */
+    AUTH_STATE_CACHE_MS: z.coerce
+      .number({ error: 'must be a number' })
+      .int('must be a whole number')
+      .min(0, 'must be between 0 and 60000')
+      .max(60_000, 'must be between 0 and 60000 (milliseconds)')
+      .default(10_000),
     /** Reverse proxies in front of the host: X-Forwarded-For is trusted for this many hops only. */
     TRUSTED_PROXY_HOPS: z.coerce
       .number({ error: 'must be a number' })

@@ -6,6 +6,7 @@ import type { Redis } from 'ioredis';
 import { PROJECT_HOST_CONFIG } from '../app.tokens.js';
 import { PlatformResources } from '../platform/platform-resources.js';
 import type { ProjectHostConfig } from '../project-host.config.js';
+import { AuthStateCache } from './auth-state.cache.js';
 
 /** The spec's hook event kinds. */
 export type AuthEventKind =
@@ -61,11 +62,15 @@ export class AuthEventsPublisher implements OnApplicationShutdown {
 
   constructor(
     private readonly resources: PlatformResources,
+    private readonly state: AuthStateCache,
     @Inject(PROJECT_HOST_CONFIG) private readonly config: ProjectHostConfig,
   ) {}
 
   async publish(projectId: string, events: Omit<AuthEvent, 'at'>[]): Promise<string | undefined> {
     if (events.length === 0) return undefined;
+    // Whatever happened to these users, what any process cached about them is void.
+    const userIds = [...new Set(events.flatMap((event) => (event.user ? [event.user.id] : [])))];
+    await this.state.invalidate(projectId, userIds);
     const at = new Date().toISOString();
     const hook = events.some((event) => BLOCKING_KINDS.has(event.kind))
       ? await this.hookSettings(projectId)

@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { AuthEventsPublisher } from '../events/auth-events.publisher.js';
+import { AuthStateCache } from '../events/auth-state.cache.js';
 import { MailOutbox } from '../mail/mail-outbox.js';
 import { ControlPlaneHostGuard, ProjectHostGuard } from '../projects/host.guards.js';
 import { ProjectResolver } from '../projects/project-resolver.js';
@@ -15,6 +16,7 @@ import { PlatformResources } from './platform-resources.js';
     ControlPlaneHostGuard,
     MailOutbox,
     AuthEventsPublisher,
+    AuthStateCache,
   ],
   exports: [
     PlatformResources,
@@ -23,6 +25,7 @@ import { PlatformResources } from './platform-resources.js';
     ControlPlaneHostGuard,
     MailOutbox,
     AuthEventsPublisher,
+    AuthStateCache,
   ],
 })
 export class PlatformModule {}

@@ -100,7 +100,7 @@ export class ProjectApiController {
     if (auth !== 'required' && auth !== 'optional') return null;
     const token = typeof header === 'string' ? /^Bearer[ ]+([^\s]+)\s*$/i.exec(header)?.[1] : undefined;
     const claims = token ? await this.tokens.verify(audienceOf(ctx), token) : undefined;
-    const live = claims ? await this.sessions.isLive(ctx, claims.sid) : false;
+    const live = claims ? await this.sessions.isLive(ctx, claims) : false;
     if (claims && live)
       return { id: claims.sub, email: claims.email, name: claims.name, picture: claims.picture };
     if (auth === 'required') {

@@ -38,7 +38,7 @@ export class PushStreamController {
     const token =
       (typeof header === 'string' ? /^Bearer[ ]+([^\s]+)\s*$/i.exec(header)?.[1] : undefined) ?? queryToken;
     const claims = token ? await this.tokens.verify(audienceOf(ctx), token) : undefined;
-    if (!claims || !(await this.sessions.isLive(ctx, claims.sid))) {
+    if (!claims || !(await this.sessions.isLive(ctx, claims))) {
       throw new AuthError(
         AuthErrorCode.Unauthorized,
         token ? 'The access token is invalid or expired' : 'Send Authorization: Bearer <accessToken>',

@@ -84,7 +84,7 @@ export class AccessTokenGuard implements CanActivate {
     const match = typeof header === 'string' ? /^Bearer[ ]+([^\s]+)\s*$/i.exec(header) : null;
     if (!match) throw new AuthError(AuthErrorCode.Unauthorized, 'Send Authorization: Bearer <accessToken>');
     const claims = await this.tokens.verify(audienceOf(project), match[1]!);
-    if (!claims || !(await this.sessions.isLive(project, claims.sid))) {
+    if (!claims || !(await this.sessions.isLive(project, claims))) {
       throw new AuthError(AuthErrorCode.Unauthorized, 'The access token is invalid or expired');
     }
     request.accessClaims = claims;

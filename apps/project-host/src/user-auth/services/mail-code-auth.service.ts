@@ -106,6 +106,7 @@ export class MailCodeAuthService {
       return tx.user.update({ where: { id: user.id }, data: { passwordHash, emailVerified: true } });
     }, TX_OPTIONS);
     if (!updated) return this.failures.refuse(ctx, 'forgot_password', input.code, 'email');
+    await this.sessions.signedOutEverywhere(ctx, updated.id);
     await this.events.publish(ctx.project.id, [
       { kind: 'user.password_updated', user: snapshotOf(updated), provider: 'email' },
     ]);

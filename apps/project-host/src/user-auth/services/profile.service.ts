@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { TenantDb } from '@suite/db';
 import { AuthError, AuthErrorCode } from '@suite/errors';
 import { AuthEventsPublisher } from '../../events/auth-events.publisher.js';
+import { AuthStateCache } from '../../events/auth-state.cache.js';
 import type { ProjectContext } from '../../projects/project-context.js';
 import { NonceCodes } from '../codes/nonce-codes.js';
 import { NonceFailures } from '../codes/nonce-failures.js';
@@ -20,6 +21,8 @@ export type ProfileUpdate = { status: 200; body: Profile } | { status: 202; body
 
 class EmailTaken extends Error {}
 
+const ACCOUNT_GONE = 'The account of this access token no longer exists';
+
 /** The signed-in user's profile, and email changes (at once with the password, or by a mailed code). */
 @Injectable()
 export class ProfileService {
@@ -30,10 +33,15 @@ export class ProfileService {
     private readonly limits: AuthRateLimits,
     private readonly events: AuthEventsPublisher,
     private readonly mailer: AuthMailer,
+    private readonly state: AuthStateCache,
   ) {}
 
   async me(ctx: ProjectContext, claims: AccessClaims): Promise<Profile> {
-    return snapshotOf(await this.user(ctx, claims));
+    const user = await this.state.user(ctx.project.id, claims.sub, () =>
+      ctx.tenant.user.findUnique({ where: { id: claims.sub } }),
+    );
+    if (!user) throw new AuthError(AuthErrorCode.Unauthorized, ACCOUNT_GONE);
+    return snapshotOf(user);
   }
 
   async update(ctx: ProjectContext, claims: AccessClaims, body: unknown): Promise<ProfileUpdate> {
@@ -159,8 +167,7 @@ export class ProfileService {
 
   private async user(ctx: ProjectContext, claims: AccessClaims): Promise<TenantDb.User> {
     const user = await ctx.tenant.user.findUnique({ where: { id: claims.sub } });
-    if (!user)
-      throw new AuthError(AuthErrorCode.Unauthorized, 'The account of this access token no longer exists');
+    if (!user) throw new AuthError(AuthErrorCode.Unauthorized, ACCOUNT_GONE);
     return user;
   }
 

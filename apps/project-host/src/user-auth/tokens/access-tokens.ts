@@ -26,6 +26,9 @@ export interface TokenAudience {
 }
 
 const MAX_TOKEN_LENGTH = 4096;
+const CLOCK_TOLERANCE_S = 5;
+/** Verified tokens remembered per process (about 1 KB each), oldest dropped first. */
+const VERIFIED_CACHE_SIZE = 20_000;
 
 /**
  * Access tokens: JWTs signed with the project's own Ed25519 key (alg EdDSA, pinned), header and
@@ -35,6 +38,8 @@ const MAX_TOKEN_LENGTH = 4096;
  */
 @Injectable()
 export class AccessTokens {
+  private readonly verified = new Map<string, AccessClaims>();
+
   constructor(private readonly keys: SigningKeyStore) {}
 
   async issue(audience: TokenAudience, user: UserSnapshot, sessionFamilyId: string): Promise<string> {
@@ -60,6 +65,23 @@ export class AccessTokens {
   /** The token's claims, or undefined for any token this project did not issue or that expired. */
   async verify(audience: TokenAudience, token: string): Promise<AccessClaims | undefined> {
     if (!token || token.length > MAX_TOKEN_LENGTH) return undefined;
+    // A token whose signature this process already checked, for the same project, is the same
+    // claims until it expires: its signature is not checked again.
+    const key = `${audience.projectId} ${audience.issuer} ${token}`;
+    const known = this.verified.get(key);
+    if (known) {
+      if (known.exp + CLOCK_TOLERANCE_S > Date.now() / 1000) return known;
+      this.verified.delete(key);
+    }
+    const claims = await this.verifySignature(audience, token);
+    if (claims) {
+      this.verified.set(key, claims);
+      if (this.verified.size > VERIFIED_CACHE_SIZE) this.verified.delete(this.verified.keys().next().value!);
+    }
+    return claims;
+  }
+
+  private async verifySignature(audience: TokenAudience, token: string): Promise<AccessClaims | undefined> {
     try {
       const { payload } = await jwtVerify(
         token,
@@ -76,7 +98,7 @@ export class AccessTokens {
           audience: audience.projectId,
           issuer: audience.issuer,
           requiredClaims: ['sub', 'sid', 'iat', 'exp', 'typ', 'email'],
-          clockTolerance: 5,
+          clockTolerance: CLOCK_TOLERANCE_S,
         },
       );
       return claimsOf(payload);

@@ -1,17 +1,21 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { TenantDb } from '@suite/db';
 import { randomUUID } from 'node:crypto';
 import { PROJECT_HOST_CONFIG } from '../../app.tokens.js';
 import type { UserSnapshot } from '../../events/auth-events.publisher.js';
+import { AuthStateCache } from '../../events/auth-state.cache.js';
 import type { ProjectContext } from '../../projects/project-context.js';
 import type { ProjectHostConfig } from '../../project-host.config.js';
 import type { TenantTx } from '../codes/nonce-codes.js';
 import { looksLikeToken, randomToken, sha256Hex } from '../crypto/auth-secrets.js';
 import { REFRESH_TOKEN_TTL_MS, TX_OPTIONS } from '../user-auth.constants.js';
 import { snapshotOf } from '../user-snapshot.js';
-import { AccessTokens } from './access-tokens.js';
+import { AccessTokens, type AccessClaims } from './access-tokens.js';
 import { RefreshGraceCache } from './refresh-grace.cache.js';
 import type { ClientMeta, TokenPair } from './token-pair.js';
+
+/** How long after a rotation its pair may still be on its way to the grace cache. */
+const GRACE_PAIR_WAIT_MS = 2_000;
 
 export type RotateOutcome =
   | { ok: true; pair: TokenPair }
@@ -36,11 +40,13 @@ interface LockedSession {
  */
 @Injectable()
 export class RefreshSessions {
+  private readonly logger = new Logger('refresh-sessions');
   private readonly graceMs: number;
 
   constructor(
     private readonly tokens: AccessTokens,
     private readonly grace: RefreshGraceCache,
+    private readonly state: AuthStateCache,
     @Inject(PROJECT_HOST_CONFIG) config: ProjectHostConfig,
   ) {
     this.graceMs = config.REFRESH_REUSE_GRACE_MS;
@@ -58,7 +64,10 @@ export class RefreshSessions {
     if (!looksLikeToken(refreshToken)) return { ok: false, user: null, reused: false };
     const hash = sha256Hex(refreshToken);
     const projectId = ctx.project.id;
-    return ctx.tenant.$transaction(async (tx): Promise<RotateOutcome> => {
+    const fast = await this.rotateCurrent(ctx, hash, meta);
+    if (fast) return { ok: true, pair: fast };
+    // Not a current token (unknown, revoked, expired, already rotated: a racing tab or a reuse).
+    const outcome = await ctx.tenant.$transaction(async (tx): Promise<RotateOutcome> => {
       const row = await lockSession(tx, hash);
       if (!row) return { ok: false, user: null, reused: false };
       const user = await tx.user.findUnique({ where: { id: row.userId } });
@@ -69,7 +78,7 @@ export class RefreshSessions {
       }
       if (row.rotatedAt) {
         if (this.graceMs > 0 && now - row.rotatedAt.getTime() <= this.graceMs) {
-          const pair = await this.grace.get(projectId, hash);
+          const pair = await this.gracePair(projectId, hash, row.rotatedAt);
           if (pair) return { ok: true, pair };
         }
         await revokeFamilyRows(tx, row.familyId);
@@ -89,33 +98,114 @@ export class RefreshSessions {
       if (this.graceMs > 0) await this.grace.put(projectId, hash, pair, this.graceMs);
       return { ok: true, pair };
     }, TX_OPTIONS);
+    // A reuse revoked the family: its access tokens stop working everywhere now.
+    if (!outcome.ok && outcome.reused && outcome.user)
+      await this.state.invalidate(projectId, [outcome.user.id]);
+    return outcome;
+  }
+
+  /**
+   * The common case in one statement (one round trip, its own transaction): the token is current
+   * (not rotated, revoked or expired), so its row is locked, the successor inserted and the row
+   * marked rotated. A concurrent presentation of the same token waits for the lock and then no
+   * longer matches (READ COMMITTED re-checks the locked row), so it takes the careful path.
+   */
+  private async rotateCurrent(
+    ctx: ProjectContext,
+    hash: string,
+    meta: ClientMeta,
+  ): Promise<TokenPair | undefined> {
+    const next = randomToken();
+    const successorId = randomUUID();
+    const tokenHash = sha256Hex(next);
+    const expiresAt = new Date(Date.now() + REFRESH_TOKEN_TTL_MS);
+    const userAgent = meta.userAgent?.slice(0, 512) ?? null;
+    const rows = await ctx.tenant.$queryRaw<
+      { family_id: string; id: string; email: string; name: string | null; picture: string | null }[]
+    >`WITH current AS (
+        SELECT id, user_id, family_id FROM "platform_auth"."sessions"
+         WHERE token_hash = ${hash} AND rotated_at IS NULL AND revoked_at IS NULL AND expires_at > now()
+           FOR UPDATE
+      ), successor AS (
+        INSERT INTO "platform_auth"."sessions" (id, user_id, family_id, token_hash, expires_at, ip, user_agent)
+        SELECT ${successorId}::uuid, user_id, family_id, ${tokenHash}, ${expiresAt}, ${meta.ip ?? null}, ${userAgent}
+          FROM current
+      ), rotated AS (
+        UPDATE "platform_auth"."sessions" AS s SET rotated_at = now(), replaced_by_id = ${successorId}::uuid
+          FROM current WHERE s.id = current.id
+      )
+      SELECT current.family_id, u.id, u.email, u.name, u.picture
+        FROM current JOIN "platform_auth"."users" AS u ON u.id = current.user_id`;
+    const found = rows[0];
+    if (!found) return undefined;
+    const pair = {
+      accessToken: await this.tokens.issue(audienceOf(ctx), snapshotOf(found), found.family_id),
+      refreshToken: next,
+    };
+    // Requests that presented the same token meanwhile wait for this in the careful path. The
+    // rotation has committed: should Redis fail, the client still gets its new pair.
+    if (this.graceMs > 0) {
+      await this.grace.put(ctx.project.id, hash, pair, this.graceMs).catch((error: unknown) => {
+        this.logger.warn(
+          { err: error, projectId: ctx.project.id },
+          'could not cache a rotated pair for racing requests',
+        );
+      });
+    }
+    return pair;
+  }
+
+  /**
+   * The pair a rotation within the grace answered with. The one-statement rotation stores it just
+   * after its commit, so a request that queued behind it may look a moment too early: it looks
+   * again for a short while (only when the rotation was just now) before calling it a reuse.
+   */
+  private async gracePair(projectId: string, hash: string, rotatedAt: Date): Promise<TokenPair | undefined> {
+    for (;;) {
+      const pair = await this.grace.get(projectId, hash);
+      if (pair || Date.now() - rotatedAt.getTime() > GRACE_PAIR_WAIT_MS) return pair;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
   }
 
   /** Signs out the session the token belongs to (its whole family); the user, when a live row matched. */
   async revoke(ctx: ProjectContext, refreshToken: string): Promise<UserSnapshot | null> {
     if (!looksLikeToken(refreshToken)) return null;
     const hash = sha256Hex(refreshToken);
-    return ctx.tenant.$transaction(async (tx) => {
+    const revoked = await ctx.tenant.$transaction(async (tx) => {
       const row = await lockSession(tx, hash);
-      if (!row || row.revokedAt) return null;
+      if (!row || row.revokedAt) return undefined;
       await revokeFamilyRows(tx, row.familyId);
       const user = await tx.user.findUnique({ where: { id: row.userId } });
-      return user ? snapshotOf(user) : null;
+      return { userId: row.userId, user: user ? snapshotOf(user) : null };
     }, TX_OPTIONS);
+    if (!revoked) return null;
+    await this.state.invalidate(ctx.project.id, [revoked.userId]);
+    return revoked.user;
   }
 
-  /** Signs a user out everywhere (after a password reset). */
+  /**
+   * Signs a user out everywhere (after a password reset), inside the caller's transaction; call
+   * `signedOutEverywhere` once it committed.
+   */
   async revokeAllOf(tx: TenantTx, userId: string): Promise<void> {
     await tx.session.updateMany({ where: { userId, revokedAt: null }, data: { revokedAt: new Date() } });
   }
 
-  /** Whether the session family an access token names is still signed in. */
-  async isLive(ctx: ProjectContext, familyId: string): Promise<boolean> {
-    const live = await ctx.tenant.session.findFirst({
-      where: { familyId, revokedAt: null, expiresAt: { gt: new Date() } },
-      select: { id: true },
+  /** After `revokeAllOf` committed: the user's access tokens stop working in every process. */
+  signedOutEverywhere(ctx: ProjectContext, userId: string): Promise<void> {
+    return this.state.invalidate(ctx.project.id, [userId]);
+  }
+
+  /** Whether the session family an access token names is still signed in (see AuthStateCache). */
+  isLive(ctx: ProjectContext, claims: Pick<AccessClaims, 'sub' | 'sid'>): Promise<boolean> {
+    return this.state.sessionLive(ctx.project.id, claims.sub, claims.sid, async () => {
+      const live = await ctx.tenant.session.findFirst({
+        where: { familyId: claims.sid, userId: claims.sub, revokedAt: null, expiresAt: { gt: new Date() } },
+        select: { id: true },
+      });
+      return live !== null;
     });
-    return live !== null;
   }
 
   private row(

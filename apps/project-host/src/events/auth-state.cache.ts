@@ -1,0 +1,163 @@
+import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import type { TenantDb } from '@suite/db';
+import { createRedisConnection, queuePrefix } from '@suite/queue';
+import type { Redis } from 'ioredis';
+import { performance } from 'node:perf_hooks';
+import { PROJECT_HOST_CONFIG } from '../app.tokens.js';
+import { PlatformResources } from '../platform/platform-resources.js';
+import type { ProjectHostConfig } from '../project-host.config.js';
+
+interface Entry<T> {
+  value: T;
+  /** performance.now() when the read that produced `value` started. */
+  readAt: number;
+}
+
+const MAX_ENTRIES = 50_000;
+
+/**
+ * What a Bearer request needs besides the token's signature: is the session still signed in, and
+ * (GET /api/user/me) the user's row. Both are cached for AUTH_STATE_CACHE_MS per process, so a
+ * signed-in client's requests need no database round trip.
+ *
+ * Every change to a user (sign-out, a detected token theft, a password reset, a profile or email
+ * change, a deletion) calls `invalidate`, which drops the user's entries here and, through Redis
+ * pub/sub, in every other process of the deployment. A read that started before an invalidation
+ * is never cached, so a slow read cannot put stale state back. While the subscription is down
+ * (Redis restarting) nothing is served from the cache, and everything read before the outage is
+ * dropped once it is back; only positive answers are cached (a revoked session is read each time).
+ */
+@Injectable()
+export class AuthStateCache implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger('auth-state-cache');
+  private readonly ttlMs: number;
+  private readonly channel = `${queuePrefix()}:auth-state`;
+  private readonly sessions = new Map<string, Entry<true>>();
+  private readonly users = new Map<string, Entry<TenantDb.User>>();
+  /** project + user → performance.now() of the user's latest invalidation (kept one TTL). */
+  private readonly invalidated = new Map<string, number>();
+  /** Entries read before this are void (the subscription was down meanwhile). */
+  private voidBefore = Number.POSITIVE_INFINITY;
+  private subscriber?: Redis;
+
+  constructor(
+    private readonly resources: PlatformResources,
+    @Inject(PROJECT_HOST_CONFIG) private readonly config: ProjectHostConfig,
+  ) {
+    this.ttlMs = config.AUTH_STATE_CACHE_MS;
+  }
+
+  onModuleInit(): void {
+    if (this.ttlMs === 0) return;
+    const subscriber = createRedisConnection(this.config.REDIS_URL, {
+      connectionName: 'project-host-auth-state',
+    });
+    subscriber.on('error', () => undefined);
+    // Until subscribed, and again from a disconnect until re-subscribed, the cache is bypassed.
+    subscriber.on('close', () => {
+      this.voidBefore = Number.POSITIVE_INFINITY;
+    });
+    subscriber.on('message', (_channel: string, text: string) => this.received(text));
+    subscriber.on('ready', () => {
+      // ioredis re-subscribes on reconnect before 'ready'; messages sent meanwhile are lost, so
+      // nothing read before now is trusted.
+      subscriber.subscribe(this.channel).then(
+        () => {
+          this.voidBefore = performance.now();
+        },
+        (error: unknown) => this.logger.warn({ err: error }, 'could not subscribe to auth-state changes'),
+      );
+    });
+    this.subscriber = subscriber;
+  }
+
+  onApplicationShutdown(): void {
+    this.subscriber?.disconnect();
+  }
+
+  /** Whether the session family is signed in: from the cache, else `read` (only `true` is cached). */
+  async sessionLive(
+    projectId: string,
+    userId: string,
+    familyId: string,
+    read: () => Promise<boolean>,
+  ): Promise<boolean> {
+    const live = await this.through(this.sessions, `${projectId}:${familyId}`, projectId, userId, async () =>
+      (await read()) ? (true as const) : undefined,
+    );
+    return live === true;
+  }
+
+  /** The user's row: from the cache, else `read` (a missing user is not cached). */
+  user(
+    projectId: string,
+    userId: string,
+    read: () => Promise<TenantDb.User | null>,
+  ): Promise<TenantDb.User | undefined> {
+    return this.through(this.users, `${projectId}:${userId}`, projectId, userId, async () => {
+      return (await read()) ?? undefined;
+    });
+  }
+
+  /**
+   * The user changed or lost sessions: forget what every process cached about them. Call after
+   * the change committed. Never throws: should Redis be unreachable, other processes hold at most
+   * AUTH_STATE_CACHE_MS-old state (and none once their own subscription notices the outage).
+   */
+  async invalidate(projectId: string, userIds: readonly string[]): Promise<void> {
+    if (this.ttlMs === 0 || userIds.length === 0) return;
+    for (const userId of userIds) this.forget(projectId, userId);
+    try {
+      await this.resources.redis.publish(this.channel, JSON.stringify({ p: projectId, u: userIds }));
+    } catch (error) {
+      this.logger.warn({ err: error, projectId }, 'could not tell other processes of an auth-state change');
+    }
+  }
+
+  private received(text: string): void {
+    try {
+      const { p, u } = JSON.parse(text) as { p: unknown; u: unknown };
+      if (typeof p !== 'string' || !Array.isArray(u)) return;
+      for (const userId of u) if (typeof userId === 'string') this.forget(p, userId);
+    } catch {
+      // Not ours: ignored.
+    }
+  }
+
+  private forget(projectId: string, userId: string): void {
+    const now = performance.now();
+    this.invalidated.set(`${projectId}:${userId}`, now);
+    this.users.delete(`${projectId}:${userId}`);
+    if (this.invalidated.size > MAX_ENTRIES) {
+      for (const [key, at] of this.invalidated) if (now - at > this.ttlMs) this.invalidated.delete(key);
+    }
+  }
+
+  private fresh(readAt: number, projectId: string, userId: string, now: number): boolean {
+    if (now - readAt >= this.ttlMs || readAt < this.voidBefore) return false;
+    const invalidatedAt = this.invalidated.get(`${projectId}:${userId}`);
+    return invalidatedAt === undefined || readAt > invalidatedAt;
+  }
+
+  private async through<T>(
+    map: Map<string, Entry<T>>,
+    key: string,
+    projectId: string,
+    userId: string,
+    read: () => Promise<T | undefined>,
+  ): Promise<T | undefined> {
+    if (this.ttlMs === 0) return read();
+    const hit = map.get(key);
+    if (hit && this.fresh(hit.readAt, projectId, userId, performance.now())) return hit.value;
+    const readAt = performance.now();
+    const value = await read();
+    if (value === undefined) {
+      map.delete(key);
+    } else if (this.fresh(readAt, projectId, userId, performance.now())) {
+      map.delete(key); // re-inserted last: the map's order is its eviction order
+      map.set(key, { value, readAt });
+      if (map.size > MAX_ENTRIES) map.delete(map.keys().next().value!);
+    }
+    return value;
+  }
+}
