@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import {
   autocannon,
   cpuMsPerRequest,
@@ -10,6 +11,7 @@ import type { BenchContext } from './support/context.ts';
 import { A2A_HEADERS, sendMessageParams, startGateway } from './support/gateway.ts';
 import { redisClient, sql } from './support/infra.ts';
 import { CpuMeter, pidsByComm } from './support/proc.ts';
+import { profileMarkdown, profilerNodeArgs, underProfiler, type ProfiledLoad } from './support/profiling.ts';
 import { sleep } from './support/stats.ts';
 
 /**
@@ -32,6 +34,7 @@ export interface GatewaySendResult {
   aims: typeof GATEWAY_SEND_AIMS;
   body: unknown;
   runs: GatewaySendRun[];
+  profile?: ProfiledLoad;
 }
 
 const GATEWAY = 'agent-gateway';
@@ -131,7 +134,38 @@ export async function runGatewaySend(ctx: BenchContext): Promise<GatewaySendResu
       await gateway.app.stop();
     }
   }
-  return { aims: GATEWAY_SEND_AIMS, body, runs };
+  const result: GatewaySendResult = { aims: GATEWAY_SEND_AIMS, body, runs };
+  if (ctx.profile || runs.some((run) => !run.meetsAims)) result.profile = await profile(ctx, request);
+  return result;
+}
+
+/** A separate gateway under V8's sampling profiler for a shorter load, so the measured runs stay clean. */
+async function profile(ctx: BenchContext, request: CannonRequest): Promise<ProfiledLoad> {
+  const connections = 10;
+  const durationS = ctx.quick ? 5 : 10;
+  const file = join(ctx.resultsDir, `${ctx.stamp}.agent-gateway.cpuprofile.json`);
+  await sql(ctx.infra.databaseUrl, 'TRUNCATE jobs, a2a_contexts CASCADE');
+  const gateway = await startGateway(ctx, `${ctx.infra.prefix}-gwprof`, 'agent-gateway-profiled', {
+    nodeArgs: profilerNodeArgs,
+    env: { BENCH_CPU_PROFILE: file },
+  });
+  try {
+    const options = {
+      url: `${gateway.url}/a2a`,
+      method: 'POST',
+      headers: { ...A2A_HEADERS, authorization: `Bearer ${ctx.apiKey}` },
+      requests: [request],
+      connections,
+      timeout: 10,
+    };
+    ctx.log(`gateway-send: profiling agent-gateway for ${durationS} s at ${connections} connections`);
+    await autocannon({ ...options, duration: 3 });
+    return await underProfiler(gateway.app, file, connections, durationS, () =>
+      autocannon({ ...options, duration: durationS }),
+    );
+  } finally {
+    await gateway.app.stop();
+  }
 }
 
 export function gatewaySendMarkdown(r: GatewaySendResult): string {
@@ -156,5 +190,6 @@ export function gatewaySendMarkdown(r: GatewaySendResult): string {
             .join(', ')}`,
       )
       .join('; ')}.`,
+    ...(r.profile ? ['', ...profileMarkdown('agent-gateway', r.profile)] : []),
   ].join('\n');
 }

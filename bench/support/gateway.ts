@@ -30,7 +30,12 @@ export interface StartedGateway {
   rpc<T>(method: string, params: unknown): Promise<T>;
 }
 
-export async function startGateway(ctx: BenchContext, prefix: string, name: string): Promise<StartedGateway> {
+export async function startGateway(
+  ctx: BenchContext,
+  prefix: string,
+  name: string,
+  options: { nodeArgs?: string[]; env?: NodeJS.ProcessEnv } = {},
+): Promise<StartedGateway> {
   const port = await freePort();
   const app = startApp(
     'agent-gateway',
@@ -43,8 +48,9 @@ export async function startGateway(ctx: BenchContext, prefix: string, name: stri
       HOST: '127.0.0.1',
       PORT: String(port),
       PUBLIC_RUNNER_URL: `http://127.0.0.1:${port}`,
+      ...options.env,
     },
-    { name, logDir: ctx.logDir },
+    { name, logDir: ctx.logDir, nodeArgs: options.nodeArgs },
   );
   const url = `http://127.0.0.1:${port}`;
   try {

@@ -54,11 +54,16 @@ export class JobService {
   constructor(private readonly deps: JobServiceDeps) {}
 
   /** Starts the job's trace: the worker's spans join it through the context stored with the job. */
-  create(principal: Principal, body: unknown, options: CreateJobOptions = {}): Promise<JobRecordDto> {
+  async create(principal: Principal, body: unknown, options: CreateJobOptions = {}): Promise<JobRecordDto> {
+    return toJobRecord(await this.createJob(principal, body, options), false);
+  }
+
+  /** As `create`, answering with the stored row (the A2A gateway shows it as a task). */
+  createJob(principal: Principal, body: unknown, options: CreateJobOptions = {}): Promise<MainDb.Job> {
     return withSpan('job.create', (span) =>
-      this.createInSpan(principal, body, options).then((record) => {
-        span.setAttribute('job.id', record.id);
-        return record;
+      this.createInSpan(principal, body, options).then((job) => {
+        span.setAttribute('job.id', job.id);
+        return job;
       }),
     );
   }
@@ -67,7 +72,7 @@ export class JobService {
     principal: Principal,
     body: unknown,
     options: CreateJobOptions,
-  ): Promise<JobRecordDto> {
+  ): Promise<MainDb.Job> {
     const { value } = validateBody(CreateJobDto, body);
     const nul = nulIssues(value, ['body']);
     if (nul.length) throw RunnerError.validation(nul);
@@ -106,7 +111,7 @@ export class JobService {
         },
       );
     }
-    return toJobRecord(job, false);
+    return job;
   }
 
   async list(principal: Principal, query: unknown): Promise<JobListDto> {

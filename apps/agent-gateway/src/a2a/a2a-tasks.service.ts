@@ -14,6 +14,8 @@ import { jobFilterOf, needsInput, toTask } from './task.mapper.js';
 /** What SendMessage / SendStreamingMessage resolved to, before anyone waits on it. */
 export interface SentMessage {
   job: MainDb.Job;
+  /** A new task's history as stored (its one message), so answering needs no read back. */
+  history?: MainDb.A2aMessage[];
   historyLength?: number;
   returnImmediately: boolean;
   pushConfig?: Omit<TaskPushNotificationConfig, 'taskId'>;
@@ -101,12 +103,13 @@ export class A2aTasksService {
 
   async view(
     job: MainDb.Job,
-    options: { historyLength?: number; includeArtifacts?: boolean } = {},
+    options: { historyLength?: number; includeArtifacts?: boolean; history?: MainDb.A2aMessage[] } = {},
   ): Promise<Task> {
     const history =
       options.historyLength === 0
         ? []
-        : await this.db.a2aMessage.findMany({ where: { taskId: job.id }, orderBy: { createdAt: 'asc' } });
+        : (options.history ??
+          (await this.db.a2aMessage.findMany({ where: { taskId: job.id }, orderBy: { createdAt: 'asc' } })));
     return toTask(job, { publicUrl: this.config.PUBLIC_RUNNER_URL, history, ...options });
   }
 
@@ -175,13 +178,13 @@ export class A2aTasksService {
       const body = this.jobBody(message, params.jsonObject('metadata'));
       const context = await this.ensureContext(principal, message.contextId);
       const contextId = context.id;
-      const created = await this.jobs.create(principal, body, { contextId }).catch(async (error: unknown) => {
+      job = await this.jobs.createJob(principal, body, { contextId }).catch(async (error: unknown) => {
         // A refused job leaves no empty context behind.
         if (context.created) await this.db.a2aContext.deleteMany({ where: { id: contextId } }).catch(() => 0);
         throw error;
       });
-      job = await this.findJob(principal, created.id);
-      await this.storeMessage(message, contextId, job.id);
+      const stored = await this.storeMessage(message, contextId, job.id);
+      return { job, history: [stored], historyLength: length, returnImmediately, pushConfig };
     }
     return { job, historyLength: length, returnImmediately, pushConfig };
   }
@@ -197,8 +200,10 @@ export class A2aTasksService {
         signal,
       );
       job = await this.findJob(principal, job.id);
+      // Other messages may have joined the task meanwhile: its history is read again.
+      return this.view(job, { historyLength: sent.historyLength });
     }
-    return this.view(job, { historyLength: sent.historyLength });
+    return this.view(job, { historyLength: sent.historyLength, history: sent.history });
   }
 
   async get(principal: Principal, rawParams: unknown): Promise<Task> {
@@ -326,8 +331,8 @@ export class A2aTasksService {
     return { ...options, query };
   }
 
-  private async storeMessage(message: Message, contextId: string, taskId: string): Promise<void> {
-    await this.db.a2aMessage.create({
+  private storeMessage(message: Message, contextId: string, taskId: string): Promise<MainDb.A2aMessage> {
+    return this.db.a2aMessage.create({
       data: {
         contextId,
         taskId,
