@@ -25,6 +25,7 @@ import { gatewaySseMarkdown, runGatewaySse, type GatewaySseResult } from './gate
 import { interpreterMarkdown, runInterpreterBench, type InterpreterResult } from './interpreter.ts';
 import { pickupMarkdown, runPickup, type PickupResult } from './pickup.ts';
 import { runSubmission, submissionMarkdown, type SubmissionResult } from './submission.ts';
+import { apiCpu, runSuiteLoad, suiteLoadMarkdown, workersLabel, type SuiteLoadResult } from './suite-load.ts';
 import type { BenchContext } from './support/context.ts';
 import { BENCH_DATABASE, prepareBenchInfra, type BenchInfra } from './support/infra.ts';
 import { machineFacts, type MachineFacts } from './support/machine.ts';
@@ -44,6 +45,7 @@ const BENCHES = [
   'auth-login',
   'gateway-send',
   'gateway-sse',
+  'suite-load',
 ] as const;
 type BenchName = (typeof BENCHES)[number];
 
@@ -58,6 +60,7 @@ const DEADLINES_MS: Record<BenchName, number> = {
   'auth-login': 4 * 60_000,
   'gateway-send': 4 * 60_000,
   'gateway-sse': 4 * 60_000,
+  'suite-load': 14 * 60_000,
 };
 
 interface Results {
@@ -76,6 +79,7 @@ interface Results {
   'auth-login'?: AuthLoginResult;
   'gateway-send'?: GatewaySendResult;
   'gateway-sse'?: GatewaySseResult;
+  'suite-load'?: SuiteLoadResult;
   errors: { bench: string; message: string }[];
   /** Machine CPU (percent of all cores) just before each benchmark, with the bench idle. */
   background?: Record<string, { busyPercent: number; waitedS: number }>;
@@ -144,6 +148,7 @@ function requireBuilt(): void {
     'apps/agent-gateway/dist/main.js',
     'libs/db/dist/tenant-provisioning.js',
     'libs/browser-agent/dist/index.js',
+    'libs/queue/dist/index.js',
     'tools/devstack/dist/infrastructure.js',
   ];
   const missing = needed.filter((file) => !existsSync(join(repoRoot, file)));
@@ -242,6 +247,13 @@ const SUMMARY_ROWS: { [K in BenchName]: (r: NonNullable<Results[K]>) => SummaryR
       met: r.meetsAims,
     },
   ],
+  'suite-load': (r) =>
+    r.runs.map((run) => ({
+      benchmark: `suite load, ${workersLabel(run.workers)} × ${run.replicas} APIs`,
+      aim: '(no aim)',
+      measured: `submit ${run.flood.load.rps} req/s with workers busy (p99 ${run.flood.load.latencyMs.p99} ms, ${run.flood.load.errors} errors); ${run.batch.succeeded}/${run.batch.jobs} ok, ${run.batch.jobsPerMinute} jobs/min, POST → running p50 ${run.batch.pickupMs.p50} ms, queue wait p50 ${run.batch.queueWaitS.p50} s`,
+      met: null,
+    })),
 };
 
 function summaryRowsOf(results: Results): Map<string, SummaryRow[]> {
@@ -326,6 +338,10 @@ async function main(): Promise<number> {
         results['gateway-sse'] = await runGatewaySse(ctx);
         sections.set('gateway-sse', gatewaySseMarkdown(results['gateway-sse']));
       },
+      'suite-load': async () => {
+        results['suite-load'] = await runSuiteLoad(ctx);
+        sections.set('suite-load', suiteLoadMarkdown(results['suite-load']));
+      },
     } satisfies Record<BenchName, () => Promise<void>>;
     for (const name of only) {
       results.background ??= {};
@@ -394,7 +410,12 @@ function printSummary(r: Results): void {
       `concurrency ${run.concurrency}: ${run.succeeded}/${run.jobs} ok, ${run.jobsPerMinute} jobs/min, PSS idle ${run.memory.idle.pssMb} MB → peak ${run.memory.peak.pssMb} MB (${run.memory.perConcurrentJobPssMb} MB per concurrent job; RSS ${run.memory.perConcurrentJobRssMb} MB)`,
     );
   }
-  for (const name of BENCHES.slice(4)) {
+  for (const run of r['suite-load']?.runs ?? []) {
+    out.push(
+      `suite-load  ${workersLabel(run.workers)} × ${run.replicas} APIs: submit ${run.flood.load.rps} req/s busy (p99 ${run.flood.load.latencyMs.p99} ms, ${run.flood.load.errors} errors); batch ${run.batch.succeeded}/${run.batch.jobs} ok, ${run.batch.jobsPerMinute} jobs/min, POST → running p50 ${run.batch.pickupMs.p50} / p95 ${run.batch.pickupMs.p95} ms; CPU APIs ${apiCpu(run.batch.cpuPercent)}%, machine ${run.batch.cpuPercent.machine}%`,
+    );
+  }
+  for (const name of BENCHES.slice(4, 9)) {
     const value = r[name];
     if (value === undefined) continue;
     for (const row of (SUMMARY_ROWS[name] as (x: typeof value) => SummaryRow[])(value))

@@ -9,6 +9,8 @@ export interface ProcStat {
   pgid: number;
   /** User + system CPU time in clock ticks. */
   cpuTicks: number;
+  /** CPU time of the children it has reaped (cutime + cstime, their own reaped children included). */
+  reapedChildTicks: number;
   /** Start time since boot, in clock ticks: tells a process apart from a later one with the same pid. */
   startTime: number;
 }
@@ -38,6 +40,7 @@ export function readStat(pid: number): ProcStat | undefined {
     ppid: field(4),
     pgid: field(5),
     cpuTicks: field(14) + field(15),
+    reapedChildTicks: field(16) + field(17),
     startTime: field(22),
   };
 }
@@ -124,16 +127,29 @@ export class CpuMeter {
   private startMachine = machineCpu();
   private startedAt = 0;
   private readonly groups: Record<string, () => number[]>;
+  private readonly withReaped: ReadonlySet<string>;
 
-  constructor(groups: Record<string, () => number[]>) {
+  /**
+   * `withReaped`: groups that also count the CPU of their short-lived processes (ffmpeg, Chromium
+   * renderers, Postgres backends) once these exited, through the cutime/cstime of the group's live
+   * process that reaped them; without it a process that exits during the interval takes its CPU
+   * time along, and it lands in `everything else`. A process that was already running at `start()`
+   * and exits before `stop()` is then counted whole (an overstatement bounded by its CPU before).
+   */
+  constructor(groups: Record<string, () => number[]>, options: { withReaped?: string[] } = {}) {
     this.groups = groups;
+    this.withReaped = new Set(options.withReaped ?? []);
   }
 
   private ticks(): Map<string, number> {
     const out = new Map<string, number>();
     for (const [name, pids] of Object.entries(this.groups)) {
+      const reaped = this.withReaped.has(name);
       let sum = 0;
-      for (const pid of pids()) sum += readStat(pid)?.cpuTicks ?? 0;
+      for (const pid of pids()) {
+        const stat = readStat(pid);
+        sum += (stat?.cpuTicks ?? 0) + (reaped ? (stat?.reapedChildTicks ?? 0) : 0);
+      }
       out.set(name, sum);
     }
     return out;

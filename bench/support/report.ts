@@ -23,6 +23,7 @@ export const SECTION_ORDER = [
   'auth-login',
   'gateway-send',
   'gateway-sse',
+  'suite-load',
 ];
 
 export function writeJson(resultsDir: string, stamp: string, data: unknown): string {
