@@ -1,3 +1,5 @@
+import { v7 as uuidv7 } from 'uuid';
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
@@ -6,4 +8,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 export function isUuid(value: string): boolean {
   return UUID.test(value);
+}
+
+/**
+ * A new row id as Prisma's `@default(uuid(7))` makes them (time-ordered UUIDv7), for rows written
+ * with SQL rather than through the client.
+ */
+export function newId(): string {
+  return uuidv7();
 }

@@ -6,7 +6,7 @@ export type { TenantDatabase, TenantDatabaseOptions } from './tenant-provisionin
 export { createMainClient, createTenantClient, TENANT_SCHEMA, TenantClientCache } from './prisma-clients.js';
 export type { ClientOptions, MainClient, TenantClient } from './prisma-clients.js';
 export { databaseUrl } from './connection-url.js';
-export { isUuid } from './ids.js';
+export { isUuid, newId } from './ids.js';
 
 // Model types, the Prisma namespace (errors, input types) and enums of each database, e.g.
 // MainDb.Job, MainDb.Prisma.PrismaClientKnownRequestError, TenantDb.User.

@@ -15,6 +15,7 @@ export {
   INSTRUCTIONS_NOT_UNDERSTOOD,
   JobService,
   type CreateJobOptions,
+  type CreatedJob,
   type JobServiceDeps,
   type VideoResponse,
 } from './job.service.js';

@@ -14,6 +14,7 @@ import type { QueueName, TypedQueue } from '@suite/queue';
 import { injectTraceContext, withSpan } from '@suite/telemetry';
 import type { Principal } from './api-key.service.js';
 import type { ArtifactStore } from './artifact-store.js';
+import { insertJob, type NewTaskParts } from './job-insert.repository.js';
 import { parseByteRange } from './byte-range.js';
 import type { JobEventsPublisher } from './job-events.js';
 import { toJobRecord } from './job-record.mapper.js';
@@ -38,6 +39,16 @@ export interface JobServiceDeps {
 export interface CreateJobOptions {
   /** A2A context the job belongs to. */
   contextId?: string;
+  /** The context is new: it is stored with the job (and removed with it should the queue refuse). */
+  createContext?: boolean;
+  /** The A2A message that asked for the task, stored with it. */
+  message?: NewTaskParts['message'];
+}
+
+/** A stored job, and the A2A message stored with it when there was one. */
+export interface CreatedJob {
+  job: MainDb.Job;
+  message?: MainDb.A2aMessage;
 }
 
 export interface VideoResponse {
@@ -55,15 +66,15 @@ export class JobService {
 
   /** Starts the job's trace: the worker's spans join it through the context stored with the job. */
   async create(principal: Principal, body: unknown, options: CreateJobOptions = {}): Promise<JobRecordDto> {
-    return toJobRecord(await this.createJob(principal, body, options), false);
+    return toJobRecord((await this.createJob(principal, body, options)).job, false);
   }
 
-  /** As `create`, answering with the stored row (the A2A gateway shows it as a task). */
-  createJob(principal: Principal, body: unknown, options: CreateJobOptions = {}): Promise<MainDb.Job> {
+  /** As `create`, answering with the stored rows (the A2A gateway shows them as a task). */
+  createJob(principal: Principal, body: unknown, options: CreateJobOptions = {}): Promise<CreatedJob> {
     return withSpan('job.create', (span) =>
-      this.createInSpan(principal, body, options).then((job) => {
-        span.setAttribute('job.id', job.id);
-        return job;
+      this.createInSpan(principal, body, options).then((created) => {
+        span.setAttribute('job.id', created.job.id);
+        return created;
       }),
     );
   }
@@ -72,7 +83,7 @@ export class JobService {
     principal: Principal,
     body: unknown,
     options: CreateJobOptions,
-  ): Promise<MainDb.Job> {
+  ): Promise<CreatedJob> {
     const { value } = validateBody(CreateJobDto, body);
     const nul = nulIssues(value, ['body']);
     if (nul.length) throw RunnerError.validation(nul);
@@ -85,24 +96,30 @@ export class JobService {
       );
     }
     const trace = injectTraceContext();
-    const job = await this.deps.db.job.create({
-      data: {
+    const created = await insertJob(
+      this.deps.db,
+      {
         owner: principal.owner,
         query: value.query,
         initialUrl: value.initial_url,
         model: model.id,
         env: value.env,
         highlightMouse: value.highlight_mouse,
-        metadata: (value.metadata ?? undefined) as MainDb.Prisma.InputJsonValue | undefined,
-        traceContext: trace as MainDb.Prisma.InputJsonValue,
+        metadata: value.metadata,
+        traceContext: trace,
         contextId: options.contextId ?? null,
       },
-    });
+      { createContext: options.createContext ?? false, message: options.message },
+    );
+    const { job } = created;
     try {
       await this.deps.queue.add('run', { jobId: job.id, trace }, { jobId: job.id });
     } catch (error) {
-      // Never accept a job nobody will run: undo the row and say the queue is unavailable.
+      // Never accept a job nobody will run: undo the rows and say the queue is unavailable.
       await this.deps.db.job.delete({ where: { id: job.id } }).catch(() => undefined);
+      if (options.createContext && job.contextId) {
+        await this.deps.db.a2aContext.deleteMany({ where: { id: job.contextId } }).catch(() => undefined);
+      }
       throw new RunnerError(
         RunnerErrorCode.ServiceUnavailable,
         'The job queue is unavailable; try again shortly.',
@@ -111,7 +128,7 @@ export class JobService {
         },
       );
     }
-    return job;
+    return created;
   }
 
   async list(principal: Principal, query: unknown): Promise<JobListDto> {

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { JobStatus } from '@suite/contracts';
-import { isUuid, type MainDb } from '@suite/db';
+import { isUuid, newId, type MainDb } from '@suite/db';
 import { A2aError, A2aErrorCode } from '@suite/errors';
-import { JobService, type Principal } from '@suite/jobs';
+import { JobService, type CreateJobOptions, type Principal } from '@suite/jobs';
 import type { AgentGatewayConfig } from '../agent-gateway.config.js';
 import { AGENT_GATEWAY_CONFIG } from '../app.tokens.js';
 import { RunnerResources } from '../runner/runner-resources.js';
@@ -176,15 +176,25 @@ export class A2aTasksService {
       );
     } else {
       const body = this.jobBody(message, params.jsonObject('metadata'));
-      const context = await this.ensureContext(principal, message.contextId);
-      const contextId = context.id;
-      job = await this.jobs.createJob(principal, body, { contextId }).catch(async (error: unknown) => {
-        // A refused job leaves no empty context behind.
-        if (context.created) await this.db.a2aContext.deleteMany({ where: { id: contextId } }).catch(() => 0);
-        throw error;
-      });
-      const stored = await this.storeMessage(message, contextId, job.id);
-      return { job, history: [stored], historyLength: length, returnImmediately, pushConfig };
+      // A new context is stored with the job and its message, in one statement; a named one is
+      // checked (and made, for a client-chosen id) first.
+      const named = message.contextId ? await this.ensureContext(principal, message.contextId) : undefined;
+      const contextId = named?.id ?? newId();
+      const created = await this.jobs
+        .createJob(principal, body, { contextId, createContext: !named, message: this.messageRow(message) })
+        .catch(async (error: unknown) => {
+          // A refused job leaves no empty context behind.
+          if (named?.created)
+            await this.db.a2aContext.deleteMany({ where: { id: contextId } }).catch(() => 0);
+          throw error;
+        });
+      return {
+        job: created.job,
+        history: created.message ? [created.message] : undefined,
+        historyLength: length,
+        returnImmediately,
+        pushConfig,
+      };
     }
     return { job, historyLength: length, returnImmediately, pushConfig };
   }
@@ -278,12 +288,8 @@ export class A2aTasksService {
   /** The context the message names (created for this owner when new), or a new one. */
   private async ensureContext(
     principal: Principal,
-    contextId: string | undefined,
+    contextId: string,
   ): Promise<{ id: string; created: boolean }> {
-    if (!contextId) {
-      const context = await this.db.a2aContext.create({ data: { owner: principal.owner } });
-      return { id: context.id, created: true };
-    }
     if (!isUuid(contextId)) {
       throw invalidParams(
         `params.message.contextId ${JSON.stringify(contextId)} is not a context of this server (context ids are UUIDs it issues); leave it out to start a new context`,
@@ -331,17 +337,27 @@ export class A2aTasksService {
     return { ...options, query };
   }
 
-  private storeMessage(message: Message, contextId: string, taskId: string): Promise<MainDb.A2aMessage> {
-    return this.db.a2aMessage.create({
+  private async storeMessage(message: Message, contextId: string, taskId: string): Promise<void> {
+    const row = this.messageRow(message);
+    await this.db.a2aMessage.create({
       data: {
         contextId,
         taskId,
-        messageId: message.messageId,
-        role: message.role,
-        parts: message.parts as unknown as MainDb.Prisma.InputJsonValue,
-        metadata: (message.metadata ?? undefined) as MainDb.Prisma.InputJsonValue | undefined,
+        messageId: row.messageId,
+        role: row.role,
+        parts: row.parts as MainDb.Prisma.InputJsonValue,
+        metadata: (row.metadata ?? undefined) as MainDb.Prisma.InputJsonValue | undefined,
       },
     });
+  }
+
+  private messageRow(message: Message): NonNullable<CreateJobOptions['message']> {
+    return {
+      messageId: message.messageId,
+      role: message.role,
+      parts: message.parts,
+      metadata: message.metadata,
+    };
   }
 }
 

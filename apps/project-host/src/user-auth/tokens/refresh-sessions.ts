@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { TenantDb } from '@suite/db';
+import { newId, type TenantDb } from '@suite/db';
 import { randomUUID } from 'node:crypto';
 import { PROJECT_HOST_CONFIG } from '../../app.tokens.js';
 import type { UserSnapshot } from '../../events/auth-events.publisher.js';
@@ -116,7 +116,7 @@ export class RefreshSessions {
     meta: ClientMeta,
   ): Promise<TokenPair | undefined> {
     const next = randomToken();
-    const successorId = randomUUID();
+    const successorId = newId();
     const tokenHash = sha256Hex(next);
     const expiresAt = new Date(Date.now() + REFRESH_TOKEN_TTL_MS);
     const userAgent = meta.userAgent?.slice(0, 512) ?? null;
