@@ -1,6 +1,6 @@
 /**
  * The suite's benchmarks: `node bench/run.ts` runs all of them; `--only pickup,auth-me` some of
- * them; `--quick` a short smoke run (not written to latest.md); `--profile` always profiles jobs-api.
+ * them; `--quick` a short smoke run (not written to latest.md); `--profile` always profiles the app under test (jobs-api, project-host, agent-gateway).
  * Results: bench/results/<date>.json, bench/results/latest.md and bench/results/summary.json. See
  * bench/README.md.
  */
@@ -112,7 +112,7 @@ function usage(): string {
     'usage: node bench/run.ts [--only NAME[,NAME…]] [--quick] [--profile]',
     `  NAME: ${BENCHES.join(', ')} (or 1-${BENCHES.length})`,
     '  --quick    shorter runs for a smoke test; results go to <date>-quick.json only',
-    '  --profile  profile jobs-api under load even when the submission aims are met',
+    '  --profile  profile the app under load (submission, auth-me, auth-refresh, gateway-send) even when the aims are met',
   ].join('\n');
 }
 
