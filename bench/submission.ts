@@ -1,10 +1,16 @@
 import { join } from 'node:path';
-import { autocannon, type CannonResult } from './support/cannon.ts';
+import {
+  autocannon,
+  cpuMsPerRequest,
+  loadFigures,
+  type CannonResult,
+  type LoadFigures,
+} from './support/cannon.ts';
 import { startJobsApi, type BenchContext } from './support/context.ts';
 import { redisClient, sql } from './support/infra.ts';
 import { CpuMeter, pidsByComm } from './support/proc.ts';
 import { profileMarkdown, profilerNodeArgs, underProfiler, type ProfiledLoad } from './support/profiling.ts';
-import { round, sleep } from './support/stats.ts';
+import { sleep } from './support/stats.ts';
 
 /**
  * 1. Submission: POST /v1/jobs sustained against one jobs-api process with no worker (jobs only
@@ -13,18 +19,7 @@ import { round, sleep } from './support/stats.ts';
 
 export const SUBMISSION_AIMS = { rps: 2000, p99Ms: 50, errors: 0 };
 
-export interface SubmissionRun {
-  connections: number;
-  durationS: number;
-  requests: number;
-  rps: number;
-  latencyMs: { avg: number; p50: number; p90: number; p99: number; max: number };
-  /** Non-2xx responses + socket errors + timeouts (the aim is 0). */
-  errors: number;
-  non2xx: number;
-  socketErrors: number;
-  timeouts: number;
-  statusCodes: Record<string, number>;
+export interface SubmissionRun extends LoadFigures {
   /** Jobs stored in Postgres and waiting in the BullMQ queue after the run (checks "accepted" = stored + queued). */
   jobsStored: number;
   jobsQueued: number;
@@ -51,12 +46,23 @@ const BODY = {
   metadata: { bench: 'submission' },
 };
 
+/** A 201 whose body is not a queued job record counts as an error (a "bad body"). */
+function queuedJob(body: string): boolean {
+  try {
+    const job = JSON.parse(body) as { id?: unknown; status?: unknown };
+    return typeof job.id === 'string' && job.status === 'queued';
+  } catch {
+    return false;
+  }
+}
+
 function cannon(url: string, apiKey: string, connections: number, durationS: number): Promise<CannonResult> {
   return autocannon({
     url: `${url}/v1/jobs`,
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
     body: JSON.stringify(BODY),
+    verifyBody: queuedJob,
     connections,
     duration: durationS,
     timeout: 10,
@@ -94,47 +100,26 @@ export async function runSubmission(ctx: BenchContext): Promise<SubmissionResult
       meter.start();
       const r = await cannon(url, ctx.apiKey, connections, durationS);
       const cpuPercent = meter.stop();
-      const statusCodes = Object.fromEntries(
-        Object.entries(r.statusCodeStats).map(([code, s]) => [code, s.count]),
-      );
+      const figures = loadFigures(connections, r);
       const rows = await sql<{ count: string }>(ctx.infra.databaseUrl, 'select count(*) from jobs');
       const count = Number(rows[0]?.count ?? 0);
-      const errors = r.non2xx + r.errors + r.timeouts;
       const run: SubmissionRun = {
-        connections,
-        durationS: r.duration,
-        requests: r['2xx'] + r.non2xx,
-        rps: round(r.requests.average, 0),
-        latencyMs: {
-          avg: round(r.latency.average ?? 0, 1),
-          p50: round(r.latency.p50 ?? 0, 1),
-          p90: round(r.latency.p90 ?? 0, 1),
-          p99: round(r.latency.p99 ?? 0, 1),
-          max: round(r.latency.max ?? 0, 1),
-        },
-        errors,
-        non2xx: r.non2xx,
-        socketErrors: r.errors,
-        timeouts: r.timeouts,
-        statusCodes,
+        ...figures,
         jobsStored: count,
         jobsQueued: await queued(ctx.infra.redisUrl, prefix),
         cpuPercent,
         cpuMsPerRequest: {
-          jobsApi: round((cpuPercent['jobs-api']! * 10) / Math.max(r.requests.average, 1), 2),
-          postgres: round(
-            (cpuPercent['postgres (all on the machine)']! * 10) / Math.max(r.requests.average, 1),
-            2,
-          ),
+          jobsApi: cpuMsPerRequest(cpuPercent['jobs-api'], figures.rps),
+          postgres: cpuMsPerRequest(cpuPercent['postgres (all on the machine)'], figures.rps),
         },
         meetsAims:
-          r.requests.average >= SUBMISSION_AIMS.rps &&
-          (r.latency.p99 ?? Infinity) <= SUBMISSION_AIMS.p99Ms &&
-          errors === SUBMISSION_AIMS.errors,
+          figures.rps >= SUBMISSION_AIMS.rps &&
+          figures.latencyMs.p99 <= SUBMISSION_AIMS.p99Ms &&
+          figures.errors === SUBMISSION_AIMS.errors,
       };
       runs.push(run);
       ctx.log(
-        `submission: ${connections} conn → ${run.rps} req/s, p50 ${run.latencyMs.p50} ms, p99 ${run.latencyMs.p99} ms, ${errors} errors; jobs-api CPU ${cpuPercent['jobs-api']}% of a core`,
+        `submission: ${connections} conn → ${run.rps} req/s, p50 ${run.latencyMs.p50} ms, p99 ${run.latencyMs.p99} ms, ${run.errors} errors; jobs-api CPU ${cpuPercent['jobs-api']}% of a core`,
       );
     } finally {
       await app.stop();
@@ -180,11 +165,11 @@ export function submissionMarkdown(r: SubmissionResult): string {
     '',
     `One jobs-api process, no worker (jobs only queue), autocannon in the bench process on the same machine; log level ${r.logLevel}. Aim: ≥ ${r.aims.rps} req/s, p99 ≤ ${r.aims.p99Ms} ms, 0 errors.`,
     '',
-    '| connections | req/s | p50 ms | p90 ms | p99 ms | max ms | errors (non-2xx + socket + timeouts) | jobs stored / queued | jobs-api CPU | CPU ms per request (jobs-api / Postgres) | machine CPU | aims |',
+    '| connections | req/s | p50 ms | p90 ms | p99 ms | max ms | errors (non-2xx + bad body + socket + timeouts) | jobs stored / queued | jobs-api CPU | CPU ms per request (jobs-api / Postgres) | machine CPU | aims |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...r.runs.map(
       (run) =>
-        `| ${run.connections} | ${run.rps} | ${run.latencyMs.p50} | ${run.latencyMs.p90} | ${run.latencyMs.p99} | ${run.latencyMs.max} | ${run.errors} (${run.non2xx} + ${run.socketErrors} + ${run.timeouts}) | ${run.jobsStored} / ${run.jobsQueued} | ${run.cpuPercent['jobs-api']}% of a core | ${run.cpuMsPerRequest.jobsApi} / ${run.cpuMsPerRequest.postgres} | ${run.cpuPercent.machine}% | ${run.meetsAims ? 'met' : '**not met**'} |`,
+        `| ${run.connections} | ${run.rps} | ${run.latencyMs.p50} | ${run.latencyMs.p90} | ${run.latencyMs.p99} | ${run.latencyMs.max} | ${run.errors} (${run.non2xx} + ${run.badBodies} + ${run.socketErrors} + ${run.timeouts}) | ${run.jobsStored} / ${run.jobsQueued} | ${run.cpuPercent['jobs-api']}% of a core | ${run.cpuMsPerRequest.jobsApi} / ${run.cpuMsPerRequest.postgres} | ${run.cpuPercent.machine}% | ${run.meetsAims ? 'met' : '**not met**'} |`,
     ),
     '',
     `CPU during the measured runs (percent of one core): ${r.runs

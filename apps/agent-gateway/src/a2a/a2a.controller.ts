@@ -120,7 +120,10 @@ export class A2aController {
         );
       }
       const aborted = new AbortController();
-      reply.raw.on('close', () => aborted.abort());
+      // A client that hangs up ends a blocking wait (an answered request closes too: no abort then).
+      reply.raw.on('close', () => {
+        if (!reply.raw.writableFinished) aborted.abort();
+      });
       const result = await handler(principal, rpc.params, aborted.signal);
       if (!reply.raw.destroyed) void reply.status(200).send({ jsonrpc: '2.0', id, result });
     } catch (error) {
