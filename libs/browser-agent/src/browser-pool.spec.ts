@@ -65,6 +65,66 @@ describe('BrowserPool', () => {
     await second.close();
   });
 
+  it('with a spare, hands the next job a fresh session made while the pool was idle', async () => {
+    const spared = new BrowserPool({ open: () => launchLocalBrowser(), spare: true });
+    try {
+      const first = await spared.acquire();
+      await first.page.goto(`${site.url}/`);
+      await first.page.evaluate(() => {
+        (
+          globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }
+        ).localStorage.setItem('who', 'first');
+      });
+      const made: { url: string; at: number }[] = [];
+      first.browser.on('targetcreated', (target: { url(): string }) =>
+        made.push({ url: target.url(), at: Date.now() }),
+      );
+      await first.close();
+      // The spare is made after the job, in the background.
+      const deadline = Date.now() + 10_000;
+      while (made.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, 300));
+      const asked = Date.now();
+      const second = await spared.acquire();
+      expect(made.some((m) => m.at < asked)).toBe(true);
+      expect(made.filter((m) => m.at >= asked)).toHaveLength(0);
+      expect(spared.activeSessions).toBe(1);
+      expect(second.context).not.toBe(first.context);
+      await second.page.goto(`${site.url}/`);
+      const seen = await second.page.evaluate(() =>
+        (
+          globalThis as unknown as { localStorage: { getItem(k: string): string | null } }
+        ).localStorage.getItem('who'),
+      );
+      expect(seen).toBeNull();
+      await second.close();
+      expect(spared.activeSessions).toBe(0);
+    } finally {
+      await spared.close();
+    }
+  });
+
+  it('replaces a spare whose browser crashed meanwhile', async () => {
+    const spared = new BrowserPool({ open: () => launchLocalBrowser(), spare: true });
+    try {
+      const first = await spared.acquire();
+      await first.close();
+      await new Promise((r) => setTimeout(r, 500));
+      const crashed = first.browser;
+      crashed.process()?.kill('SIGKILL');
+      await new Promise<void>((resolve) =>
+        crashed.connected ? crashed.once('disconnected', () => resolve()) : resolve(),
+      );
+      const second = await spared.acquire();
+      expect(second.browser).not.toBe(crashed);
+      await second.page.goto(`${site.url}/`);
+      expect(await second.page.title()).toBe('Home');
+      await second.close();
+    } finally {
+      await spared.close();
+    }
+  });
+
   it('connects to a browser over its CDP websocket, as for a hosted browser', async () => {
     const remote = await launchLocalBrowser();
     try {

@@ -7,6 +7,11 @@ export interface BrowserPoolOptions {
   release?: (browser: Browser) => Promise<void>;
   /** Longest wait for a context to close before it is abandoned. Default 10 s. */
   closeTimeoutMs?: number;
+  /**
+   * Keep one fresh session (context and page) ready, made while the worker is idle after a job,
+   * so the next job starts without waiting for them. Default false.
+   */
+  spare?: boolean;
 }
 
 const restartListeners = new Set<() => void>();
@@ -47,6 +52,8 @@ export class BrowserPool {
   private readonly sessions = new Set<BrowserSession>();
   private closed = false;
   private everOpened = false;
+  /** The ready session (`spare`), or the promise of it while it is being made. */
+  private spare: Promise<BrowserSession | undefined> | undefined;
   private readonly closeTimeoutMs: number;
 
   /**
@@ -68,6 +75,8 @@ export class BrowserPool {
 
   async acquire(): Promise<BrowserSession> {
     if (this.closed) throw new Error('the browser pool is closed');
+    const ready = await this.takeSpare();
+    if (ready) return ready;
     try {
       return await this.newSession(await this.warmBrowser());
     } catch (error) {
@@ -81,7 +90,9 @@ export class BrowserPool {
   /** Closes every session, then the browser. */
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.all([...this.sessions].map((session) => session.close()));
+    const spare = await this.spare;
+    this.spare = undefined;
+    await Promise.all([...this.sessions, ...(spare ? [spare] : [])].map((session) => session.close()));
     const browser = this.browser ?? (await this.opening?.catch(() => undefined));
     this.browser = undefined;
     if (browser?.connected) {
@@ -112,14 +123,36 @@ export class BrowserPool {
     return this.opening;
   }
 
-  private async newSession(browser: Browser): Promise<BrowserSession> {
+  /** The spare session when it is still usable (its browser alive, its page open), now in use. */
+  private async takeSpare(): Promise<BrowserSession | undefined> {
+    const pending = this.spare;
+    this.spare = undefined;
+    const session = await pending;
+    if (!session) return undefined;
+    if (!session.browser.connected || session.page.isClosed()) {
+      await session.close();
+      return undefined;
+    }
+    this.sessions.add(session);
+    return session;
+  }
+
+  /** Makes the next spare session in the background (after a job, while the worker is idle). */
+  private prepareSpare(): void {
+    if (!this.options.spare || this.closed || this.spare) return;
+    this.spare = this.warmBrowser()
+      .then((browser) => this.newSession(browser, false))
+      .catch(() => undefined);
+  }
+
+  private async newSession(browser: Browser, inUse = true): Promise<BrowserSession> {
     const context = await browser.createBrowserContext();
     try {
       const page = await context.newPage();
-      const session = new BrowserSession(browser, context, page, this.closeTimeoutMs, (s) =>
-        this.sessions.delete(s),
-      );
-      this.sessions.add(session);
+      const session = new BrowserSession(browser, context, page, this.closeTimeoutMs, (s) => {
+        if (this.sessions.delete(s)) this.prepareSpare();
+      });
+      if (inUse) this.sessions.add(session);
       return session;
     } catch (error) {
       await context.close().catch(() => undefined);

@@ -3,7 +3,13 @@ export type { MigrateDatabaseOptions, MigrationErrorCode, MigrationLogger } from
 export { mainMigrationsDir, tenantMigrationsDir } from './migration-paths.js';
 export { dropTenantDatabase, provisionTenantDatabase, tenantDatabaseName } from './tenant-provisioning.js';
 export type { TenantDatabase, TenantDatabaseOptions } from './tenant-provisioning.js';
-export { createMainClient, createTenantClient, TENANT_SCHEMA, TenantClientCache } from './prisma-clients.js';
+export {
+  createMainClient,
+  createTenantClient,
+  sqlPool,
+  TENANT_SCHEMA,
+  TenantClientCache,
+} from './prisma-clients.js';
 export type { ClientOptions, MainClient, TenantClient } from './prisma-clients.js';
 export { databaseUrl } from './connection-url.js';
 export { isUuid, newId } from './ids.js';

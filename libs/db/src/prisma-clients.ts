@@ -1,4 +1,5 @@
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import { urlSchema } from './connection-url.js';
 import { PrismaClient as MainPrismaClient } from './generated/main/client.js';
 import { PrismaClient as TenantPrismaClient } from './generated/tenant/client.js';
@@ -14,28 +15,54 @@ export interface ClientOptions {
   maxConnections?: number;
 }
 
+const pools = new WeakMap<object, pg.Pool>();
+
+/**
+ * The node-postgres pool under a client made here, for the few hot statements the services write
+ * in SQL: a named statement (`{ name, text, values }`) is parsed and planned once per connection,
+ * and skips Prisma's query layer. Its connections have the client's schema as `search_path`.
+ */
+export function sqlPool(client: MainClient | TenantClient): pg.Pool {
+  const pool = pools.get(client);
+  if (!pool) throw new Error('sqlPool: the client was not made by createMainClient or createTenantClient');
+  return pool;
+}
+
+function poolFor(url: string, schema: string, config: pg.PoolConfig): pg.Pool {
+  const plain = /^[A-Za-z_][A-Za-z0-9_]*$/.test(schema);
+  const pool = new pg.Pool({
+    connectionString: url,
+    ...config,
+    ...(plain ? { options: `-c search_path=${schema}` } : {}),
+  });
+  // An idle connection that breaks (Postgres restarting) is dropped; the next query reconnects.
+  pool.on('error', () => undefined);
+  return pool;
+}
+
 /**
  * Prisma client of the main database (runner and control plane), over node-postgres. Its tables
  * are in `public`, or in the schema named by the URL's `schema` parameter (as the migrator reads it).
  */
 export function createMainClient(url: string, options: ClientOptions = {}): MainClient {
-  return new MainPrismaClient({
-    adapter: new PrismaPg(
-      { connectionString: url, max: options.maxConnections ?? 10 },
-      { schema: urlSchema(url) ?? 'public' },
-    ),
+  const schema = urlSchema(url) ?? 'public';
+  const pool = poolFor(url, schema, { max: options.maxConnections ?? 10 });
+  const client = new MainPrismaClient({
+    adapter: new PrismaPg(pool, { schema, disposeExternalPool: true }),
   });
+  pools.set(client, pool);
+  return client;
 }
 
 /** Prisma client of one tenant database (schema platform_auth), over node-postgres. */
 export function createTenantClient(url: string, options: ClientOptions = {}): TenantClient {
-  return new TenantPrismaClient({
-    adapter: new PrismaPg(
-      // Idle tenants give their connections back quickly: a host serves many projects.
-      { connectionString: url, max: options.maxConnections ?? 5, idleTimeoutMillis: 10_000 },
-      { schema: TENANT_SCHEMA },
-    ),
+  // Idle tenants give their connections back quickly: a host serves many projects.
+  const pool = poolFor(url, TENANT_SCHEMA, { max: options.maxConnections ?? 5, idleTimeoutMillis: 10_000 });
+  const client = new TenantPrismaClient({
+    adapter: new PrismaPg(pool, { schema: TENANT_SCHEMA, disposeExternalPool: true }),
   });
+  pools.set(client, pool);
+  return client;
 }
 
 /** One tenant client per database URL, created on first use; connections close when idle. */

@@ -1,4 +1,4 @@
-import { MainDb, newId, type MainClient } from '@suite/db';
+import { newId, sqlPool, type MainClient, type MainDb } from '@suite/db';
 
 /** A job as submitted, validated. */
 export interface NewJob {
@@ -28,14 +28,32 @@ export interface NewTaskParts {
 const json = (value: unknown): string | null =>
   value === undefined || value === null ? null : JSON.stringify(value);
 
-const date = (value: Date | string | null): Date | null => (value === null ? null : new Date(value));
-
-type JobRow = Omit<MainDb.Job, 'createdAt' | 'startedAt' | 'finishedAt' | 'updatedAt'> & {
-  createdAt: Date | string;
-  startedAt: Date | string | null;
-  finishedAt: Date | string | null;
-  updatedAt: Date | string;
-  messageCreatedAt: Date | string | null;
+/**
+ * One statement, named so each connection plans it once. The context and message inserts are
+ * conditional ($13, $14); a data-modifying CTE runs whether or not the final SELECT reads it, and
+ * the foreign keys are checked at the end of the statement, when the context row exists.
+ */
+const INSERT_JOB = {
+  name: 'insert-job-v1',
+  text: `
+    WITH context AS (
+      INSERT INTO a2a_contexts (id, owner) SELECT $10::uuid, $2 WHERE $13::boolean
+    ), job AS (
+      INSERT INTO jobs (id, owner, query, initial_url, model, env, highlight_mouse, metadata, trace_context, context_id)
+      VALUES ($1::uuid, $2, $3, $4, $5, $6::browser_env, $7::boolean, $8::jsonb, $9::jsonb, $10::uuid)
+      RETURNING *
+    ), message AS (
+      INSERT INTO a2a_messages (id, context_id, task_id, message_id, role, parts, metadata)
+      SELECT $11::uuid, $10::uuid, $1::uuid, $12, $15, $16::jsonb, $17::jsonb WHERE $14::boolean
+      RETURNING created_at
+    )
+    SELECT id, owner, query, initial_url AS "initialUrl", model, env::text AS env,
+           highlight_mouse AS "highlightMouse", metadata, status::text AS status, summary, steps, error,
+           attempts, worker_id AS "workerId", trace_context AS "traceContext", context_id AS "contextId",
+           created_at AS "createdAt", started_at AS "startedAt", finished_at AS "finishedAt",
+           updated_at AS "updatedAt", log_path AS "logPath", video_path AS "videoPath", actions, replay,
+           (SELECT created_at FROM message) AS "messageCreatedAt"
+      FROM job`,
 };
 
 /**
@@ -52,39 +70,31 @@ export async function insertJob(
   const messageId = newId();
   const message = task.message;
   if ((task.createContext || message) && !job.contextId) throw new Error('an A2A task needs its contextId');
-  const rows = await db.$queryRaw<JobRow[]>`
-    WITH context AS (
-      INSERT INTO a2a_contexts (id, owner)
-      SELECT ${job.contextId}::uuid, ${job.owner} WHERE ${task.createContext}
-    ), job AS (
-      INSERT INTO jobs (id, owner, query, initial_url, model, env, highlight_mouse, metadata, trace_context, context_id)
-      VALUES (${id}::uuid, ${job.owner}, ${job.query}, ${job.initialUrl}, ${job.model}, ${job.env}::browser_env,
-              ${job.highlightMouse}, ${json(job.metadata)}::jsonb, ${json(job.traceContext)}::jsonb, ${job.contextId}::uuid)
-      RETURNING *
-    ), message AS (
-      INSERT INTO a2a_messages (id, context_id, task_id, message_id, role, parts, metadata)
-      SELECT ${messageId}::uuid, ${job.contextId}::uuid, ${id}::uuid, ${message?.messageId ?? null},
-             ${message?.role ?? ''}, ${json(message?.parts) ?? '[]'}::jsonb, ${json(message?.metadata)}::jsonb
-       WHERE ${message !== undefined}
-      RETURNING created_at
-    )
-    SELECT id, owner, query, initial_url AS "initialUrl", model, env::text AS env, highlight_mouse AS "highlightMouse",
-           metadata, status::text AS status, summary, steps, error, attempts, worker_id AS "workerId",
-           trace_context AS "traceContext", context_id AS "contextId", created_at AS "createdAt",
-           started_at AS "startedAt", finished_at AS "finishedAt", updated_at AS "updatedAt",
-           log_path AS "logPath", video_path AS "videoPath", actions, replay,
-           (SELECT created_at FROM message) AS "messageCreatedAt"
-      FROM job`;
+  const { rows } = await sqlPool(db).query<MainDb.Job & { messageCreatedAt: Date | null }>({
+    ...INSERT_JOB,
+    values: [
+      id,
+      job.owner,
+      job.query,
+      job.initialUrl,
+      job.model,
+      job.env,
+      job.highlightMouse,
+      json(job.metadata),
+      json(job.traceContext),
+      job.contextId,
+      messageId,
+      message?.messageId ?? null,
+      task.createContext,
+      message !== undefined,
+      message?.role ?? '',
+      json(message?.parts) ?? '[]',
+      json(message?.metadata),
+    ],
+  });
   const row = rows[0];
   if (!row) throw new Error('the job insert returned no row');
-  const { messageCreatedAt, ...stored } = row;
-  const inserted: MainDb.Job = {
-    ...stored,
-    createdAt: date(stored.createdAt)!,
-    startedAt: date(stored.startedAt),
-    finishedAt: date(stored.finishedAt),
-    updatedAt: date(stored.updatedAt)!,
-  };
+  const { messageCreatedAt, ...inserted } = row;
   if (!message) return { job: inserted };
   return {
     job: inserted,
@@ -96,7 +106,7 @@ export async function insertJob(
       role: message.role,
       parts: (message.parts ?? []) as MainDb.Prisma.JsonValue,
       metadata: (message.metadata ?? null) as MainDb.Prisma.JsonValue,
-      createdAt: date(messageCreatedAt)!,
+      createdAt: messageCreatedAt!,
     },
   };
 }

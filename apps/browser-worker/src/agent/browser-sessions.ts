@@ -57,6 +57,8 @@ export class BrowserSessions implements OnApplicationShutdown {
                 launchLocalBrowser(
                   this.config.CHROMIUM_PATH ? { executablePath: this.config.CHROMIUM_PATH } : {},
                 ),
+              // The next job's context and page are made while this worker is idle.
+              spare: true,
             });
       this.pools.set(env, pool);
     }

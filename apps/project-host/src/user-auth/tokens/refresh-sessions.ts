@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { newId, type TenantDb } from '@suite/db';
+import { newId, sqlPool, type TenantDb } from '@suite/db';
 import { randomUUID } from 'node:crypto';
 import { PROJECT_HOST_CONFIG } from '../../app.tokens.js';
 import type { UserSnapshot } from '../../events/auth-events.publisher.js';
@@ -16,6 +16,28 @@ import type { ClientMeta, TokenPair } from './token-pair.js';
 
 /** How long after a rotation its pair may still be on its way to the grace cache. */
 const GRACE_PAIR_WAIT_MS = 2_000;
+
+/**
+ * The common rotation in one statement (see `rotateCurrent`), named so each connection plans it
+ * once. $1 the presented token's hash; $2-$6 the successor's id, hash, expiry, ip and user agent.
+ */
+const ROTATE_CURRENT = {
+  name: 'rotate-current-session-v1',
+  text: `
+    WITH current AS (
+      SELECT id, user_id, family_id FROM platform_auth.sessions
+       WHERE token_hash = $1 AND rotated_at IS NULL AND revoked_at IS NULL AND expires_at > now()
+         FOR UPDATE
+    ), successor AS (
+      INSERT INTO platform_auth.sessions (id, user_id, family_id, token_hash, expires_at, ip, user_agent)
+      SELECT $2::uuid, user_id, family_id, $3, $4, $5, $6 FROM current
+    ), rotated AS (
+      UPDATE platform_auth.sessions AS s SET rotated_at = now(), replaced_by_id = $2::uuid
+        FROM current WHERE s.id = current.id
+    )
+    SELECT current.family_id, u.id, u.email, u.name, u.picture
+      FROM current JOIN platform_auth.users AS u ON u.id = current.user_id`,
+};
 
 export type RotateOutcome =
   | { ok: true; pair: TokenPair }
@@ -120,22 +142,16 @@ export class RefreshSessions {
     const tokenHash = sha256Hex(next);
     const expiresAt = new Date(Date.now() + REFRESH_TOKEN_TTL_MS);
     const userAgent = meta.userAgent?.slice(0, 512) ?? null;
-    const rows = await ctx.tenant.$queryRaw<
-      { family_id: string; id: string; email: string; name: string | null; picture: string | null }[]
-    >`WITH current AS (
-        SELECT id, user_id, family_id FROM "platform_auth"."sessions"
-         WHERE token_hash = ${hash} AND rotated_at IS NULL AND revoked_at IS NULL AND expires_at > now()
-           FOR UPDATE
-      ), successor AS (
-        INSERT INTO "platform_auth"."sessions" (id, user_id, family_id, token_hash, expires_at, ip, user_agent)
-        SELECT ${successorId}::uuid, user_id, family_id, ${tokenHash}, ${expiresAt}, ${meta.ip ?? null}, ${userAgent}
-          FROM current
-      ), rotated AS (
-        UPDATE "platform_auth"."sessions" AS s SET rotated_at = now(), replaced_by_id = ${successorId}::uuid
-          FROM current WHERE s.id = current.id
-      )
-      SELECT current.family_id, u.id, u.email, u.name, u.picture
-        FROM current JOIN "platform_auth"."users" AS u ON u.id = current.user_id`;
+    const { rows } = await sqlPool(ctx.tenant).query<{
+      family_id: string;
+      id: string;
+      email: string;
+      name: string | null;
+      picture: string | null;
+    }>({
+      ...ROTATE_CURRENT,
+      values: [hash, successorId, tokenHash, expiresAt, meta.ip ?? null, userAgent],
+    });
     const found = rows[0];
     if (!found) return undefined;
     const pair = {
