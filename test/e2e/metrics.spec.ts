@@ -200,7 +200,12 @@ describe('auth metrics', () => {
 
   beforeAll(async () => {
     smtp = await startSmtpCapture();
-    host = await startProjectHost(GENEROUS_LIMITS);
+    // Queues of its own: another spec's host must not deliver (and count) this host's mail, nor
+    // this host theirs.
+    host = await startProjectHost({
+      ...GENEROUS_LIMITS,
+      REDIS_PREFIX: `${process.env.REDIS_PREFIX}-auth-metrics`,
+    });
     project = await createTestProject({
       databaseUrl: process.env.DATABASE_URL!,
       port: host.port,

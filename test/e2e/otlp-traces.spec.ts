@@ -277,7 +277,12 @@ describe('a sign-up is one trace', () => {
 
   beforeAll(async () => {
     smtp = await startSmtpCapture();
-    const host = await startProjectHost({ LOG_LEVEL: 'info', ...telemetryEnv() });
+    // Queues of its own: the mail and hook spans must come from this host, not another spec's.
+    const host = await startProjectHost({
+      LOG_LEVEL: 'info',
+      ...telemetryEnv(),
+      REDIS_PREFIX: `${process.env.REDIS_PREFIX}-otlp-auth`,
+    });
     hostApp = host.app;
     apps.push(hostApp);
     project = await createTestProject({

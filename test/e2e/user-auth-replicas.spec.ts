@@ -33,7 +33,13 @@ let onSecond: UserClient;
 beforeAll(async () => {
   mail = await startMailRig();
   // A long cache lifetime: only the invalidation can make these tests pass.
-  const env = { ...GENEROUS_LIMITS, AUTH_STATE_CACHE_MS: '60000', REFRESH_REUSE_GRACE_MS: '0' };
+  const env = {
+    ...GENEROUS_LIMITS,
+    AUTH_STATE_CACHE_MS: '60000',
+    REFRESH_REUSE_GRACE_MS: '0',
+    // Queues and pub/sub of their own, shared by the two replicas only.
+    REDIS_PREFIX: `${infra.REDIS_PREFIX}-replicas`,
+  };
   first = await startProjectHost(env);
   second = await startProjectHost({ ...env, PUBLIC_URL: `http://localhost:${first.port}` });
   project = await createTestProject({

@@ -20,7 +20,7 @@ const pools = new WeakMap<object, pg.Pool>();
 /**
  * The node-postgres pool under a client made here, for the few hot statements the services write
  * in SQL: a named statement (`{ name, text, values }`) is parsed and planned once per connection,
- * and skips Prisma's query layer. Its connections have the client's schema as `search_path`.
+ * and skips Prisma's query layer. On the main database unqualified names are the client's schema.
  */
 export function sqlPool(client: MainClient | TenantClient): pg.Pool {
   const pool = pools.get(client);
@@ -28,12 +28,17 @@ export function sqlPool(client: MainClient | TenantClient): pg.Pool {
   return pool;
 }
 
-function poolFor(url: string, schema: string, config: pg.PoolConfig): pg.Pool {
-  const plain = /^[A-Za-z_][A-Za-z0-9_]*$/.test(schema);
+/**
+ * `searchPath`: only for a main database in another schema than `public` (the URL's `schema`
+ * parameter). Otherwise the connection keeps the role's own search_path: a tenant's project role
+ * (ctx.db) has `app` as its default, and the hot statements on a tenant name `platform_auth` outright.
+ */
+function poolFor(url: string, config: pg.PoolConfig, searchPath?: string): pg.Pool {
+  const plain = searchPath !== undefined && /^[A-Za-z_][A-Za-z0-9_]*$/.test(searchPath);
   const pool = new pg.Pool({
     connectionString: url,
     ...config,
-    ...(plain ? { options: `-c search_path=${schema}` } : {}),
+    ...(plain ? { options: `-c search_path=${searchPath}` } : {}),
   });
   // An idle connection that breaks (Postgres restarting) is dropped; the next query reconnects.
   pool.on('error', () => undefined);
@@ -46,7 +51,7 @@ function poolFor(url: string, schema: string, config: pg.PoolConfig): pg.Pool {
  */
 export function createMainClient(url: string, options: ClientOptions = {}): MainClient {
   const schema = urlSchema(url) ?? 'public';
-  const pool = poolFor(url, schema, { max: options.maxConnections ?? 10 });
+  const pool = poolFor(url, { max: options.maxConnections ?? 10 }, schema === 'public' ? undefined : schema);
   const client = new MainPrismaClient({
     adapter: new PrismaPg(pool, { schema, disposeExternalPool: true }),
   });
@@ -57,7 +62,7 @@ export function createMainClient(url: string, options: ClientOptions = {}): Main
 /** Prisma client of one tenant database (schema platform_auth), over node-postgres. */
 export function createTenantClient(url: string, options: ClientOptions = {}): TenantClient {
   // Idle tenants give their connections back quickly: a host serves many projects.
-  const pool = poolFor(url, TENANT_SCHEMA, { max: options.maxConnections ?? 5, idleTimeoutMillis: 10_000 });
+  const pool = poolFor(url, { max: options.maxConnections ?? 5, idleTimeoutMillis: 10_000 });
   const client = new TenantPrismaClient({
     adapter: new PrismaPg(pool, { schema: TENANT_SCHEMA, disposeExternalPool: true }),
   });

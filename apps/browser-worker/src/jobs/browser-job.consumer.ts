@@ -119,8 +119,10 @@ export class BrowserJobConsumer implements OnApplicationBootstrap, OnApplication
         try {
           const result = await this.agent.run({ job, log: write, videoPath, signal: timeout.signal });
           await log.flush();
-          // Before the job is marked finished: its links must work as soon as clients see it.
+          // Before the job is marked finished: its links (and its metrics) must be there as soon as
+          // clients see it.
           await store.complete(jobId);
+          finished(result.verdict);
           await this.lifecycle.finish(
             jobId,
             {
@@ -132,7 +134,6 @@ export class BrowserJobConsumer implements OnApplicationBootstrap, OnApplication
             { logPath, videoPath: result.videoWritten ? videoPath : null },
           );
           await this.publishStatus(events, jobId, result.verdict, result.summary);
-          finished(result.verdict);
           span.setAttribute('job.verdict', result.verdict);
           return result.verdict;
         } catch (error) {
@@ -153,13 +154,13 @@ export class BrowserJobConsumer implements OnApplicationBootstrap, OnApplication
           });
           await log.flush();
           await store.complete(jobId);
+          finished('failed');
           await this.lifecycle.finish(
             jobId,
             { status: 'failed', summary: `The job could not run: ${message}`, steps: [], error: message },
             { logPath, videoPath: null },
           );
           await this.publishStatus(events, jobId, JobStatus.Failed);
-          finished('failed');
           return 'failed';
         } finally {
           steps.end();
