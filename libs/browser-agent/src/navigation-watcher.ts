@@ -10,12 +10,15 @@ export class NavigationWatcher {
   private settled = false;
   private url = '';
   private wake: (() => void) | undefined;
+  /** Ends the grace period early: a navigation started. */
+  private onStart: (() => void) | undefined;
 
   private readonly onRequest = (request: HTTPRequest) => {
     if (request.isNavigationRequest() && request.frame() === this.page.mainFrame()) {
       this.started = true;
       this.settled = false;
       this.url = request.url();
+      this.onStart?.();
     }
   };
   private readonly onDone = () => {
@@ -34,12 +37,21 @@ export class NavigationWatcher {
   }
 
   /**
-   * Gives the page `graceMs` to start navigating; if it did, waits for the new document's
-   * DOMContentLoaded, up to the navigation timeout.
+   * Gives the page up to `graceMs` to start navigating (no longer than it takes to start); if it
+   * did, waits for the new document's DOMContentLoaded, up to the navigation timeout.
    */
   async settle(graceMs: number, navigationTimeoutMs: number): Promise<string | undefined> {
     try {
-      await delay(graceMs);
+      if (!this.started) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, graceMs);
+          this.onStart = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        this.onStart = undefined;
+      }
       if (!this.started || this.settled) return this.started ? this.url : undefined;
       let timer: NodeJS.Timeout | undefined;
       const done = new Promise<void>((resolve) => {
@@ -68,8 +80,4 @@ export class NavigationWatcher {
     this.page.off('domcontentloaded', this.onDone);
     this.page.off('requestfailed', this.onFailed);
   }
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -1,6 +1,12 @@
 import type { ElementHandle, KeyInput, Page } from 'puppeteer-core';
 import { describeTarget, findOnce, locate } from './element-locator.js';
-import { pageText, readElementState, scrollPage, submitForm } from './element-state-script.js';
+import {
+  pageText,
+  readElementState,
+  scrollPage,
+  submitForm,
+  type ElementSnapshot,
+} from './element-state-script.js';
 import { describeKeys } from './key-names.js';
 import { NavigationWatcher } from './navigation-watcher.js';
 import type { DomDocument, DomElement } from './page-dom.js';
@@ -205,9 +211,15 @@ async function history(ctx: StepContext, direction: 'goBack' | 'goForward'): Pro
   return `went ${word} to ${ctx.page.url()}`;
 }
 
-async function waitUntilEnabled(ctx: StepContext, found: FoundElement, what = 'disabled'): Promise<void> {
-  for (;;) {
-    const state = await found.handle.evaluate(readElementState);
+/** `known`: the element's state just read by the caller (saves reading it again when it is usable). */
+async function waitUntilEnabled(
+  ctx: StepContext,
+  found: FoundElement,
+  what = 'disabled',
+  known?: ElementSnapshot,
+): Promise<void> {
+  for (let first = true; ; first = false) {
+    const state = first && known ? known : await found.handle.evaluate(readElementState);
     const blocked = what === 'readonly' ? state.disabled || state.readonly : state.disabled;
     if (!blocked) return;
     if (Date.now() >= ctx.deadline) {
@@ -251,8 +263,8 @@ async function click(ctx: StepContext, step: ClickStep): Promise<string> {
   }
 }
 
-async function focusField(ctx: StepContext, found: FoundElement): Promise<void> {
-  await waitUntilEnabled(ctx, found, 'readonly');
+async function focusField(ctx: StepContext, found: FoundElement, known?: ElementSnapshot): Promise<void> {
+  await waitUntilEnabled(ctx, found, 'readonly', known);
   await ctx.pointer.clickOn(found.handle, found.describe, timing(ctx));
   const focused = await found.handle.evaluate(readElementState);
   if (!focused.focused) await found.handle.focus();
@@ -288,11 +300,11 @@ async function type(ctx: StepContext, step: TypeStep): Promise<string> {
   const found = await findElement(ctx, step.target, { prefer: 'editable' });
   try {
     const state = await found.handle.evaluate(readElementState);
-    if (state.isSelect) return await selectNative(ctx, found, step.value);
+    if (state.isSelect) return await selectNative(ctx, found, step.value, state);
     if (!state.editable) {
       throw new StepFailedError(`${found.describe} is a <${state.tag}>, not a field that can be typed into`);
     }
-    await focusField(ctx, found);
+    await focusField(ctx, found, state);
     if (SET_DIRECTLY.test(state.type)) {
       await setValueDirectly(found.handle, step.value);
     } else {
@@ -335,9 +347,9 @@ async function select(ctx: StepContext, step: SelectStep): Promise<string> {
   const found = await findElement(ctx, step.target, { prefer: 'selectable' });
   try {
     const state = await found.handle.evaluate(readElementState);
-    if (state.isSelect) return await selectNative(ctx, found, step.option);
+    if (state.isSelect) return await selectNative(ctx, found, step.option, state);
     // A custom dropdown: open it, then click the option by name.
-    await waitUntilEnabled(ctx, found);
+    await waitUntilEnabled(ctx, found, 'disabled', state);
     await ctx.pointer.clickOn(found.handle, found.describe, timing(ctx));
     const option = await locateOption(ctx, step.option);
     try {
@@ -360,8 +372,13 @@ async function locateOption(ctx: StepContext, name: string) {
   return locate(ctx.page, { name }, { timeoutMs: remaining, limit, signal: ctx.signal });
 }
 
-async function selectNative(ctx: StepContext, found: FoundElement, wanted: string): Promise<string> {
-  await waitUntilEnabled(ctx, found);
+async function selectNative(
+  ctx: StepContext,
+  found: FoundElement,
+  wanted: string,
+  known?: ElementSnapshot,
+): Promise<string> {
+  await waitUntilEnabled(ctx, found, 'disabled', known);
   const options = await found.handle.evaluate((el: DomElement) =>
     Array.from(el.options ?? []).map((option) => ({
       value: option.value,
@@ -404,7 +421,7 @@ async function check(ctx: StepContext, step: CheckStep): Promise<string> {
         `${found.describe} is a radio button; choose another option instead of unchecking it`,
       );
     }
-    await waitUntilEnabled(ctx, found);
+    await waitUntilEnabled(ctx, found, 'disabled', before);
     await ctx.pointer.clickOn(found.handle, found.describe, timing(ctx));
     const settleBy = Date.now() + 1000;
     for (;;) {
