@@ -40,15 +40,21 @@ export class PagePointer {
     describe: string,
     timing: { deadline: number; actionTimeoutMs: number },
   ): Promise<Point> {
-    let point = await this.aim(handle, describe, timing);
-    await this.moveTo(point);
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const again = await this.aim(handle, describe, timing);
-      if (Math.abs(again.x - point.x) < 1 && Math.abs(again.y - point.y) < 1) break;
-      point = again;
+    // One proxy for every measurement of this move; let go of without waiting for the browser.
+    const proxy = (await handle.evaluateHandle(pointerProxy)) as ElementHandle;
+    try {
+      let point = await this.aim(handle, proxy, describe, timing);
       await this.moveTo(point);
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const again = await this.aim(handle, proxy, describe, timing);
+        if (Math.abs(again.x - point.x) < 1 && Math.abs(again.y - point.y) < 1) break;
+        point = again;
+        await this.moveTo(point);
+      }
+      return point;
+    } finally {
+      void proxy.dispose().catch(() => undefined);
     }
-    return point;
   }
 
   async clickOn(
@@ -62,42 +68,38 @@ export class PagePointer {
   }
 
   /**
-   * Scrolls the element into view and returns the centre of what should receive the click, waiting
-   * (until `deadline`) for anything covering it to go away.
+   * Scrolls the element into view and returns the centre of what should receive the click (`proxy`:
+   * the element's pointerProxy), waiting (until `deadline`) for anything covering it to go away.
    */
-  async aim(
+  private async aim(
     handle: ElementHandle,
+    proxy: ElementHandle,
     describe: string,
     timing: { deadline: number; actionTimeoutMs: number },
   ): Promise<Point> {
     const { deadline, actionTimeoutMs } = timing;
-    const proxy = (await handle.evaluateHandle(pointerProxy)) as ElementHandle;
-    try {
-      for (;;) {
-        await proxy.scrollIntoView().catch(() => undefined);
-        const box = await proxy.boundingBox();
-        if (box && box.width > 0 && box.height > 0) {
-          const point = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
-          const covering = await handle.evaluate(coveringElement, point.x, point.y);
-          if (covering === null) return point;
-          if (Date.now() >= deadline) {
-            throw new LimitExceededError(
-              'action timeout',
-              actionTimeoutMs,
-              `${describe} stayed covered by ${covering}`,
-            );
-          }
-        } else if (Date.now() >= deadline) {
+    for (;;) {
+      await proxy.scrollIntoView().catch(() => undefined);
+      const box = await proxy.boundingBox();
+      if (box && box.width > 0 && box.height > 0) {
+        const point = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+        const covering = await handle.evaluate(coveringElement, point.x, point.y);
+        if (covering === null) return point;
+        if (Date.now() >= deadline) {
           throw new LimitExceededError(
             'action timeout',
             actionTimeoutMs,
-            `${describe} has no size on the page to click`,
+            `${describe} stayed covered by ${covering}`,
           );
         }
-        await new Promise((resolve) => setTimeout(resolve, 100));
+      } else if (Date.now() >= deadline) {
+        throw new LimitExceededError(
+          'action timeout',
+          actionTimeoutMs,
+          `${describe} has no size on the page to click`,
+        );
       }
-    } finally {
-      await proxy.dispose().catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
 }
