@@ -9,7 +9,7 @@ import {
 } from './support/cannon.ts';
 import type { BenchContext } from './support/context.ts';
 import { A2A_HEADERS, sendMessageParams, startGateway } from './support/gateway.ts';
-import { redisClient, sql } from './support/infra.ts';
+import { queuedJobs, sql } from './support/infra.ts';
 import { CpuMeter, pidsByComm } from './support/proc.ts';
 import { profileMarkdown, profilerNodeArgs, underProfiler, type ProfiledLoad } from './support/profiling.ts';
 import { sleep } from './support/stats.ts';
@@ -47,15 +47,6 @@ function queuedTask(body: string): boolean {
     return parsed.result?.task?.status?.state === 'TASK_STATE_SUBMITTED';
   } catch {
     return false;
-  }
-}
-
-async function queued(redisUrl: string, prefix: string): Promise<number> {
-  const redis = redisClient(redisUrl);
-  try {
-    return await redis.llen(`${prefix}:browser-jobs:wait`);
-  } finally {
-    redis.disconnect();
   }
 }
 
@@ -104,7 +95,7 @@ export async function runGatewaySend(ctx: BenchContext): Promise<GatewaySendResu
       await autocannon({ ...options, duration: warmupS });
       // The gateway finishes the requests the warm-up left in flight; this run's tasks are counted from here.
       const storedBefore = await settledJobCount(ctx.infra.databaseUrl);
-      const queuedBefore = await queued(ctx.infra.redisUrl, prefix);
+      const queuedBefore = await queuedJobs(ctx.infra.redisUrl, prefix);
       const meter = new CpuMeter({
         [GATEWAY]: () => [gateway.app.pid],
         [POSTGRES]: () => pidsByComm(['postgres']),
@@ -118,7 +109,7 @@ export async function runGatewaySend(ctx: BenchContext): Promise<GatewaySendResu
       const run: GatewaySendRun = {
         ...figures,
         tasksStored: (await settledJobCount(ctx.infra.databaseUrl)) - storedBefore,
-        tasksQueued: (await queued(ctx.infra.redisUrl, prefix)) - queuedBefore,
+        tasksQueued: (await queuedJobs(ctx.infra.redisUrl, prefix)) - queuedBefore,
         cpuPercent,
         cpuMsPerRequest: {
           gateway: cpuMsPerRequest(cpuPercent[GATEWAY], figures.rps),

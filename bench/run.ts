@@ -366,7 +366,7 @@ async function main(): Promise<number> {
         'summary',
         await updateSummary(resultsDir, results.startedAt, summaryRowsOf(results), BENCHES),
       );
-      log(`summary: ${await updateLatestMarkdown(resultsDir, sections)}`);
+      log(`summary: ${await updateLatestMarkdown(resultsDir, sections, BENCHES)}`);
     }
     printSummary(results);
     return results.errors.length ? 1 : 0;

@@ -7,7 +7,7 @@ import {
   type LoadFigures,
 } from './support/cannon.ts';
 import { startJobsApi, type BenchContext } from './support/context.ts';
-import { redisClient, sql } from './support/infra.ts';
+import { queuedJobs, sql } from './support/infra.ts';
 import { CpuMeter, pidsByComm } from './support/proc.ts';
 import { profileMarkdown, profilerNodeArgs, underProfiler, type ProfiledLoad } from './support/profiling.ts';
 import { sleep } from './support/stats.ts';
@@ -46,7 +46,7 @@ const BODY = {
   metadata: { bench: 'submission' },
 };
 
-/** A 201 whose body is not a queued job record counts as an error (a "bad body"). */
+/** A 2xx answer whose body is not a queued job record counts as an error (a "bad body"). */
 function queuedJob(body: string): boolean {
   try {
     const job = JSON.parse(body) as { id?: unknown; status?: unknown };
@@ -67,15 +67,6 @@ function cannon(url: string, apiKey: string, connections: number, durationS: num
     duration: durationS,
     timeout: 10,
   });
-}
-
-async function queued(redisUrl: string, prefix: string): Promise<number> {
-  const redis = redisClient(redisUrl);
-  try {
-    return await redis.llen(`${prefix}:browser-jobs:wait`);
-  } finally {
-    redis.disconnect();
-  }
 }
 
 export async function runSubmission(ctx: BenchContext): Promise<SubmissionResult> {
@@ -106,7 +97,7 @@ export async function runSubmission(ctx: BenchContext): Promise<SubmissionResult
       const run: SubmissionRun = {
         ...figures,
         jobsStored: count,
-        jobsQueued: await queued(ctx.infra.redisUrl, prefix),
+        jobsQueued: await queuedJobs(ctx.infra.redisUrl, prefix),
         cpuPercent,
         cpuMsPerRequest: {
           jobsApi: cpuMsPerRequest(cpuPercent['jobs-api'], figures.rps),

@@ -61,6 +61,16 @@ export function redisClient(url: string): RedisClient {
   return client;
 }
 
+/** Jobs waiting in the browser-jobs queue of a Redis prefix (BullMQ's wait list). */
+export async function queuedJobs(redisUrl: string, prefix: string): Promise<number> {
+  const redis = redisClient(redisUrl);
+  try {
+    return await redis.llen(`${prefix}:browser-jobs:wait`);
+  } finally {
+    redis.disconnect();
+  }
+}
+
 export async function prepareBenchInfra(): Promise<BenchInfra> {
   const module = join(repoRoot, 'tools', 'devstack', 'dist', 'infrastructure.js');
   if (!existsSync(module)) throw new Error(`${module} is missing: run \`pnpm run build\` first`);

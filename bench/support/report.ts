@@ -11,21 +11,6 @@ import * as prettier from 'prettier';
 const start = (name: string) => `<!-- bench:${name}:start -->`;
 const end = (name: string) => `<!-- bench:${name}:end -->`;
 
-export const SECTION_ORDER = [
-  'summary',
-  'machine',
-  'submission',
-  'pickup',
-  'interpreter',
-  'concurrency',
-  'auth-me',
-  'auth-refresh',
-  'auth-login',
-  'gateway-send',
-  'gateway-sse',
-  'suite-load',
-];
-
 export function writeJson(resultsDir: string, stamp: string, data: unknown): string {
   mkdirSync(resultsDir, { recursive: true });
   const file = join(resultsDir, `${stamp}.json`);
@@ -33,11 +18,11 @@ export function writeJson(resultsDir: string, stamp: string, data: unknown): str
   return file;
 }
 
-function readSections(file: string): Map<string, string> {
+function readSections(file: string, order: readonly string[]): Map<string, string> {
   const sections = new Map<string, string>();
   if (!existsSync(file)) return sections;
   const text = readFileSync(file, 'utf8');
-  for (const name of SECTION_ORDER) {
+  for (const name of order) {
     const from = text.indexOf(start(name));
     const to = text.indexOf(end(name));
     if (from !== -1 && to > from) sections.set(name, text.slice(from + start(name).length, to).trim());
@@ -45,21 +30,26 @@ function readSections(file: string): Map<string, string> {
   return sections;
 }
 
-/** Replaces the given sections of latest.md (keeping the others) and formats it like the repository does. */
+/**
+ * Replaces the given sections of latest.md (keeping the others) and formats it like the repository
+ * does. Sections appear in this order: the summary, the machine, then `benches` as given.
+ */
 export async function updateLatestMarkdown(
   resultsDir: string,
   updates: Map<string, string>,
+  benches: readonly string[],
 ): Promise<string> {
   mkdirSync(resultsDir, { recursive: true });
   const file = join(resultsDir, 'latest.md');
-  const sections = readSections(file);
+  const order = ['summary', 'machine', ...benches];
+  const sections = readSections(file, order);
   for (const [name, body] of updates) sections.set(name, body);
   const parts = [
     '# Benchmark results',
     '',
     'Written by `node bench/run.ts` (see `bench/README.md`); every figure of a run is in `bench/results/<date>.json`.',
   ];
-  for (const name of SECTION_ORDER) {
+  for (const name of order) {
     const body = sections.get(name);
     if (body === undefined) continue;
     parts.push('', start(name), '', body, '', end(name));
