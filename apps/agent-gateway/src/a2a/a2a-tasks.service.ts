@@ -105,12 +105,13 @@ export class A2aTasksService {
     job: MainDb.Job,
     options: { historyLength?: number; includeArtifacts?: boolean; history?: MainDb.A2aMessage[] } = {},
   ): Promise<Task> {
+    const { history: known, ...rest } = options;
     const history =
-      options.historyLength === 0
+      rest.historyLength === 0
         ? []
-        : (options.history ??
+        : (known ??
           (await this.db.a2aMessage.findMany({ where: { taskId: job.id }, orderBy: { createdAt: 'asc' } })));
-    return toTask(job, { publicUrl: this.config.PUBLIC_RUNNER_URL, history, ...options });
+    return toTask(job, { publicUrl: this.config.PUBLIC_RUNNER_URL, ...rest, history });
   }
 
   async taskById(principal: Principal, id: string, historyLength?: number): Promise<Task> {
@@ -285,7 +286,7 @@ export class A2aTasksService {
     return { tasks, nextPageToken: more ? encodeCursor(shown.at(-1)!) : '', pageSize, totalSize };
   }
 
-  /** The context the message names (created for this owner when new), or a new one. */
+  /** The context the message names (created for this owner when the id is new). */
   private async ensureContext(
     principal: Principal,
     contextId: string,
