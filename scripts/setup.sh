@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sets up everything `make start` and `make test` need, idempotently:
 # Node 24 (when the machine's node is older than 22), pnpm, system packages (Chromium, ffmpeg,
-# redis-server when no Redis is reachable), workspace dependencies, the Prisma client and the build.
+# redis-server when no Redis is reachable, bubblewrap), workspace dependencies, the Prisma client and the build.
 # Postgres/Redis themselves are found or started by tools/devstack at run time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -44,6 +44,8 @@ need=()
 [ -x /usr/lib/chromium/chromium ] || [ -n "${CHROMIUM_PATH:-}" ] || need+=(chromium)
 command -v ffmpeg >/dev/null 2>&1 || need+=(ffmpeg)
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
+# The OS sandbox of project code (libs/sandbox); prlimit (util-linux) and ldd (libc-bin) are essential.
+command -v bwrap >/dev/null 2>&1 || [ -n "${BWRAP_PATH:-}" ] || need+=(bubblewrap)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     log "installing ${need[*]} from Debian"

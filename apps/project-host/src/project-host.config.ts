@@ -1,4 +1,5 @@
 import { envFields, loadConfigOrExit, serviceEnv, z } from '@suite/config';
+import { sandboxEnv } from '@suite/sandbox';
 
 export const projectHostEnv = z
   .object({
@@ -83,6 +84,9 @@ export const projectHostEnv = z
     AUTH_MAIL_PER_PROJECT_PER_HOUR: envFields.positiveInt(500),
     /** Set by `platform dev`: a local host that, as the spec says, never fires `user.deleted`. */
     PLATFORM_DEV_MODE: envFields.bool(false),
+
+    // Project code (see project-code/README.md) ---------------------------------------------------
+    ...sandboxEnv,
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.AUTH_SECRET) {

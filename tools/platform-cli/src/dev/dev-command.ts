@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -13,6 +14,29 @@ import { ProjectDeployer } from './project-deployer.js';
 import { linkProject } from './project-link.js';
 import { watchProject } from './project-watcher.js';
 import { say, warn } from './terminal.js';
+
+/**
+ * The developer's own code: the OS sandbox of deployed hosts when bubblewrap works here (so code
+ * that needs what production forbids fails here too), else a plain process, said once.
+ */
+function devSandboxMode(): string {
+  const chosen = process.env.PROJECT_CODE_SANDBOX;
+  if (chosen) return chosen;
+  const probe = spawnSync(
+    process.env.BWRAP_PATH || 'bwrap',
+    ['--unshare-user', '--unshare-net', '--ro-bind', '/', '/', 'true'],
+    {
+      stdio: 'ignore',
+      timeout: 10_000,
+    },
+  );
+  if (probe.status === 0) return 'bubblewrap';
+  warn(
+    'platform',
+    'bubblewrap is not available here: your project code runs in a plain process (PROJECT_CODE_SANDBOX=process); deployed hosts run it in the OS sandbox (no network, no files outside the bundle)',
+  );
+  return 'process';
+}
 
 /** Redis keys (queues, rate limits) of the local host, apart from `make start`'s. */
 const DEFAULT_REDIS_PREFIX = 'platform-dev';
@@ -97,6 +121,7 @@ export async function runDev(options: DevOptions): Promise<void> {
         PROJECT_HOST_DOMAIN: 'localhost',
         TRUSTED_PROXY_HOPS: '1',
         PLATFORM_DEV_MODE: 'true',
+        PROJECT_CODE_SANDBOX: devSandboxMode(),
         ...(customIdp?.issuerUrl ? { IDP_ISSUER_URL: customIdp.issuerUrl } : {}),
         LOG_FORMAT: 'json',
         LOG_LEVEL: options.verbose ? 'debug' : 'info',

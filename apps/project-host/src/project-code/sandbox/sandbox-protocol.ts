@@ -33,6 +33,16 @@ export type SandboxCall =
   /** Run a job (`jobs/<name>.ts`) once. */
   | { op: 'job'; key: string; code: string; job: SandboxJob; env: Record<string, string> };
 
+/**
+ * A call as the sandbox receives it: the host wrote the code into the sandbox's read-only folder
+ * and `module` is its path there (code is never evaluated from a string or a data URL).
+ */
+export type WireCall = SandboxCall extends infer C
+  ? C extends SandboxCall
+    ? Omit<C, 'code'> & { module: string }
+    : never
+  : never;
+
 /** What a job handler sees as `ctx.job`. */
 export interface SandboxJob {
   id: string;
@@ -92,4 +102,4 @@ export type EffectResponse =
   | { type: 'effect-result'; rid: number; ok: true; value: unknown }
   | { type: 'effect-result'; rid: number; ok: false; error: string };
 
-export type SandboxMessage = { type?: 'call'; id: number; call: SandboxCall } | EffectResponse;
+export type SandboxMessage = { type: 'call'; id: number; call: WireCall } | EffectResponse;

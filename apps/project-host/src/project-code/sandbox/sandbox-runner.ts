@@ -1,8 +1,11 @@
 /**
- * The entry of a project's sandbox process. It imports only Node built-ins: it runs with Node's
- * permission model (no file writes, no child processes, no workers, reads of its own file only),
- * an empty environment but the project's `.env`, and a small heap. It holds no host handles.
+ * The entry of a project's sandbox process (copied into the sandbox's folder as runner.mjs, so it
+ * imports only Node built-ins). It runs inside the OS sandbox (@suite/sandbox) with Node's
+ * permission model as a second layer (reads of its own folder and /tmp, writes to /tmp only, no
+ * child processes, workers or addons), an empty environment, and a small heap. Bundles are files
+ * in its read-only folder; it holds no host handles, and reaches the host only over its IPC channel.
  */
+import { pathToFileURL } from 'node:url';
 import type {
   ApiResult,
   EffectOp,
@@ -10,11 +13,11 @@ import type {
   JobResult,
   InspectResult,
   SandboxApiRequest,
-  SandboxCall,
   SandboxJob,
   SandboxMessage,
   SandboxReply,
   SandboxUser,
+  WireCall,
 } from './sandbox-protocol.js';
 
 const HANDLERS: Record<string, string> = {
@@ -36,12 +39,12 @@ function send(message: SandboxReply): void {
   process.send?.(message);
 }
 
-function load(key: string, code: string): Promise<Loaded> {
-  let loaded = modules.get(key);
+/** Imports a bundle by its path (named after its content's hash, so a path never changes meaning). */
+function load(module: string): Promise<Loaded> {
+  let loaded = modules.get(module);
   if (!loaded) {
-    loaded = import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`) as Promise<Loaded>;
-    modules.set(key, loaded);
-    if (modules.size > 200) modules.delete(modules.keys().next().value!);
+    loaded = import(pathToFileURL(module).href) as Promise<Loaded>;
+    modules.set(module, loaded);
   }
   return loaded;
 }
@@ -49,8 +52,8 @@ function load(key: string, code: string): Promise<Loaded> {
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null;
 
-async function inspect(key: string, code: string): Promise<InspectResult> {
-  const mod = await load(key, code);
+async function inspect(module: string): Promise<InspectResult> {
+  const mod = await load(module);
   const value = mod.default;
   const def = isObject(value) ? value : undefined;
   const auth = def?.auth;
@@ -100,13 +103,12 @@ async function toResult(value: unknown): Promise<ApiResult> {
 }
 
 async function runApi(
-  key: string,
-  code: string,
+  module: string,
   request: SandboxApiRequest,
   user: SandboxUser | null,
   env: Record<string, string>,
 ): Promise<ApiResult> {
-  const def = (await load(key, code)).default;
+  const def = (await load(module)).default;
   if (!isObject(def) || typeof def.handler !== 'function')
     return json(500, { code: 'internal', message: 'The API has no handler' });
   let caller = user;
@@ -166,13 +168,8 @@ function effectContext() {
   };
 }
 
-async function runHook(
-  key: string,
-  code: string,
-  events: unknown[],
-  env: Record<string, string>,
-): Promise<HookResult> {
-  const def = (await load(key, code)).default;
+async function runHook(module: string, events: unknown[], env: Record<string, string>): Promise<HookResult> {
+  const def = (await load(module)).default;
   const ran: HookResult['ran'] = [];
   for (const event of events) {
     const kind = isObject(event) ? String(event.kind) : '';
@@ -189,28 +186,23 @@ async function runHook(
   return { ran };
 }
 
-async function runJob(
-  key: string,
-  code: string,
-  job: SandboxJob,
-  env: Record<string, string>,
-): Promise<JobResult> {
-  const def = (await load(key, code)).default;
+async function runJob(module: string, job: SandboxJob, env: Record<string, string>): Promise<JobResult> {
+  const def = (await load(module)).default;
   if (!isObject(def) || typeof def.handler !== 'function') throw new Error('The job has no handler');
   const value: unknown = await (def.handler as (ctx: unknown) => unknown)({ job, env, ...effectContext() });
   return { value: value === undefined ? null : (JSON.parse(JSON.stringify(value)) as unknown) };
 }
 
-function run(call: SandboxCall): Promise<unknown> {
+function run(call: WireCall): Promise<unknown> {
   switch (call.op) {
     case 'inspect':
-      return inspect(call.key, call.code);
+      return inspect(call.module);
     case 'api':
-      return runApi(call.key, call.code, call.request, call.user, call.env);
+      return runApi(call.module, call.request, call.user, call.env);
     case 'hook':
-      return runHook(call.key, call.code, call.events, call.env);
+      return runHook(call.module, call.events, call.env);
     case 'job':
-      return runJob(call.key, call.code, call.job, call.env);
+      return runJob(call.module, call.job, call.env);
   }
 }
 

@@ -1,0 +1,291 @@
+import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chownSync, closeSync, existsSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { bubblewrapCommand, INSIDE, nodeFlags } from './bubblewrap-command.js';
+import { SandboxCpuError, SandboxCrashedError, SandboxTimeoutError } from './sandbox-errors.js';
+import type { NodeRuntime } from './node-runtime.js';
+import type { SandboxSettings } from './sandbox-settings.js';
+
+/** Messages on the IPC channel (plain JSON): calls and their results, effects and their answers. */
+export type HostMessage =
+  | { type: 'call'; id: number; call: unknown }
+  | { type: 'effect-result'; rid: number; ok: true; value: unknown }
+  | { type: 'effect-result'; rid: number; ok: false; error: string };
+
+export type SandboxMessage =
+  | { type: 'result'; id: number; ok: true; value: unknown }
+  | { type: 'result'; id: number; ok: false; error: string }
+  | { type: 'effect'; rid: number; [field: string]: unknown };
+
+/** A request of the sandboxed code for the host (`{type: 'effect', rid, ...}`). */
+export type EffectRequest = Extract<SandboxMessage, { type: 'effect' }>;
+
+export interface SandboxLogger {
+  log(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+}
+
+/** Effects one sandbox may have in flight; more are refused at once. */
+const MAX_EFFECTS_IN_FLIGHT = 64;
+/** How often the CPU time of a sandbox with calls in flight is read. */
+const CPU_SAMPLE_MS = 100;
+const CLOCK_TICKS_PER_SECOND = 100;
+
+export interface SandboxProcessOptions {
+  key: string;
+  /** The sandbox's own folder on the host (made by the pool); it holds the runner and bundles. */
+  appDir: string;
+  /** File name of the runner script inside appDir. */
+  runner: string;
+  settings: SandboxSettings;
+  /** Present in bubblewrap mode. */
+  bubblewrap?: { runtime: NodeRuntime; seccompFile: string; uid?: number | undefined };
+  onEffect: (effect: EffectRequest) => Promise<unknown>;
+  logger: SandboxLogger;
+}
+
+interface Pending {
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+  timer: NodeJS.Timeout;
+  /** CPU time (ms) of the sandbox when the call started, once known. */
+  cpuAtStart: number | null;
+}
+
+/** CPU time (user + system, all threads) of a process, in ms; null once it is gone. */
+function cpuTimeMs(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // Fields 14 and 15 of proc(5) (utime, stime) are the 12th and 13th after the command name.
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * One sandboxed process: calls are multiplexed over IPC; a call over its time or CPU budget ends the
+ * process (other calls in flight fail with it) and the pool starts a fresh one on the next call.
+ */
+export class SandboxProcess {
+  private readonly child: ChildProcess;
+  private readonly pending = new Map<number, Pending>();
+  private readonly bubblewrap: boolean;
+  private nextId = 1;
+  private effectsInFlight = 0;
+  /** The sandboxed Node process (outside PID), for CPU accounting. */
+  private pid: number | null = null;
+  private cpuTimer: NodeJS.Timeout | null = null;
+  private endReason: Error | null = null;
+  dead = false;
+  lastUsed = Date.now();
+  private readonly exited: Promise<void>;
+
+  constructor(private readonly options: SandboxProcessOptions) {
+    const { settings, appDir, runner } = options;
+    this.bubblewrap = !!options.bubblewrap;
+    // No host environment (DATABASE_URL, tokens...): Node adds only its IPC channel's variables.
+    const env: NodeJS.ProcessEnv = { UV_THREADPOOL_SIZE: '2' };
+    let seccompFd: number | null = null;
+    if (options.bubblewrap) {
+      const { runtime, uid, seccompFile } = options.bubblewrap;
+      const { command, args } = bubblewrapCommand({
+        appDir,
+        runner,
+        runtime,
+        memoryMb: settings.memoryMb,
+        tmpMb: settings.tmpMb,
+        // Threads count too; only meaningful when the sandbox has a user id of its own.
+        maxProcesses: uid === undefined ? undefined : 64,
+        bwrapPath: settings.bwrapPath,
+      });
+      // Opened per sandbox: bubblewrap reads the filter from this descriptor once.
+      seccompFd = openSync(seccompFile, 'r');
+      const stdio: StdioOptions = ['ignore', 'pipe', 'pipe', 'ipc', 'pipe', seccompFd];
+      this.child = spawn(command, args, {
+        env,
+        stdio,
+        serialization: 'json',
+        ...(uid === undefined ? {} : { uid, gid: uid }),
+      });
+      let status = '';
+      this.child.stdio[4]?.on('data', (chunk: Buffer) => {
+        status += chunk.toString();
+        const childPid = /"child-pid"\s*:\s*(\d+)/.exec(status)?.[1];
+        if (childPid && this.pid === null) this.pid = Number(childPid);
+      });
+    } else {
+      this.child = spawn(
+        process.execPath,
+        [...nodeFlags(appDir, null, settings.memoryMb), join(appDir, runner)],
+        {
+          env,
+          stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+          serialization: 'json',
+        },
+      );
+      this.pid = this.child.pid ?? null;
+    }
+    if (seccompFd !== null) closeQuietly(seccompFd);
+
+    const log = (chunk: Buffer) =>
+      options.logger.log(
+        { sandbox: options.key, output: chunk.toString().slice(0, 2_000) },
+        'project code output',
+      );
+    this.child.stdout?.on('data', log);
+    this.child.stderr?.on('data', log);
+    this.child.on('message', (message: SandboxMessage) => this.receive(message));
+    this.exited = new Promise((resolve) =>
+      this.child.on('exit', (code, signal) => {
+        this.dead = true;
+        this.stopCpuSampling();
+        if (this.pending.size > 0) {
+          options.logger.warn({ sandbox: options.key, code, signal }, 'sandbox ended with calls in flight');
+        }
+        this.failAll(this.endReason ?? new SandboxCrashedError(signal ?? `exit ${code}`));
+        rmSync(appDir, { recursive: true, force: true });
+        resolve();
+      }),
+    );
+    this.child.on('error', (error) => {
+      options.logger.warn({ sandbox: options.key, err: error.message }, 'sandbox could not start');
+      this.endReason ??= new SandboxCrashedError(`could not start: ${error.message}`);
+    });
+  }
+
+  /** Writes an ES module into the sandbox's read-only folder; answers the path to import it by. */
+  module(code: string): string {
+    const name = `${createHash('sha256').update(code).digest('hex').slice(0, 32)}.mjs`;
+    const file = join(this.options.appDir, name);
+    if (!existsSync(file)) {
+      writeFileSync(file, code, { mode: 0o400 });
+      const uid = this.options.bubblewrap?.uid;
+      if (uid !== undefined) chownSync(file, uid, uid);
+    }
+    return this.bubblewrap ? `${INSIDE.app}/${name}` : file;
+  }
+
+  call(call: unknown, timeoutMs: number): Promise<unknown> {
+    if (this.dead) return Promise.reject(this.endReason ?? new SandboxCrashedError('not running'));
+    this.lastUsed = Date.now();
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => this.end(new SandboxTimeoutError(timeoutMs)), timeoutMs);
+      const pid = this.pid;
+      this.pending.set(id, { resolve, reject, timer, cpuAtStart: pid === null ? null : cpuTimeMs(pid) });
+      this.startCpuSampling();
+      this.child.send({ type: 'call', id, call } satisfies HostMessage, (error) => {
+        if (!error) return;
+        this.settle(id)?.reject(error);
+      });
+    });
+  }
+
+  get busy(): boolean {
+    return this.pending.size > 0;
+  }
+
+  /** Ends the process; calls in flight fail with `reason`. */
+  end(reason: Error = new SandboxCrashedError('ended by the host')): Promise<void> {
+    if (!this.dead) {
+      this.endReason ??= reason;
+      this.dead = true;
+      if (this.bubblewrap && this.pid !== null && this.child.exitCode === null) {
+        // The sandboxed process first, so that bubblewrap (its parent) reaps it and exits by itself:
+        // killing bubblewrap first would leave the process to be reaped by whoever is PID 1.
+        try {
+          process.kill(this.pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+        setTimeout(() => this.child.kill('SIGKILL'), 1_000).unref();
+      } else {
+        this.child.kill('SIGKILL');
+      }
+    }
+    return this.exited;
+  }
+
+  private receive(message: SandboxMessage): void {
+    if (message.type === 'effect') return this.performEffect(message);
+    if (message.type !== 'result') return;
+    const pending = this.settle(message.id);
+    if (!pending) return;
+    this.lastUsed = Date.now();
+    if (message.ok) pending.resolve(message.value);
+    else pending.reject(new Error(message.error));
+  }
+
+  private performEffect(effect: EffectRequest): void {
+    const { rid } = effect;
+    if (this.effectsInFlight >= MAX_EFFECTS_IN_FLIGHT) {
+      const error = `too many context calls at once (at most ${MAX_EFFECTS_IN_FLIGHT}); await them`;
+      return this.answer({ type: 'effect-result', rid, ok: false, error });
+    }
+    this.effectsInFlight++;
+    // Performed by the host for this sandbox; the answer goes back even when it is an error.
+    void this.options
+      .onEffect(effect)
+      .finally(() => this.effectsInFlight--)
+      .then(
+        (value) => this.answer({ type: 'effect-result', rid, ok: true, value: value ?? null }),
+        (error: unknown) =>
+          this.answer({
+            type: 'effect-result',
+            rid,
+            ok: false,
+            error: error instanceof Error ? error.message : String(error),
+          }),
+      );
+  }
+
+  private answer(response: HostMessage): void {
+    if (this.dead || !this.child.connected) return;
+    this.child.send(response, () => undefined);
+  }
+
+  private settle(id: number): Pending | undefined {
+    const pending = this.pending.get(id);
+    if (!pending) return undefined;
+    this.pending.delete(id);
+    clearTimeout(pending.timer);
+    if (this.pending.size === 0) this.stopCpuSampling();
+    return pending;
+  }
+
+  /** While calls are in flight, the CPU the sandbox used since a call started counts against it. */
+  private startCpuSampling(): void {
+    if (this.cpuTimer) return;
+    const budget = this.options.settings.cpuMsPerCall;
+    this.cpuTimer = setInterval(() => {
+      if (this.pid === null) return;
+      const now = cpuTimeMs(this.pid);
+      if (now === null) return;
+      for (const pending of this.pending.values()) {
+        pending.cpuAtStart ??= now;
+        if (now - pending.cpuAtStart > budget) return void this.end(new SandboxCpuError(budget));
+      }
+    }, CPU_SAMPLE_MS);
+    this.cpuTimer.unref();
+  }
+
+  private stopCpuSampling(): void {
+    if (this.cpuTimer) clearInterval(this.cpuTimer);
+    this.cpuTimer = null;
+  }
+
+  private failAll(error: Error): void {
+    for (const id of [...this.pending.keys()]) this.settle(id)?.reject(error);
+  }
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // already closed
+  }
+}
