@@ -14,6 +14,8 @@ export enum AuthErrorCode {
   SignupDisabled = 'signup_disabled',
   IdpOauthDisabled = 'idp_oauth_disabled',
   IdpOauthUnconfigured = 'idp_oauth_unconfigured',
+  /** Project code cannot run here now: no sandbox could start, or every sandbox is busy. */
+  ProjectCodeUnavailable = 'project_code_unavailable',
   NotImplemented = 'not_implemented',
   InvalidRedirectUri = 'invalid_redirect_uri',
   InvalidAuthHook = 'invalid_auth_hook',
@@ -92,6 +94,8 @@ export function defaultAuthMessage(code: AuthErrorCode): string {
       return 'Not Found';
     case AuthErrorCode.RateLimited:
       return 'Too many requests; try again later';
+    case AuthErrorCode.ProjectCodeUnavailable:
+      return 'Project code cannot run on this host right now; try again later';
     case AuthErrorCode.PayloadTooLarge:
       return 'The request body is too large';
     case AuthErrorCode.UnsupportedMediaType:

@@ -67,6 +67,7 @@ export function authHttpStatus(code: AuthErrorCode): number {
     case AuthErrorCode.IdpOauthDisabled:
     case AuthErrorCode.IdpOauthUnconfigured:
     case AuthErrorCode.NotImplemented:
+    case AuthErrorCode.ProjectCodeUnavailable:
       return 503;
     case AuthErrorCode.Internal:
       return 500;

@@ -182,6 +182,7 @@ function authRpc(error: AuthError): RpcMapping {
     case AuthErrorCode.SignupDisabled:
     case AuthErrorCode.IdpOauthDisabled:
     case AuthErrorCode.IdpOauthUnconfigured:
+    case AuthErrorCode.ProjectCodeUnavailable:
     case AuthErrorCode.ProjectNotFound:
     case AuthErrorCode.Unauthorized:
     case AuthErrorCode.NotFound:

@@ -134,6 +134,7 @@ function authRemedy(code: AuthErrorCode): Remedy {
     case AuthErrorCode.Unauthorized:
       return 'credentials';
     case AuthErrorCode.IdpOauthUnconfigured:
+    case AuthErrorCode.ProjectCodeUnavailable:
     case AuthErrorCode.RateLimited:
       return 'retry_later';
     case AuthErrorCode.PayloadTooLarge:

@@ -15,7 +15,7 @@ import {
 import { ProjectCompiler } from './project-compiler.js';
 import { jobOf, routeOf, type ProjectFiles } from './project-files.js';
 import type { InspectResult } from './sandbox/sandbox-protocol.js';
-import { SandboxPool } from './sandbox/sandbox-pool.js';
+import { SandboxError, SandboxPool } from './sandbox/sandbox-pool.js';
 
 /** The `blocking` option needs this SDK version; older SDKs drop it (the hook stays fire-and-forget). */
 const BLOCKING_SDK_VERSION = '0.19.0';
@@ -185,6 +185,10 @@ export class DeploymentsService {
         INSPECT_TIMEOUT_MS,
       )) as InspectResult;
     } catch (error) {
+      // The host cannot run code now (no sandbox, all busy): not a fault of the code being deployed.
+      if (error instanceof SandboxError && (error.reason === 'unavailable' || error.reason === 'busy')) {
+        throw new AuthError(AuthErrorCode.ProjectCodeUnavailable, error.message);
+      }
       throw new AuthError(errorCode, `${entry} failed when loaded: ${(error as Error).message}`);
     }
   }
