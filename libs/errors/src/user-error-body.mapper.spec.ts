@@ -55,6 +55,8 @@ describe('toUserErrorBody (/api/user)', () => {
         'payload_too_large',
         'unsupported_media_type',
         'internal',
+        // the project's own routes and deploys when no sandbox can run its code
+        'project_code_unavailable',
       ].sort(),
     );
   });
