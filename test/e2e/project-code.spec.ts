@@ -266,6 +266,58 @@ describe('defineApi routes and auth modes', () => {
   });
 });
 
+describe('response headers of project code', () => {
+  it('drops cookies for other hosts, hop-by-hop, framing and platform headers; keeps the rest', async () => {
+    const p = await project();
+    const res = await deploy(host, p.id, {
+      'api/headers.ts': `import { defineApi, reply } from '@suite/platform-sdk';
+        export default defineApi({ handler: () => reply(200, { ok: true }, {
+          'set-cookie': ['theme=dark; Path=/', 'sid=stolen; Domain=localhost; Path=/', 'platform_session=x; Path=/'],
+          connection: 'close', 'keep-alive': 'timeout=1', 'transfer-encoding': 'chunked', upgrade: 'h2c',
+          'proxy-authenticate': 'Basic', 'content-length': '1',
+          'strict-transport-security': 'max-age=63072000; includeSubDomains; preload',
+          'clear-site-data': '"cookies", "storage"', 'alt-svc': 'h3=":443"',
+          'x-accel-redirect': '/internal/secrets', 'x-platform-project': 'another', 'x-suite-role': 'admin',
+          location: 'javascript:alert(document.cookie)',
+          'access-control-allow-origin': 'https://app.example.com', 'x-kept': 'yes',
+        } as unknown as Record<string, string>) });`,
+    });
+    expect(res.status).toBe(201);
+    const answer = await p.client.request('GET', '/api/headers');
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ ok: true });
+    expect(answer.headers['set-cookie']).toEqual(['theme=dark; Path=/']);
+    expect(answer.headers['x-kept']).toBe('yes');
+    expect(answer.headers['access-control-allow-origin']).toBe('https://app.example.com');
+    expect(answer.headers['content-length']).toBe(String(Buffer.byteLength(answer.text)));
+    // The host's own Connection and Keep-Alive stand, not the project's.
+    expect(answer.headers.connection).not.toBe('close');
+    expect(answer.headers['keep-alive']).not.toBe('timeout=1');
+    for (const name of [
+      'transfer-encoding',
+      'upgrade',
+      'proxy-authenticate',
+      'strict-transport-security',
+      'clear-site-data',
+      'alt-svc',
+      'x-accel-redirect',
+      'x-platform-project',
+      'x-suite-role',
+      'location',
+    ]) {
+      expect([name, answer.headers[name]]).toEqual([name, undefined]);
+    }
+    // Logged by name and reason (the host's log reaches its stdout a moment later), never by value.
+    const deadline = Date.now() + 5_000;
+    while (!/project response headers dropped/.test(host.app.output()) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const logged = host.app.output();
+    expect(logged).toMatch(/"name":"set-cookie","reason":"cookie-domain"/);
+    expect(logged).not.toMatch(/stolen/);
+  });
+});
+
 describe('hostile project code', () => {
   let evil: TestProject;
   let other: TestProject;

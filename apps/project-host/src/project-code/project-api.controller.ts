@@ -7,11 +7,9 @@ import { AccessTokens } from '../user-auth/tokens/access-tokens.js';
 import { audienceOf, RefreshSessions } from '../user-auth/tokens/refresh-sessions.js';
 import { ActiveDeployments } from './active-deployments.js';
 import type { RouteAuth } from './deployment-record.js';
+import { filterProjectHeaders, isProjectStatus } from './project-response-headers.js';
 import type { ApiResult, SandboxUser } from './sandbox/sandbox-protocol.js';
 import { SandboxPool, SandboxTimeoutError } from './sandbox/sandbox-pool.js';
-
-/** Headers a project answer may not set: the host owns framing and connection handling. */
-const HOP_BY_HOP = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade']);
 
 /**
  * The project's own APIs: `api/<path>.ts` answers `/api/<path>` (every method unless the
@@ -85,9 +83,17 @@ export class ProjectApiController {
       });
       return;
     }
-    const headers = Object.fromEntries(
-      Object.entries(result.headers).filter(([name]) => !HOP_BY_HOP.has(name.toLowerCase())),
-    );
+    // Headers that would reach other hosts, or that the platform owns, never leave (names logged).
+    const { headers, dropped } = filterProjectHeaders(result.headers);
+    if (dropped.length > 0) {
+      this.logger.warn({ projectId: ctx.project.id, path, dropped }, 'project response headers dropped');
+    }
+    if (!isProjectStatus(result.status)) {
+      const status = typeof result.status === 'number' ? result.status : typeof result.status;
+      this.logger.warn({ projectId: ctx.project.id, path, status }, 'project API status refused');
+      void reply.status(500).send({ code: 'internal', message: 'The API answered with an invalid status' });
+      return;
+    }
     void reply.status(result.status).headers(headers).send(result.body);
   }
 
