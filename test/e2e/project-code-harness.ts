@@ -1,10 +1,9 @@
-import { createServer, type Server } from 'node:http';
 import { HostClient } from '../support/host-client.js';
 import { strongPassword, uniqueEmail, type TestProject, type TokenPair } from '../support/user-client.js';
 import type { Host } from './user-auth-harness.js';
 
-// Shared by the project-code and hooks specs: deploy project code through the control plane and
-// collect what hooks report over HTTP (project code has no other way out of its sandbox).
+// Shared by the project-code specs: deploy project code through the control plane, and read back
+// what project code reports through its own database (its sandbox has no network).
 
 export const ADMIN_TOKEN = 'user-auth-admin-token-0123456789';
 
@@ -26,46 +25,44 @@ export async function signUp(project: TestProject): Promise<TokenPair & { email:
   return { ...res.body, email, password };
 }
 
-export interface Collector {
-  url: string;
-  received: Record<string, unknown>[];
-  waitFor(
-    predicate: (body: Record<string, unknown>) => boolean,
-    timeoutMs?: number,
-  ): Promise<Record<string, unknown>>;
-  close(): Promise<void>;
-}
+/**
+ * `api/reports.ts`: creates the project's `app.reports` table when missing and answers every row's
+ * body, oldest first. Project code reports what it saw by inserting a row (`reportSql`) with ctx.db.
+ */
+export const REPORTS_API = {
+  'api/reports.ts': `import { defineApi } from '@suite/platform-sdk';
+    export default defineApi({ methods: ['GET'], handler: async ({ db }) => {
+      await db.query('create table if not exists app.reports (id bigserial primary key, body jsonb not null)');
+      return (await db.query('select body from app.reports order by id limit 1000')).rows.map((r) => r.body);
+    } });`,
+};
 
-/** An HTTP server that keeps every JSON body posted to it. */
-export async function startCollector(): Promise<Collector> {
-  const received: Record<string, unknown>[] = [];
-  const server: Server = createServer((req, res) => {
-    let text = '';
-    req.on('data', (d: Buffer) => (text += d.toString()));
-    req.on('end', () => {
-      try {
-        received.push(JSON.parse(text) as Record<string, unknown>);
-      } catch {
-        received.push({ raw: text });
-      }
-      res.end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  return {
-    url: `http://127.0.0.1:${port}/`,
-    received,
-    async waitFor(predicate, timeoutMs = 10_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const found = received.find(predicate);
-        if (found) return found;
-        if (Date.now() > deadline)
-          throw new Error(`nothing matching within ${timeoutMs} ms: ${JSON.stringify(received)}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+/** The statement project code reports with: `ctx.db.query(reportSql, [body])`. */
+export const reportSql = 'insert into app.reports (body) values ($1::jsonb)';
+
+/**
+ * What a project's code reported through its own database (the sandbox has no network, so rows
+ * written with ctx.db and read back through the project's API are its way to tell the test).
+ */
+export class Reports<T = Record<string, unknown>> {
+  constructor(private readonly project: TestProject) {}
+
+  /** Every report so far, oldest first (the first call creates the table: call it after deploying). */
+  async all(): Promise<T[]> {
+    const res = await this.project.client.request<T[]>('GET', '/api/reports');
+    if (res.status !== 200) throw new Error(`GET /api/reports: ${res.status} ${res.text}`);
+    return res.body;
+  }
+
+  async waitFor(predicate: (report: T) => boolean, timeoutMs = 10_000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const reports = await this.all();
+      const found = reports.find(predicate);
+      if (found) return found;
+      if (Date.now() > deadline)
+        throw new Error(`nothing matching within ${timeoutMs} ms: ${JSON.stringify(reports)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
 }
