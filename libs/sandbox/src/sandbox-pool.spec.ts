@@ -254,6 +254,25 @@ describe('the pool', () => {
     expect((error as Error).message).toContain('PROJECT_CODE_SANDBOX=process');
   });
 
+  it("logs a sandbox's output only up to a budget, so a print loop cannot flood the host's logs", async () => {
+    const logged: string[] = [];
+    const p = new SandboxPool({
+      settings: settings(),
+      runnerFile,
+      onEffect: () => Promise.resolve(null),
+      logger: {
+        log: (fields) => logged.push((fields as { output?: string }).output ?? ''),
+        warn: () => undefined,
+      },
+    });
+    pools.push(p);
+    await run(p, 'chatty', `for (let i = 0; i < 4000; i++) console.log('x'.repeat(500)); return 'printed';`);
+    await run(p, 'chatty', 'await new Promise((r) => setTimeout(r, 300)); return 1;');
+    const bytes = logged.reduce((sum, line) => sum + line.length, 0);
+    expect(bytes).toBeGreaterThan(10_000);
+    expect(bytes).toBeLessThan(2_000_000 / 10);
+  });
+
   it('runs code in a plain process only when that is chosen explicitly', async () => {
     const p = pool({ mode: 'process' });
     expect(await run(p, 'plain', 'return process.pid === 1;')).toBe(false);

@@ -31,6 +31,8 @@ const MAX_EFFECTS_IN_FLIGHT = 64;
 /** How often the CPU time of a sandbox with calls in flight is read. */
 const CPU_SAMPLE_MS = 100;
 const CLOCK_TICKS_PER_SECOND = 100;
+/** Bytes of a sandbox's stdout/stderr logged per minute; the rest is dropped (and counted). */
+const OUTPUT_BYTES_PER_MINUTE = 64 * 1024;
 
 export interface SandboxProcessOptions {
   key: string;
@@ -79,6 +81,7 @@ export class SandboxProcess {
   private pid: number | null = null;
   private cpuTimer: NodeJS.Timeout | null = null;
   private endReason: Error | null = null;
+  private output = { since: Date.now(), bytes: 0, dropped: 0 };
   dead = false;
   lastUsed = Date.now();
   private readonly exited: Promise<void>;
@@ -130,11 +133,29 @@ export class SandboxProcess {
     }
     if (seccompFd !== null) closeQuietly(seccompFd);
 
-    const log = (chunk: Buffer) =>
+    const log = (chunk: Buffer) => {
+      // Output is logged up to a budget per minute, so that a loop of console.log cannot flood the
+      // host's logs; what is over it is counted and said once per minute.
+      const now = Date.now();
+      if (now - this.output.since >= 60_000) {
+        if (this.output.dropped > 0) {
+          options.logger.warn(
+            { sandbox: options.key, droppedBytes: this.output.dropped },
+            'project code output over its budget was dropped',
+          );
+        }
+        this.output = { since: now, bytes: 0, dropped: 0 };
+      }
+      if (this.output.bytes >= OUTPUT_BYTES_PER_MINUTE) {
+        this.output.dropped += chunk.length;
+        return;
+      }
+      this.output.bytes += chunk.length;
       options.logger.log(
         { sandbox: options.key, output: chunk.toString().slice(0, 2_000) },
         'project code output',
       );
+    };
     this.child.stdout?.on('data', log);
     this.child.stderr?.on('data', log);
     this.child.on('message', (message: SandboxMessage) => this.receive(message));
