@@ -139,6 +139,26 @@ describe('platform client in Chromium', () => {
     await b.page.close();
   });
 
+  it('without Web Locks (the localStorage fallback) two tabs still send one refresh and share the pair', async () => {
+    const a = await openPage();
+    const b = await openPage();
+    const noLocks = `Object.defineProperty(navigator, 'locks', { value: undefined, configurable: true })`;
+    await a.page.evaluate(noLocks);
+    await b.page.evaluate(noLocks);
+    await a.page.evaluate(
+      `${CLIENT}.auth.signIn.email({ email: ${JSON.stringify(email)}, password: ${JSON.stringify(password)} })`,
+    );
+    const refresh = `(async () => { const p = await ${CLIENT}.auth.refresh(); return p.refreshToken; })()`;
+    const [ra, rb] = await Promise.all([a.page.evaluate(refresh), b.page.evaluate(refresh)]);
+    expect(ra).toBe(rb);
+    expect(a.refreshes() + b.refreshes()).toBe(1);
+    // The shared pair works: the session was not revoked as a reuse.
+    const me = await b.page.evaluate(`${CLIENT}.auth.getUser().then((r) => r.user && r.user.email)`);
+    expect(me).toBe(email);
+    await a.page.close();
+    await b.page.close();
+  });
+
   it('consumeTokenFromUrl stores the pair from the address and strips it with replaceState', async () => {
     const { page } = await openPage('?keep=1&accessToken=acc-1&refreshToken=ref-1');
     const result = await page.evaluate(`(() => {

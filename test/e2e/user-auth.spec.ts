@@ -31,6 +31,9 @@ import {
 
 const GRACE_MS = 1_500;
 
+// A second host with the opt-in reuse grace (REFRESH_REUSE_GRACE_MS), started by its describe.
+let graceHost: Host | undefined;
+
 let host: Host;
 let mail: MailRig;
 let events: HookEvents;
@@ -55,7 +58,7 @@ async function project(
 
 beforeAll(async () => {
   mail = await startMailRig();
-  host = await startProjectHost({ ...GENEROUS_LIMITS, REFRESH_REUSE_GRACE_MS: String(GRACE_MS) });
+  host = await startProjectHost({ ...GENEROUS_LIMITS });
   events = new HookEvents();
   main = await project();
   other = await project();
@@ -63,6 +66,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await host?.app.stop();
+  await graceHost?.app.stop();
   await events?.close();
   await mail?.close();
   for (const created of projects) await dropTestProject(infra.DATABASE_URL, created).catch(() => undefined);
@@ -405,41 +409,41 @@ describe('refresh', () => {
     expect(Math.round(days)).toBe(30);
   });
 
-  it('gives concurrent refreshes of one token the same successor pair (racing tabs)', async () => {
-    const { pair } = await signUp();
-    const results = await Promise.all(
-      Array.from({ length: 6 }, () => main.client.refresh(pair.refreshToken)),
-    );
-    expect(results.map((r) => r.status)).toEqual(Array(6).fill(200));
-    const pairs = new Set(results.map((r) => JSON.stringify(r.body)));
-    expect(pairs.size).toBe(1);
-    // The successor pair waits in Redis for the window, sealed: neither token is readable there.
-    const cached = await redisEntries(`:ua:refresh-grace:${main.id}:*`);
-    expect(cached.size).toBeGreaterThan(0);
-    for (const value of cached.values()) {
-      expect(value).not.toContain(results[0]!.body.refreshToken);
-      expect(value).not.toContain(results[0]!.body.accessToken.split('.')[1]!);
-    }
-    // Within the grace window a late tab still gets that pair.
-    const late = await main.client.refresh(pair.refreshToken);
-    expect(late.status).toBe(200);
-    expect(late.body).toEqual(results[0]!.body);
-    expect((await main.client.refresh(results[0]!.body.refreshToken)).status).toBe(200);
-  });
-
-  it('treats reuse after the grace window as theft: 401 identity-not-found, family revoked, auth.failed refresh_rejected', async () => {
+  it('answers a rotated refresh token presented again with 401 identity-not-found at once: family revoked, auth.failed refresh_rejected', async () => {
     const { email, pair } = await signUp();
     const next = await main.client.refresh(pair.refreshToken);
     expect(next.status).toBe(200);
-    await sleep(GRACE_MS + 300);
+    // No grace by default: the very next presentation is a reuse, however soon it comes.
     const reuse = await main.client.refresh(pair.refreshToken);
     expect(reuse.status).toBe(401);
     expect(reuse.body).toEqual({ code: 'identity-not-found', message: expect.any(String) });
     const failed = await events.waitFor(main.id, (e) => e.kind === 'auth.failed' && e.user?.email === email);
-    expect(failed).toMatchObject({ reason: 'refresh_rejected' });
+    expect(failed).toMatchObject({ reason: 'refresh_rejected', provider: 'email' });
     // The whole family is gone: the successor no longer refreshes, its access token no longer works.
     expect((await main.client.refresh(next.body.refreshToken)).status).toBe(401);
     expect((await main.client.me(next.body.accessToken)).status).toBe(401);
+    // Every time: a third presentation is refused the same way and fires auth.failed again.
+    const again = await main.client.refresh(pair.refreshToken);
+    expect(again.status).toBe(401);
+    expect(again.body.code).toBe('identity-not-found');
+    await sleep(200);
+    const rejected = (await events.forEmail(main.id, email)).filter((e) => e.reason === 'refresh_rejected');
+    expect(rejected.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('serves concurrent presentations of one token once: the others are reuse (401) and revoke the family', async () => {
+    const { pair } = await signUp();
+    const results = await Promise.all(
+      Array.from({ length: 4 }, () => main.client.refresh(pair.refreshToken)),
+    );
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses).toEqual([200, 401, 401, 401]);
+    for (const r of results.filter((r) => r.status === 401))
+      expect(r.body).toEqual({ code: 'identity-not-found', message: expect.any(String) });
+    const winner = results.find((r) => r.status === 200)!.body;
+    expect((await main.client.refresh(winner.refreshToken)).status).toBe(401);
+    // Nothing waits in Redis for racing requests when the opt-in grace is off.
+    expect((await redisEntries(`:ua:refresh-grace:${main.id}:*`)).size).toBe(0);
   });
 
   it('signs out with revoke: true (user.signed_out) and the session is then dead', async () => {
@@ -484,6 +488,58 @@ describe('refresh', () => {
     const { pair } = await signUp(other);
     expect((await main.client.refresh(pair.refreshToken)).status).toBe(401);
     expect((await other.client.refresh(pair.refreshToken)).status).toBe(200);
+  });
+});
+
+describe('opt-in refresh reuse grace (REFRESH_REUSE_GRACE_MS)', () => {
+  let graceProject: TestProject;
+
+  beforeAll(async () => {
+    graceHost = await startProjectHost({ ...GENEROUS_LIMITS, REFRESH_REUSE_GRACE_MS: String(GRACE_MS) });
+    graceProject = await createTestProject({
+      databaseUrl: infra.DATABASE_URL,
+      port: graceHost.port,
+      smtpPort: mail.smtp.port,
+    });
+    projects.push(graceProject);
+  }, 120_000);
+
+  it('gives concurrent refreshes of one token the same successor pair (racing tabs) within the window', async () => {
+    const { pair } = await signUp(graceProject);
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => graceProject.client.refresh(pair.refreshToken)),
+    );
+    expect(results.map((r) => r.status)).toEqual(Array(6).fill(200));
+    const pairs = new Set(results.map((r) => JSON.stringify(r.body)));
+    expect(pairs.size).toBe(1);
+    // The successor pair waits in Redis for the window, sealed: neither token is readable there.
+    const cached = await redisEntries(`:ua:refresh-grace:${graceProject.id}:*`);
+    expect(cached.size).toBeGreaterThan(0);
+    for (const value of cached.values()) {
+      expect(value).not.toContain(results[0]!.body.refreshToken);
+      expect(value).not.toContain(results[0]!.body.accessToken.split('.')[1]!);
+    }
+    const late = await graceProject.client.refresh(pair.refreshToken);
+    expect(late.status).toBe(200);
+    expect(late.body).toEqual(results[0]!.body);
+    expect((await graceProject.client.refresh(results[0]!.body.refreshToken)).status).toBe(200);
+  });
+
+  it('treats reuse after the window as theft: 401 identity-not-found, family revoked, auth.failed refresh_rejected', async () => {
+    const { email, pair } = await signUp(graceProject);
+    const next = await graceProject.client.refresh(pair.refreshToken);
+    expect(next.status).toBe(200);
+    await sleep(GRACE_MS + 300);
+    const reuse = await graceProject.client.refresh(pair.refreshToken);
+    expect(reuse.status).toBe(401);
+    expect(reuse.body).toEqual({ code: 'identity-not-found', message: expect.any(String) });
+    const failed = await events.waitFor(
+      graceProject.id,
+      (e) => e.kind === 'auth.failed' && e.user?.email === email,
+    );
+    expect(failed).toMatchObject({ reason: 'refresh_rejected' });
+    expect((await graceProject.client.refresh(next.body.refreshToken)).status).toBe(401);
+    expect((await graceProject.client.me(next.body.accessToken)).status).toBe(401);
   });
 });
 

@@ -39,15 +39,18 @@ export const projectHostEnv = z
       .max(14, 'must be between 10 and 14')
       .default(11),
     /**
-     * Racing tabs: requests presenting a refresh token while it rotates or up to this long after get
-     * the same successor pair; any later reuse revokes the session's token family. 0 turns it off.
+     * Opt-in server-side grace for racing tabs (off by default, as the contract wants: a rotated
+     * refresh token presented again is 401 identity-not-found and revokes its family). When set,
+     * requests presenting a token while it rotates or up to this long after get the same successor
+     * pair instead. Trade-off: a thief who replays a stolen token inside the window is served too
+     * (and the theft goes unnoticed). The platform client already refreshes once across tabs.
      */
     REFRESH_REUSE_GRACE_MS: z.coerce
       .number({ error: 'must be a number' })
       .int('must be a whole number')
       .min(0, 'must be between 0 and 60000')
       .max(60_000, 'must be between 0 and 60000 (seconds, not minutes)')
-      .default(10_000),
+      .default(0),
     /**
      * How long a process may answer a Bearer request from what it read of the session and the user
      * (see events/auth-state.cache.ts); changes reach every process at once through Redis pub/sub,

@@ -56,9 +56,11 @@ interface LockedSession {
 /**
  * Refresh tokens: 256 random bits, stored only as their sha256, one row per token; a sign-in starts
  * a family and each rotation adds the successor to it. Rotation locks the row (SELECT ... FOR
- * UPDATE), so concurrent presentations of one token queue behind the first. Those that arrive while
- * it rotates or within REFRESH_REUSE_GRACE_MS after get the same successor pair (racing tabs); any
- * later reuse is theft or a bug, and revokes the whole family.
+ * UPDATE), so concurrent presentations of one token queue behind the first. As the contract says,
+ * a rotated token presented again is a reuse (theft or a bug): 401, and the whole family is
+ * revoked. Racing tabs are the platform client's job (one refresh across tabs). Only when the
+ * opt-in REFRESH_REUSE_GRACE_MS is set do presentations while it rotates or within the window get
+ * the same successor pair instead.
  */
 @Injectable()
 export class RefreshSessions {
