@@ -2,7 +2,9 @@
  * Browser client of a project host: end-user auth (/api/user/*) and the project's APIs. No React,
  * no server code. Tokens live in localStorage under `platform:{url}:accessToken` and
  * `platform:{url}:refreshToken`; refreshes are serialised across tabs (Web Locks, else a
- * localStorage lock) because a refresh token rotates on use.
+ * localStorage lock) because a refresh token rotates on use and the host answers a rotated token
+ * presented again with 401 (and signs that session out): a tab that waited for another tab's
+ * refresh reads the new pair from storage instead of sending its own.
  */
 
 export interface TokenPair {
