@@ -8,8 +8,8 @@ export const INSIDE = {
   tmp: '/tmp',
 } as const;
 
-/** File descriptors of the sandbox process (0-2 stdio, 3 Node's IPC channel). */
-export const SANDBOX_FDS = { ipc: 3, status: 4, seccomp: 5 } as const;
+/** File descriptors of the sandbox process (0-2 stdio, 3 the message channel with the host). */
+export const SANDBOX_FDS = { channel: 3, status: 4, seccomp: 5 } as const;
 
 /** Node needs about this much address space just to start (its code, V8's reservations). */
 export const NODE_BASE_ADDRESS_SPACE_MB = 1_344;
@@ -44,7 +44,7 @@ export function nodeFlags(appDir: string, tmpDir: string | null, memoryMb: numbe
 /**
  * The command that starts one sandbox: `prlimit` sets the resource limits, then bubblewrap makes
  * the namespaces and the filesystem view and loads the seccomp filter, then Node runs the runner.
- * The caller starts it as the sandbox's own user (spawn's uid/gid) with fds 3 (IPC), 4 (a pipe for
+ * The caller starts it as the sandbox's own user (spawn's uid/gid) with fds 3 (the channel), 4 (a pipe for
  * bubblewrap's status) and 5 (the seccomp filter).
  */
 export function bubblewrapCommand(launch: SandboxLaunch): { command: string; args: string[] } {

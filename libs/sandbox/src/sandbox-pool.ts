@@ -31,6 +31,12 @@ export interface SandboxPoolOptions {
   logger: SandboxLogger;
 }
 
+/** Taken for a call (synchronously, before anything else can end it as idle). */
+function reserved(sandbox: SandboxProcess): SandboxProcess {
+  sandbox.reserve();
+  return sandbox;
+}
+
 /** What the host learnt about running sandboxes here, once, at start. */
 type Readiness =
   | { ok: true; runtime: NodeRuntime | null; seccompFile: string | null; ownUids: boolean }
@@ -69,6 +75,7 @@ export class SandboxPool {
     try {
       return await sandbox.call(build(sandbox), timeoutMs);
     } finally {
+      sandbox.release();
       this.wake();
     }
   }
@@ -97,9 +104,9 @@ export class SandboxPool {
     const deadline = Date.now() + waitMs;
     for (;;) {
       const existing = this.sandboxes.get(key);
-      if (existing && !existing.dead) return existing;
+      if (existing && !existing.dead) return reserved(existing);
       if (existing) this.sandboxes.delete(key);
-      if (this.sandboxes.size < maxLive || this.evictIdle()) return this.start(key, ready);
+      if (this.sandboxes.size < maxLive || this.evictIdle()) return reserved(this.start(key, ready));
       const left = deadline - Date.now();
       if (left <= 0) throw new SandboxBusyError(this.sandboxes.size, waitMs);
       await new Promise<void>((resolve) => {

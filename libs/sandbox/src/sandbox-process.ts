@@ -2,12 +2,16 @@ import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process'
 import { createHash } from 'node:crypto';
 import { chownSync, closeSync, existsSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bubblewrapCommand, INSIDE, nodeFlags } from './bubblewrap-command.js';
+import type { Duplex } from 'node:stream';
+import { bubblewrapCommand, INSIDE, nodeFlags, SANDBOX_FDS } from './bubblewrap-command.js';
 import { SandboxCpuError, SandboxCrashedError, SandboxTimeoutError } from './sandbox-errors.js';
 import type { NodeRuntime } from './node-runtime.js';
 import type { SandboxSettings } from './sandbox-settings.js';
 
-/** Messages on the IPC channel (plain JSON): calls and their results, effects and their answers. */
+/**
+ * Messages on the channel (fd 3 of the sandbox, one JSON document a line): calls and their results,
+ * effects and their answers. Node's own IPC is not used: it buffers a message of any size.
+ */
 export type HostMessage =
   | { type: 'call'; id: number; call: unknown }
   | { type: 'effect-result'; rid: number; ok: true; value: unknown }
@@ -31,6 +35,11 @@ const MAX_EFFECTS_IN_FLIGHT = 64;
 /** How often the CPU time of a sandbox with calls in flight is read. */
 const CPU_SAMPLE_MS = 100;
 const CLOCK_TICKS_PER_SECOND = 100;
+/**
+ * Largest message a sandbox may send (a call's result included): the host buffers a message whole
+ * before parsing it, so this bounds what a hostile sandbox can make the host hold.
+ */
+export const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
 /** Bytes of a sandbox's stdout/stderr logged per minute; the rest is dropped (and counted). */
 const OUTPUT_BYTES_PER_MINUTE = 64 * 1024;
 
@@ -73,6 +82,7 @@ function cpuTimeMs(pid: number): number | null {
  */
 export class SandboxProcess {
   private readonly child: ChildProcess;
+  private readonly channel: Duplex;
   private readonly pending = new Map<number, Pending>();
   private readonly bubblewrap: boolean;
   private nextId = 1;
@@ -89,7 +99,7 @@ export class SandboxProcess {
   constructor(private readonly options: SandboxProcessOptions) {
     const { settings, appDir, runner } = options;
     this.bubblewrap = !!options.bubblewrap;
-    // No host environment (DATABASE_URL, tokens...): Node adds only its IPC channel's variables.
+    // No host environment (DATABASE_URL, tokens...): the code's own settings travel with each call.
     const env: NodeJS.ProcessEnv = { UV_THREADPOOL_SIZE: '2' };
     let seccompFd: number | null = null;
     if (options.bubblewrap) {
@@ -106,11 +116,10 @@ export class SandboxProcess {
       });
       // Opened per sandbox: bubblewrap reads the filter from this descriptor once.
       seccompFd = openSync(seccompFile, 'r');
-      const stdio: StdioOptions = ['ignore', 'pipe', 'pipe', 'ipc', 'pipe', seccompFd];
+      const stdio: StdioOptions = ['ignore', 'pipe', 'pipe', 'pipe', 'pipe', seccompFd];
       this.child = spawn(command, args, {
         env,
         stdio,
-        serialization: 'json',
         ...(uid === undefined ? {} : { uid, gid: uid }),
       });
       let status = '';
@@ -125,8 +134,7 @@ export class SandboxProcess {
         [...nodeFlags(appDir, null, settings.memoryMb), join(appDir, runner)],
         {
           env,
-          stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-          serialization: 'json',
+          stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
         },
       );
       this.pid = this.child.pid ?? null;
@@ -135,7 +143,7 @@ export class SandboxProcess {
 
     const log = (chunk: Buffer) => {
       // Output is logged up to a budget per minute, so that a loop of console.log cannot flood the
-      // host's logs; what is over it is counted and said once per minute.
+      // host's logs; what is over it is dropped, said when it starts and counted when the minute ends.
       const now = Date.now();
       if (now - this.output.since >= 60_000) {
         if (this.output.dropped > 0) {
@@ -146,19 +154,24 @@ export class SandboxProcess {
         }
         this.output = { since: now, bytes: 0, dropped: 0 };
       }
-      if (this.output.bytes >= OUTPUT_BYTES_PER_MINUTE) {
+      const text = chunk.toString().slice(0, 2_000);
+      if (this.output.bytes + text.length > OUTPUT_BYTES_PER_MINUTE) {
+        if (this.output.dropped === 0) {
+          options.logger.warn(
+            { sandbox: options.key, budgetBytes: OUTPUT_BYTES_PER_MINUTE },
+            'project code prints more than its output budget; dropping the rest of this minute',
+          );
+        }
         this.output.dropped += chunk.length;
         return;
       }
-      this.output.bytes += chunk.length;
-      options.logger.log(
-        { sandbox: options.key, output: chunk.toString().slice(0, 2_000) },
-        'project code output',
-      );
+      this.output.bytes += text.length;
+      options.logger.log({ sandbox: options.key, output: text }, 'project code output');
     };
     this.child.stdout?.on('data', log);
     this.child.stderr?.on('data', log);
-    this.child.on('message', (message: SandboxMessage) => this.receive(message));
+    this.channel = this.child.stdio[SANDBOX_FDS.channel] as Duplex;
+    this.readChannel();
     this.exited = new Promise((resolve) =>
       this.child.on('exit', (code, signal) => {
         this.dead = true;
@@ -198,15 +211,24 @@ export class SandboxProcess {
       const pid = this.pid;
       this.pending.set(id, { resolve, reject, timer, cpuAtStart: pid === null ? null : cpuTimeMs(pid) });
       this.startCpuSampling();
-      this.child.send({ type: 'call', id, call } satisfies HostMessage, (error) => {
-        if (!error) return;
-        this.settle(id)?.reject(error);
-      });
+      this.write({ type: 'call', id, call });
     });
   }
 
+  /** Calls the pool has handed this sandbox that have not finished (including not yet sent). */
+  private reservations = 0;
+
+  /** Marks the sandbox as taken by a call about to be made, so that it is not ended meanwhile. */
+  reserve(): void {
+    this.reservations++;
+  }
+
+  release(): void {
+    this.reservations--;
+  }
+
   get busy(): boolean {
-    return this.pending.size > 0;
+    return this.pending.size > 0 || this.reservations > 0;
   }
 
   /** Ends the process; calls in flight fail with `reason`. */
@@ -264,8 +286,44 @@ export class SandboxProcess {
   }
 
   private answer(response: HostMessage): void {
-    if (this.dead || !this.child.connected) return;
-    this.child.send(response, () => undefined);
+    this.write(response);
+  }
+
+  /** One JSON message a line; a line over MAX_MESSAGE_BYTES, or one that is not JSON, ends the sandbox. */
+  private readChannel(): void {
+    const chunks: Buffer[] = [];
+    let buffered = 0;
+    this.channel.on('data', (chunk: Buffer) => {
+      let start = 0;
+      for (let newline = chunk.indexOf(10); newline !== -1; newline = chunk.indexOf(10, start)) {
+        chunks.push(chunk.subarray(start, newline));
+        const line = Buffer.concat(chunks).toString('utf8');
+        chunks.length = 0;
+        buffered = 0;
+        start = newline + 1;
+        let message: SandboxMessage;
+        try {
+          message = JSON.parse(line) as SandboxMessage;
+        } catch {
+          return void this.end(new SandboxCrashedError('it sent a message that is not JSON'));
+        }
+        this.receive(message);
+      }
+      const rest = chunk.subarray(start);
+      buffered += rest.length;
+      if (buffered > MAX_MESSAGE_BYTES) {
+        return void this.end(
+          new SandboxCrashedError(`it sent a message over ${MAX_MESSAGE_BYTES / 1024 / 1024} MB`),
+        );
+      }
+      if (rest.length) chunks.push(rest);
+    });
+    this.channel.on('error', () => undefined);
+  }
+
+  private write(message: HostMessage): void {
+    if (this.dead || !this.channel.writable) return;
+    this.channel.write(`${JSON.stringify(message)}\n`);
   }
 
   private settle(id: number): Pending | undefined {

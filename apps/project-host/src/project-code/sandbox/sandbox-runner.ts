@@ -5,6 +5,7 @@
  * child processes, workers or addons), an empty environment, and a small heap. Bundles are files
  * in its read-only folder; it holds no host handles, and reaches the host only over its IPC channel.
  */
+import { Socket } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import type {
   ApiResult,
@@ -35,9 +36,33 @@ const HANDLERS: Record<string, string> = {
 type Loaded = Record<string, unknown> & { default?: unknown };
 const modules = new Map<string, Promise<Loaded>>();
 
+/** The channel to the host: fd 3, one JSON message a line (see @suite/sandbox). */
+const channel = new Socket({ fd: 3, readable: true, writable: true });
+
 function send(message: SandboxReply): void {
-  process.send?.(message);
+  let line: string;
+  try {
+    line = JSON.stringify(message);
+  } catch (error) {
+    if (message.type !== 'result') throw error;
+    const problem = `the result cannot be sent as JSON (${String(error)})`;
+    line = JSON.stringify({ type: 'result', id: message.id, ok: false, error: problem });
+  }
+  channel.write(`${line}\n`);
 }
+
+let pending = '';
+channel.setEncoding('utf8');
+channel.on('data', (chunk: string) => {
+  pending += chunk;
+  for (let newline = pending.indexOf('\n'); newline !== -1; newline = pending.indexOf('\n')) {
+    const line = pending.slice(0, newline);
+    pending = pending.slice(newline + 1);
+    receive(JSON.parse(line) as SandboxMessage);
+  }
+});
+// The host went away: nothing is left to answer to.
+channel.on('end', () => process.exit(0));
 
 /** Imports a bundle by its path (named after its content's hash, so a path never changes meaning). */
 function load(module: string): Promise<Loaded> {
@@ -206,7 +231,7 @@ function run(call: WireCall): Promise<unknown> {
   }
 }
 
-process.on('message', (message: SandboxMessage) => {
+function receive(message: SandboxMessage): void {
   if (message.type === 'effect-result') {
     const waiting = effects.get(message.rid);
     effects.delete(message.rid);
@@ -224,7 +249,7 @@ process.on('message', (message: SandboxMessage) => {
         error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
       }),
   );
-});
+}
 // A rejected promise nobody awaited must not end the sandbox with the other calls in flight.
 process.on('unhandledRejection', () => undefined);
 process.on('uncaughtException', () => undefined);
