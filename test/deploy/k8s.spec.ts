@@ -3,9 +3,10 @@
 // against the Kubernetes OpenAPI schema of its kind with `kubernetes-models` (the KEDA ScaledObject,
 // a CRD, against a small Ajv schema of the KEDA fields the manifest uses), and the behaviour the
 // deployment relies on is asserted: non-root containers, probes on the right endpoints and ports,
-// resources, grace periods that outlast a job, PDBs, Ingress routing, queue-depth autoscaling and a
-// Secret template that holds placeholders only. `kubectl kustomize` also builds the kustomizations
-// when kubectl is installed.
+// resources, grace periods that outlast a job, PDBs, Ingress routing, queue-depth autoscaling, a
+// Secret template that holds placeholders only, network policies (default deny, then what each app
+// needs, evaluated on addresses and ports) and the gVisor runtime the project-code pods ask for.
+// `kubectl kustomize` also builds the kustomizations when kubectl is installed.
 //
 // Note: kubernetes-models checks types, formats (quantities, ports) and required fields; like the
 // API server's non-strict mode it does not reject unknown fields, so the behaviour checks below
@@ -15,7 +16,15 @@ import { Ajv } from 'ajv';
 import { Deployment, type IDeployment } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { Job, type IJob } from 'kubernetes-models/batch/v1';
-import { Ingress, type IIngress } from 'kubernetes-models/networking.k8s.io/v1';
+import {
+  Ingress,
+  NetworkPolicy,
+  type IIngress,
+  type INetworkPolicy,
+  type INetworkPolicyPeer,
+  type INetworkPolicyPort,
+} from 'kubernetes-models/networking.k8s.io/v1';
+import { RuntimeClass, type IRuntimeClass } from 'kubernetes-models/node.k8s.io/v1';
 import { PodDisruptionBudget, type IPodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import {
   ConfigMap,
@@ -32,6 +41,7 @@ import {
 } from 'kubernetes-models/v1';
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
+import { BlockList, isIPv6 } from 'node:net';
 import { dirname, join, relative } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { QueueName } from '../../libs/queue/src/queue-names.js';
@@ -183,7 +193,11 @@ const schemaModels: Record<string, (object: K8sObject) => { validate(): void }> 
   'batch/v1/Job': (o) => new Job(o as never),
   'policy/v1/PodDisruptionBudget': (o) => new PodDisruptionBudget(o as never),
   'networking.k8s.io/v1/Ingress': (o) => new Ingress(o as never),
+  'networking.k8s.io/v1/NetworkPolicy': (o) => new NetworkPolicy(o as never),
+  'node.k8s.io/v1/RuntimeClass': (o) => new RuntimeClass(o as never),
 };
+/** Kinds that live outside any namespace. */
+const clusterScoped = new Set(['Namespace', 'RuntimeClass']);
 const keda = (m: Manifest): boolean => m.object.apiVersion.startsWith('keda.sh/');
 
 const hasKubectl = spawnSync('kubectl', ['version', '--client'], { stdio: 'ignore' }).status === 0;
@@ -221,14 +235,25 @@ describe('deploy/k8s: files and kustomizations', () => {
     expect(unlisted).toEqual([secretTemplatePath]);
   });
 
-  it('the base kustomization and every manifest put the suite in one namespace', () => {
-    for (const k of kustomizations.values()) expect(k.namespace).toBe(namespace);
+  it('the kustomizations and every namespaced manifest put the suite in one namespace', () => {
+    for (const [file, k] of kustomizations) {
+      // The gVisor RuntimeClass is cluster-scoped: its kustomization sets no namespace.
+      if (file === `${k8sDir}/gvisor/kustomization.yaml`) expect(k.namespace).toBeUndefined();
+      else expect({ file, namespace: k.namespace }).toEqual({ file, namespace });
+    }
     for (const { file, object } of manifests) {
       if (object.kind === 'Namespace') expect(object.metadata.name).toBe(namespace);
-      else
+      if (clusterScoped.has(object.kind)) {
+        expect({ file, kind: object.kind, namespace: object.metadata.namespace }).toEqual({
+          file,
+          kind: object.kind,
+          namespace: undefined,
+        });
+      } else {
         expect({ file, kind: object.kind, namespace: object.metadata.namespace }).toMatchObject({
           namespace,
         });
+      }
     }
   });
 
@@ -374,22 +399,30 @@ describe('deploy/k8s: files and kustomizations', () => {
     expect(JSON.stringify(hpa.spec.metrics)).toContain('suite:browser-jobs:wait');
   });
 
-  itWithKubectl('kubectl kustomize builds the base and the migration, with the pinned image tags', () => {
-    for (const dir of [k8sDir, `${k8sDir}/migrate`]) {
-      const result = spawnSync('kubectl', ['kustomize', repoPath(dir)], { encoding: 'utf8' });
-      expect({ dir, status: result.status, stderr: result.stderr }).toEqual({ dir, status: 0, stderr: '' });
-      const built = parseAllDocuments(result.stdout).map((d) => d.toJS() as K8sObject);
-      for (const object of built) {
-        expect(object.metadata.namespace ?? (object.kind === 'Namespace' ? namespace : undefined)).toBe(
-          namespace,
-        );
-        const model = schemaModels[`${object.apiVersion}/${object.kind}`];
-        if (model) expect(() => model(object).validate()).not.toThrow();
+  itWithKubectl(
+    'kubectl kustomize builds the base, the migration and the RuntimeClass, with the pinned image tags',
+    () => {
+      for (const dir of [k8sDir, `${k8sDir}/migrate`, `${k8sDir}/gvisor`]) {
+        const result = spawnSync('kubectl', ['kustomize', repoPath(dir)], { encoding: 'utf8' });
+        expect({ dir, status: result.status, stderr: result.stderr }).toEqual({ dir, status: 0, stderr: '' });
+        const built = parseAllDocuments(result.stdout).map((d) => d.toJS() as K8sObject);
+        expect(built.length).toBeGreaterThan(0);
+        for (const object of built) {
+          if (clusterScoped.has(object.kind) && object.kind !== 'Namespace') {
+            expect(object.metadata.namespace).toBeUndefined();
+            continue;
+          }
+          expect(object.metadata.namespace ?? (object.kind === 'Namespace' ? namespace : undefined)).toBe(
+            namespace,
+          );
+          const model = schemaModels[`${object.apiVersion}/${object.kind}`];
+          if (model) expect(() => model(object).validate()).not.toThrow();
+        }
+        expect(built.some((o) => o.kind === 'Secret')).toBe(false);
+        expect(result.stdout).not.toMatch(/image: \S+:latest\b/);
       }
-      expect(built.some((o) => o.kind === 'Secret')).toBe(false);
-      expect(result.stdout).not.toMatch(/image: \S+:latest\b/);
-    }
-  });
+    },
+  );
 });
 
 // ------------------------------------------------------------------------------------------------
@@ -993,6 +1026,381 @@ describe('deploy/k8s: secrets and configuration', () => {
 });
 
 // ------------------------------------------------------------------------------------------------
+// Project code: gVisor for the pods that run it, and no way around the OS sandbox
+// ------------------------------------------------------------------------------------------------
+
+const runtimeClasses = ofKind<IRuntimeClass>('RuntimeClass');
+
+describe('deploy/k8s: project code runs in bubblewrap inside gVisor, never unsandboxed', () => {
+  it('project-host pods ask for the gvisor RuntimeClass, which the repo ships (runsc handler, gVisor nodes only)', () => {
+    expect(podOf('project-host').runtimeClassName).toBe('gvisor');
+    const gvisor = byName(runtimeClasses, 'gvisor');
+    expect(gvisor.handler).toBe('runsc');
+    // Scheduled only where runsc is installed: a pod never lands on a node that cannot run it.
+    expect(Object.keys(gvisor.scheduling?.nodeSelector ?? {}).length).toBeGreaterThan(0);
+    for (const toleration of gvisor.scheduling?.tolerations ?? []) {
+      expect(gvisor.scheduling?.nodeSelector?.[toleration.key ?? '']).toBe(toleration.value);
+    }
+    // Its own kustomization (cluster-scoped, and GKE Sandbox already has one): never in the base.
+    expect(kustomizations.get(`${k8sDir}/gvisor/kustomization.yaml`)?.resources).toEqual([
+      'runtimeclass.yaml',
+    ]);
+    expect(kustomization.resources?.some((r) => r.includes('gvisor'))).toBe(false);
+  });
+
+  it('only project-host runs project code, so the other workloads keep the default runtime', () => {
+    for (const w of workloads) {
+      const expected = w.name === 'project-host' ? 'gvisor' : undefined;
+      expect({ workload: w.name, runtimeClassName: w.pod.runtimeClassName }).toEqual({
+        workload: w.name,
+        runtimeClassName: expected,
+      });
+    }
+  });
+
+  it('no pod loosens its confinement to make room for the sandbox (no Unconfined or Localhost profiles, unmasked /proc, host namespaces)', () => {
+    for (const { workload, pod, container } of allContainers) {
+      const profiles = [pod.securityContext?.seccompProfile, container.securityContext?.seccompProfile];
+      for (const profile of profiles) {
+        if (profile)
+          expect({ workload, seccomp: profile.type }).toEqual({ workload, seccomp: 'RuntimeDefault' });
+      }
+      const appArmor = [pod.securityContext?.appArmorProfile, container.securityContext?.appArmorProfile];
+      for (const profile of appArmor) {
+        if (profile)
+          expect({ workload, appArmor: profile.type }).toEqual({ workload, appArmor: 'RuntimeDefault' });
+      }
+      expect({ workload, procMount: container.securityContext?.procMount ?? 'Default' }).toEqual({
+        workload,
+        procMount: 'Default',
+      });
+      expect(pod.hostIPC ?? false).toBe(false);
+      expect(pod.hostUsers ?? true).toBe(true);
+    }
+  });
+
+  it('nothing selects the unsandboxed process mode; project-host states bubblewrap explicitly', () => {
+    expect(configMap.data?.PROJECT_CODE_SANDBOX).toBeUndefined();
+    for (const { workload, container } of allContainers) {
+      expect({ workload, mode: envValue(container, 'PROJECT_CODE_SANDBOX') ?? 'unset' }).not.toEqual({
+        workload,
+        mode: 'process',
+      });
+    }
+    expect(envValue(mainContainer('project-host'), 'PROJECT_CODE_SANDBOX')).toBe('bubblewrap');
+    for (const file of manifestFiles)
+      expect(readRepoFile(file)).not.toMatch(/PROJECT_CODE_SANDBOX\W+process\b/);
+  });
+
+  it('job browsers are public-only in the ConfigMap every app reads', () => {
+    expect(configMap.data?.BROWSER_NETWORK_POLICY).toBe('public-only');
+    expect(envValue(mainContainer('browser-worker'), 'BROWSER_NETWORK_POLICY')).toBeUndefined();
+    expect((mainContainer('browser-worker').envFrom ?? []).map((f) => f.configMapRef?.name)).toContain(
+      configMapName,
+    );
+  });
+});
+
+// ------------------------------------------------------------------------------------------------
+// Network policies, evaluated the way the CNI does: union of the policies that select a pod
+// ------------------------------------------------------------------------------------------------
+
+interface LabelSelector {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: { key: string; operator: string; values?: string[] }[];
+}
+
+const networkPolicies = ofKind<INetworkPolicy>('NetworkPolicy');
+
+/** Kubernetes label-selector semantics; an empty selector selects everything. */
+function labelSelectorMatches(selector: LabelSelector | undefined, labels: Record<string, string>): boolean {
+  if (!selector) return false;
+  const byLabels = Object.entries(selector.matchLabels ?? {}).every(([k, v]) => labels[k] === v);
+  const byExpressions = (selector.matchExpressions ?? []).every(({ key, operator, values = [] }) => {
+    if (operator === 'In') return key in labels && values.includes(labels[key]!);
+    if (operator === 'NotIn') return !(key in labels) || !values.includes(labels[key]!);
+    if (operator === 'Exists') return key in labels;
+    if (operator === 'DoesNotExist') return !(key in labels);
+    throw new Error(`unknown selector operator ${operator}`);
+  });
+  return byLabels && byExpressions;
+}
+
+/** The pod labels of each workload of the suite: the four apps and the migration Job. */
+const podLabels: Record<string, Record<string, string>> = {
+  ...Object.fromEntries(apps.map((a) => [a.name, deployment(a.name).spec!.template.metadata!.labels!])),
+  migrate: jobs[0]!.spec!.template.metadata!.labels!,
+};
+
+const policiesFor = (app: string, type: 'Ingress' | 'Egress'): INetworkPolicy[] =>
+  networkPolicies.filter(
+    (p) =>
+      p.metadata?.namespace === namespace &&
+      labelSelectorMatches(p.spec?.podSelector as LabelSelector, podLabels[app]!) &&
+      (p.spec?.policyTypes ?? ['Ingress']).includes(type),
+  );
+
+function portMatches(ports: INetworkPolicyPort[] | undefined, port: number): boolean {
+  if (!ports || ports.length === 0) return true;
+  return ports.some((p) => {
+    if ((p.protocol ?? 'TCP') !== 'TCP') return false;
+    if (p.port === undefined) return true;
+    if (typeof p.port === 'string') throw new Error(`named port ${p.port}: resolve it in the test`);
+    return p.endPort ? port >= p.port && port <= p.endPort : port === p.port;
+  });
+}
+
+function inBlock(cidr: string, ip: string): boolean {
+  const type = isIPv6(ip) ? 'ipv6' : 'ipv4';
+  const [network, prefix] = cidr.split('/');
+  if (isIPv6(network!) !== (type === 'ipv6')) return false;
+  const list = new BlockList();
+  list.addSubnet(network!, Number(prefix), type);
+  return list.check(ip, type);
+}
+
+/** Whether an ipBlock peer (with its exceptions) covers `ip`; selector peers are in-cluster only. */
+const peerCoversIp = (peer: INetworkPolicyPeer, ip: string): boolean =>
+  !!peer.ipBlock &&
+  inBlock(peer.ipBlock.cidr, ip) &&
+  !(peer.ipBlock.except ?? []).some((cidr) => inBlock(cidr, ip));
+
+/** Whether a pod of `app` may open a TCP connection to `ip`:`port` outside the cluster. */
+function egressAllowed(app: string, ip: string, port: number): boolean {
+  const policies = policiesFor(app, 'Egress');
+  if (policies.length === 0) return true;
+  return policies.some((p) =>
+    (p.spec?.egress ?? []).some(
+      (rule) =>
+        portMatches(rule.ports, port) &&
+        (!rule.to || rule.to.length === 0 || rule.to.some((peer) => peerCoversIp(peer, ip))),
+    ),
+  );
+}
+
+/** Who may connect to `app` on `port`: each allowed peer as "namespace/pod selector" text. */
+function ingressPeers(app: string, port: number): string[] {
+  return policiesFor(app, 'Ingress').flatMap((p) =>
+    (p.spec?.ingress ?? [])
+      .filter((rule) => portMatches(rule.ports, port))
+      .flatMap((rule) =>
+        !rule.from || rule.from.length === 0
+          ? ['anyone']
+          : rule.from.map((peer) =>
+              peer.ipBlock
+                ? `ipBlock ${peer.ipBlock.cidr}`
+                : `${JSON.stringify(peer.namespaceSelector?.matchLabels ?? 'this namespace')} ${JSON.stringify(peer.podSelector?.matchLabels ?? 'any pod')}`,
+            ),
+      ),
+  );
+}
+
+const ingressController =
+  '{"kubernetes.io/metadata.name":"ingress-nginx"} {"app.kubernetes.io/name":"ingress-nginx"}';
+const prometheus = '{"kubernetes.io/metadata.name":"monitoring"} {"app.kubernetes.io/name":"prometheus"}';
+const workloadNames = [...apps.map((a) => a.name), 'migrate'];
+
+/** Addresses a compromised pod must never reach, outside the datastores it is given. */
+const forbidden = [
+  ['cloud metadata', '169.254.169.254'],
+  ['link-local', '169.254.1.1'],
+  ['a private address (10/8)', '10.0.0.1'],
+  ['a private address (172.16/12)', '172.20.0.10'],
+  ['a private address (192.168/16)', '192.168.1.1'],
+  ['carrier-grade NAT (pods on some clusters)', '100.64.0.1'],
+  ['loopback', '127.0.0.1'],
+  ['an IPv6 unique-local address (EC2 metadata fd00:ec2::254)', 'fd00:ec2::254'],
+  ['IPv6 link-local', 'fe80::1'],
+  ['IPv6 loopback', '::1'],
+  ['NAT64 of a private address', '64:ff9b::a00:1'],
+] as const;
+const publicV4 = '93.184.215.14';
+const publicV6 = '2606:2800:21f:cb07:6820:80da:af6b:8b2c';
+
+describe('deploy/k8s: network policies (default deny, then what each app needs)', () => {
+  const datastores = networkPolicies.flatMap((p) =>
+    ['postgres', 'redis'].includes(p.metadata?.name ?? '')
+      ? (p.spec?.egress ?? []).flatMap((r) => (r.to ?? []).map((peer) => peer.ipBlock?.cidr ?? ''))
+      : [],
+  );
+  const postgres = byName(networkPolicies, 'postgres').spec!.egress![0]!.to![0]!.ipBlock!.cidr.split('/')[0]!;
+  const redis = byName(networkPolicies, 'redis').spec!.egress![0]!.to![0]!.ipBlock!.cidr.split('/')[0]!;
+
+  it('a default-deny policy isolates every pod of the namespace, in and out', () => {
+    const deny = networkPolicies.filter(
+      (p) =>
+        Object.keys(p.spec?.podSelector ?? {}).length === 0 &&
+        (p.spec?.ingress ?? []).length === 0 &&
+        (p.spec?.egress ?? []).length === 0,
+    );
+    expect(deny).toHaveLength(1);
+    expect([...(deny[0]!.spec!.policyTypes ?? [])].sort()).toEqual(['Egress', 'Ingress']);
+    expect(kustomization.resources).toContain('network-policies.yaml');
+  });
+
+  it.each(workloadNames.map((name) => [name] as const))(
+    '%s has a policy of its own besides the default deny, and is isolated both ways',
+    (name) => {
+      const own = networkPolicies.filter(
+        (p) =>
+          Object.keys(p.spec?.podSelector ?? {}).length > 0 &&
+          labelSelectorMatches(p.spec?.podSelector as LabelSelector, podLabels[name]!) &&
+          p.metadata?.name === name,
+      );
+      expect(own).toHaveLength(1);
+      expect(policiesFor(name, 'Ingress').length).toBeGreaterThan(0);
+      expect(policiesFor(name, 'Egress').length).toBeGreaterThan(0);
+    },
+  );
+
+  it('no rule allows everything: every ingress rule names its sources, every egress rule its destinations', () => {
+    for (const p of networkPolicies) {
+      for (const rule of p.spec?.ingress ?? []) expect((rule.from ?? []).length).toBeGreaterThan(0);
+      for (const rule of p.spec?.egress ?? []) expect((rule.to ?? []).length).toBeGreaterThan(0);
+    }
+  });
+
+  it.each(workloadNames.map((name) => [name] as const))(
+    '%s may resolve names with the cluster DNS',
+    (name) => {
+      const dnsRules = policiesFor(name, 'Egress').flatMap((p) =>
+        (p.spec?.egress ?? []).filter((rule) =>
+          (rule.to ?? []).some(
+            (peer) =>
+              peer.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === 'kube-system' &&
+              peer.podSelector?.matchLabels?.['k8s-app'] === 'kube-dns',
+          ),
+        ),
+      );
+      const ports = dnsRules.flatMap((r) => (r.ports ?? []).map((p) => `${p.protocol}/${p.port}`));
+      expect(ports).toEqual(expect.arrayContaining(['UDP/53', 'TCP/53']));
+    },
+  );
+
+  it('every app reaches Postgres and Redis, the migration only Postgres, on their ports alone', () => {
+    for (const { name } of apps) {
+      expect({
+        name,
+        postgres: egressAllowed(name, postgres, 5432),
+        redis: egressAllowed(name, redis, 6379),
+      }).toEqual({
+        name,
+        postgres: true,
+        redis: true,
+      });
+    }
+    // Apps without internet egress reach the datastores on their ports alone (the placeholders
+    // are public documentation addresses, which the worker and gateway may reach on any port).
+    for (const name of ['jobs-api', 'project-host', 'migrate']) {
+      expect({ name, ssh: egressAllowed(name, postgres, 22) }).toEqual({ name, ssh: false });
+    }
+    expect(egressAllowed('migrate', postgres, 5432)).toBe(true);
+    expect(egressAllowed('migrate', redis, 6379)).toBe(false);
+    expect(egressAllowed('migrate', publicV4, 443)).toBe(false);
+  });
+
+  it('the datastore addresses are placeholders to replace, from a documentation range (fail closed until edited)', () => {
+    expect(datastores.length).toBeGreaterThanOrEqual(2);
+    for (const cidr of datastores) expect(inBlock('192.0.2.0/24', cidr.split('/')[0]!)).toBe(true);
+    const text = readRepoFile(`${k8sDir}/network-policies.yaml`);
+    expect(text.match(/REPLACE_ME/g)?.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('apps send traces to the collector namespace on OTLP/HTTP', () => {
+    for (const { name } of apps) {
+      const peers = policiesFor(name, 'Egress').flatMap((p) =>
+        (p.spec?.egress ?? [])
+          .filter((r) => portMatches(r.ports, 4318) && (r.ports ?? []).length > 0)
+          .flatMap((r) =>
+            (r.to ?? []).map((peer) => peer.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name']),
+          ),
+      );
+      expect({ name, peers }).toEqual({ name, peers: expect.arrayContaining(['observability']) });
+    }
+    expect(configMap.data?.OTEL_EXPORTER_OTLP_ENDPOINT).toMatch(/\.observability\.svc\.cluster\.local:4318$/);
+  });
+
+  it.each(httpApps.map((a) => [a.name, a.port] as const))(
+    '%s takes requests only from the ingress controller (and scrapes from Prometheus) on port %d',
+    (name, port) => {
+      expect(ingressPeers(name, port).sort()).toEqual([ingressController, prometheus].sort());
+      expect(ingressPeers(name, 9999)).toEqual([]);
+    },
+  );
+
+  it('the browser worker takes no requests but Prometheus scrapes; the migration none at all', () => {
+    expect(ingressPeers('browser-worker', 8083)).toEqual([prometheus]);
+    expect(ingressPeers('migrate', 8080)).toEqual([]);
+  });
+
+  it('the browser worker reaches the public internet on any port, and nothing private or link-local', () => {
+    for (const port of [80, 443, 8080, 3000]) {
+      expect(egressAllowed('browser-worker', publicV4, port)).toBe(true);
+      expect(egressAllowed('browser-worker', publicV6, port)).toBe(true);
+    }
+    for (const [what, ip] of forbidden) {
+      for (const port of [80, 443, 5432, 8080]) {
+        expect({ what, port, allowed: egressAllowed('browser-worker', ip, port) }).toEqual({
+          what,
+          port,
+          allowed: false,
+        });
+      }
+    }
+  });
+
+  it('project-host reaches SMTP and identity providers (HTTPS) on public addresses only, and no private address but Postgres and Redis', () => {
+    for (const port of [25, 465, 587, 2525, 443]) {
+      expect({ port, allowed: egressAllowed('project-host', publicV4, port) }).toEqual({
+        port,
+        allowed: true,
+      });
+      expect(egressAllowed('project-host', publicV6, port)).toBe(true);
+    }
+    for (const port of [80, 22, 3306, 5432, 6379, 8080]) {
+      expect({ port, allowed: egressAllowed('project-host', publicV4, port) }).toEqual({
+        port,
+        allowed: false,
+      });
+    }
+    for (const [what, ip] of forbidden) {
+      for (const port of [25, 443, 587, 5432, 6379]) {
+        expect({ what, port, allowed: egressAllowed('project-host', ip, port) }).toEqual({
+          what,
+          port,
+          allowed: false,
+        });
+      }
+    }
+  });
+
+  it('agent-gateway reaches push-notification webhooks on public addresses only', () => {
+    expect(egressAllowed('agent-gateway', publicV4, 443)).toBe(true);
+    expect(egressAllowed('agent-gateway', publicV4, 8443)).toBe(true);
+    for (const [what, ip] of forbidden) {
+      expect({ what, allowed: egressAllowed('agent-gateway', ip, 443) }).toEqual({ what, allowed: false });
+    }
+  });
+
+  it('jobs-api reaches nothing outside the cluster but Postgres and Redis', () => {
+    for (const port of [80, 443, 25]) expect(egressAllowed('jobs-api', publicV4, port)).toBe(false);
+    for (const [, ip] of forbidden) expect(egressAllowed('jobs-api', ip, 443)).toBe(false);
+  });
+
+  it('the evaluator is live: with the default deny alone, nothing gets out', () => {
+    const saved = networkPolicies.splice(0, networkPolicies.length);
+    try {
+      networkPolicies.push(saved.find((p) => p.metadata?.name === 'default-deny')!);
+      expect(egressAllowed('browser-worker', publicV4, 443)).toBe(false);
+      expect(ingressPeers('jobs-api', 8080)).toEqual([]);
+    } finally {
+      networkPolicies.splice(0, networkPolicies.length, ...saved);
+    }
+    expect(egressAllowed('browser-worker', publicV4, 443)).toBe(true);
+  });
+});
+
+// ------------------------------------------------------------------------------------------------
 // Documentation
 // ------------------------------------------------------------------------------------------------
 
@@ -1009,6 +1417,12 @@ describe('deploy/k8s: README', () => {
     ['Postgres over TLS', 'sslmode=require'],
     ['the connection budget', 'max_connections'],
     ['the readiness endpoint', '/health/ready'],
+    ['the gVisor RuntimeClass of the project-code pods', 'runtimeClassName: gvisor'],
+    ['how to install the RuntimeClass', 'kubectl apply -k deploy/k8s/gvisor'],
+    ['the alternative it was chosen over', 'Localhost seccomp profile'],
+    ['that the sandbox never falls back', 'PROJECT_CODE_SANDBOX=process'],
+    ['the network policies', 'NetworkPolicy'],
+    ['the datastore addresses to replace', 'REPLACE_ME'],
   ])('documents %s', (_what, text) => {
     expect(readme).toContain(text);
   });

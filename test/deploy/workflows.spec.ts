@@ -99,13 +99,29 @@ describe('.github/workflows/images.yml builds the images and boots the compose s
     }
   });
 
-  it('provides every secret the compose file requires', () => {
+  it('generates every secret the compose file requires for each run, before compose reads them', () => {
     const required = [...readRepoFile('docker-compose.yml').matchAll(/\$\{([A-Z_][A-Z0-9_]*):\?/g)].map(
       (m) => m[1]!,
     );
     expect(required.length).toBeGreaterThan(0);
-    for (const name of new Set(required)) expect(job.env?.[name]).toBeTruthy();
-    expect((job.env?.PLATFORM_ADMIN_TOKEN ?? '').length).toBeGreaterThanOrEqual(16);
+    const generate = job.steps.findIndex((s) => /GITHUB_ENV/.test(s.run ?? ''));
+    const compose = job.steps.findIndex((s) => /docker compose/.test(s.run ?? ''));
+    expect(generate).toBeGreaterThanOrEqual(0);
+    expect(generate).toBeLessThan(compose);
+    const script = job.steps[generate]!.run!;
+    for (const name of new Set(required)) {
+      expect({ name, generated: new RegExp(`${name}=\\$\\(openssl rand `).test(script) }).toEqual({
+        name,
+        generated: true,
+      });
+    }
+    // No fixed value anywhere in the workflow.
+    for (const name of new Set(required)) expect(job.env?.[name]).toBeUndefined();
+  });
+
+  it('checks on a real engine that bubblewrap starts in project-host and that Redis requires its password', () => {
+    expect(lines.join('\n')).toMatch(/exec -T project-host\s*\\?\s*bwrap /);
+    expect(lines.join('\n')).toMatch(/redis-cli ping/);
   });
 
   it('waits on the same published ports compose declares', () => {
