@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { NodeRuntime } from './node-runtime.js';
 
 /** Where things are inside a sandbox. */
@@ -25,7 +26,15 @@ export interface SandboxLaunch {
   /** RLIMIT_NPROC (threads count too); undefined leaves the host's (when the sandbox shares its uid). */
   maxProcesses?: number | undefined;
   bwrapPath: string;
+  /**
+   * bubblewrap's --disable-userns (no user namespaces inside); it needs /proc/sys/user, which some
+   * kernels (gVisor) lack. The seccomp filter refuses unshare/setns/clone of namespaces either way.
+   */
+  disableUserns?: boolean | undefined;
 }
+
+/** Whether this kernel lets bubblewrap's --disable-userns work. */
+export const canDisableUserns = () => existsSync('/proc/sys/user/max_user_namespaces');
 
 /** V8's heap: half the memory budget, at least 64 MB, at most 1 GB. */
 export const heapMb = (memoryMb: number) => Math.max(64, Math.min(1_024, Math.floor(memoryMb / 2)));
@@ -70,7 +79,7 @@ export function bubblewrapCommand(launch: SandboxLaunch): { command: string; arg
     '--unshare-net',
     '--unshare-uts',
     '--unshare-cgroup-try',
-    '--disable-userns',
+    ...(launch.disableUserns === false ? [] : ['--disable-userns']),
     '--die-with-parent',
     '--new-session',
     '--as-pid-1',

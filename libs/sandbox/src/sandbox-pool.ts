@@ -12,7 +12,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { bubblewrapCommand } from './bubblewrap-command.js';
+import { bubblewrapCommand, canDisableUserns } from './bubblewrap-command.js';
 import { nodeRuntime, reachableByOthers, type NodeRuntime } from './node-runtime.js';
 import { seccompArch, seccompFilter } from './seccomp-filter.js';
 import { SandboxBusyError, SandboxUnavailableError } from './sandbox-errors.js';
@@ -240,6 +240,7 @@ export class SandboxPool {
       memoryMb: this.options.settings.memoryMb,
       tmpMb: this.options.settings.tmpMb,
       bwrapPath: this.options.settings.bwrapPath,
+      disableUserns: canDisableUserns(),
     });
     const fd = openSync(seccompFile, 'r');
     try {

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { chownSync, closeSync, existsSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
-import { bubblewrapCommand, INSIDE, nodeFlags, SANDBOX_FDS } from './bubblewrap-command.js';
+import { bubblewrapCommand, canDisableUserns, INSIDE, nodeFlags, SANDBOX_FDS } from './bubblewrap-command.js';
 import { SandboxCpuError, SandboxCrashedError, SandboxTimeoutError } from './sandbox-errors.js';
 import type { NodeRuntime } from './node-runtime.js';
 import type { SandboxSettings } from './sandbox-settings.js';
@@ -113,6 +113,7 @@ export class SandboxProcess {
         // Threads count too; only meaningful when the sandbox has a user id of its own.
         maxProcesses: uid === undefined ? undefined : 64,
         bwrapPath: settings.bwrapPath,
+        disableUserns: canDisableUserns(),
       });
       // Opened per sandbox: bubblewrap reads the filter from this descriptor once.
       seccompFd = openSync(seccompFile, 'r');
