@@ -305,6 +305,67 @@ describe('sign-in', () => {
     ]);
   });
 
+  it('claims an account pre-registered with a password before linking a verified provider email', async () => {
+    // The attacker registers the victim's address first and keeps a session.
+    const email = uniqueEmail('prehijack');
+    const password = strongPassword();
+    const registered = await platform.client.register(email, password, 'Attacker');
+    expect(registered.status).toBe(201);
+    const attacker = registered.body as { accessToken: string; refreshToken: string };
+    const userId = (
+      await tenantQuery<{ id: string }>(platform.id, 'SELECT id FROM users WHERE email = $1', [email])
+    )[0]!.id;
+    const before = (await events.of(platform.id)).length;
+
+    // The victim signs in with a provider that verified the address.
+    provider.claims = person({ email, email_verified: true, name: 'Victim' });
+    const linked = await signIn(platform);
+    const accessToken = linked.final.searchParams.get('accessToken')!;
+    const me = await hostOf(platform).get('/api/user/me', { token: accessToken });
+    expect(me.json).toMatchObject({ id: userId, email, name: 'Victim' });
+    const payload = JSON.parse(Buffer.from(accessToken.split('.')[1]!, 'base64url').toString()) as {
+      email_verified: unknown;
+    };
+    expect(payload.email_verified).toBe(true);
+
+    // The attacker is out: password, refresh token and access token.
+    expect((await platform.client.login(email, password)).status).toBe(401);
+    expect((await platform.client.refresh(attacker.refreshToken)).status).toBe(401);
+    expect((await hostOf(platform).get('/api/user/me', { token: attacker.accessToken })).status).toBe(401);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const published = (await events.of(platform.id)).slice(before).filter((e) => e.kind !== 'auth.failed');
+    expect(published.map((e) => [e.kind, e.claimed ?? false])).toEqual([
+      ['user.updated', true],
+      ['user.signed_in', false],
+    ]);
+  });
+
+  it('does not claim an account whose address was already proven, and links to it', async () => {
+    const email = uniqueEmail('proven');
+    const password = strongPassword();
+    expect((await platform.client.register(email, password)).status).toBe(201);
+    await tenantQuery(platform.id, 'UPDATE users SET email_verified = true WHERE email = $1', [email]);
+    const before = (await events.of(platform.id)).length;
+    provider.claims = person({ email, email_verified: true });
+    const linked = await signIn(platform);
+    expect(linked.final.searchParams.get('accessToken')).toBeTruthy();
+    expect((await platform.client.login(email, password)).status).toBe(200);
+    const published = await kindsAfter(platform.id, before);
+    expect(published.map((e) => e.kind)).toEqual(['user.updated', 'user.signed_in', 'user.signed_in']);
+    const claimed = (await events.of(platform.id)).slice(before).some((e) => e.claimed);
+    expect(claimed).toBe(false);
+  });
+
+  it('signs up a user whose provider did not verify the address as unproven (email_verified false)', async () => {
+    provider.claims = person({ email_verified: false });
+    const { final } = await signIn(platform);
+    const token = final.searchParams.get('accessToken')!;
+    const payload = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as {
+      email_verified: unknown;
+    };
+    expect(payload.email_verified).toBe(false);
+  });
+
   it('keeps Platform and Custom projects apart: own client id, own users', async () => {
     const claims = person();
     provider.claims = claims;

@@ -225,7 +225,14 @@ describe('defineApi routes and auth modes', () => {
     expect(ok.status).toBe(200);
     expect(ok.body).toEqual({
       boards: ['todo', 'done'],
-      user: { id: expect.any(String), email: tokens.email, name: 'Ada', picture: null },
+      // email_verified: from the access token (a password sign-up never proved its address).
+      user: {
+        id: expect.any(String),
+        email: tokens.email,
+        name: 'Ada',
+        picture: null,
+        email_verified: false,
+      },
     });
     const post = await p.client.request('POST', '/api/boards/list', { bearer: tokens.accessToken, json: {} });
     expect(post.status).toBe(405);

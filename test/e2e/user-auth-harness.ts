@@ -59,6 +59,7 @@ export interface PublishedEvent {
   user: { id: string; email: string; name: string | null; picture: string | null } | null;
   provider?: string;
   reason?: string;
+  claimed?: boolean;
   at: string;
 }
 

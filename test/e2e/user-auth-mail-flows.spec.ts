@@ -9,6 +9,7 @@ import {
 } from '../support/user-client.js';
 import {
   codeFrom,
+  decodeJwt,
   GENEROUS_LIMITS,
   HookEvents,
   infra,
@@ -134,6 +135,47 @@ describe('magic link', () => {
     expect(stored).toHaveLength(1);
     expect(stored[0]!.code_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(stored[0]!.code_hash).not.toBe(stored[0]!.plain);
+  });
+
+  it('claims an account registered by someone else before its address was proven (pre-hijacking)', async () => {
+    // The attacker registers the victim's address first, with a password, and keeps a session.
+    const { email, password, pair } = await passwordUser(main, 'Attacker');
+    expect(decodeJwt(pair.accessToken).payload.email_verified).toBe(false);
+    const id = (await main.client.me(pair.accessToken)).body.id as string;
+    const before = (await events.forEmail(main.id, email)).length;
+
+    // The victim signs in with a link mailed to the address: the account is now theirs.
+    const victim = await magicSignIn(main, email);
+    expect(decodeJwt(victim.accessToken).payload.email_verified).toBe(true);
+    const me = await main.client.me(victim.accessToken);
+    expect(me.body).toMatchObject({ id, email });
+    // The attacker's password, refresh token and access token no longer work.
+    expect((await main.client.login(email, password)).status).toBe(401);
+    expect((await main.client.refresh(pair.refreshToken)).status).toBe(401);
+    expect((await main.client.me(pair.accessToken)).status).toBe(401);
+    const [row] = await tenantQuery<{ password_hash: string | null; email_verified: boolean }>(
+      main.id,
+      'SELECT password_hash, email_verified FROM users WHERE id = $1',
+      [id],
+    );
+    expect(row).toEqual({ password_hash: null, email_verified: true });
+    await sleep(200);
+    const after = (await events.forEmail(main.id, email))
+      .slice(before)
+      .filter((e) => e.kind !== 'magic_link_requested' && e.kind !== 'auth.failed');
+    expect(after.map((e) => [e.kind, e.provider, e.claimed ?? false])).toEqual([
+      ['user.updated', 'magic_link', true],
+      ['user.signed_in', 'magic_link', false],
+    ]);
+
+    // Proven once, never claimed again: the next link just signs in.
+    const again = (await events.forEmail(main.id, email)).length;
+    const second = await magicSignIn(main, email);
+    expect((await main.client.me(victim.accessToken)).status).toBe(200);
+    expect(decodeJwt(second.accessToken).payload.email_verified).toBe(true);
+    await sleep(200);
+    const kinds = (await events.forEmail(main.id, email)).slice(again).map((e) => e.kind);
+    expect(kinds.filter((k) => k !== 'magic_link_requested')).toEqual(['user.signed_in']);
   });
 
   it.each([
@@ -449,6 +491,29 @@ describe('profile and email change', () => {
     await events.waitFor(main.id, (e) => e.kind === 'user.updated' && e.user?.email === next);
     expect((await main.client.login(next, password)).status).toBe(200);
     expect((await main.client.login(email, password)).status).toBe(401);
+  });
+
+  it('marks an address changed with the password (not proven by a code) as unproven again', async () => {
+    const { email, password, pair } = await passwordUser();
+    // As if the address had been proven earlier (a mailed code, a verifying provider).
+    await tenantQuery(main.id, 'UPDATE users SET email_verified = true WHERE email = $1', [email]);
+    const proven = await main.client.login(email, password);
+    expect(decodeJwt(proven.body.accessToken).payload.email_verified).toBe(true);
+    const next = uniqueEmail('unproven');
+    const ok = await main.client.put(
+      '/api/user/me',
+      { email: next, currentPassword: password },
+      { bearer: pair.accessToken },
+    );
+    expect(ok.status).toBe(200);
+    const [row] = await tenantQuery<{ email_verified: boolean }>(
+      main.id,
+      'SELECT email_verified FROM users WHERE email = $1',
+      [next],
+    );
+    expect(row).toEqual({ email_verified: false });
+    const after = await main.client.login(next, password);
+    expect(decodeJwt(after.body.accessToken).payload.email_verified).toBe(false);
   });
 
   it('makes the change of a user without a password pending (202), mails a code to the new address, and applies a name at once', async () => {

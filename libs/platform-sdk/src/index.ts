@@ -101,6 +101,11 @@ export interface AuthUser {
   email: string;
   name: string | null;
   picture: string | null;
+  /**
+   * Whether the user proved the address (a mailed code, or a provider that verified it); set by
+   * the host for `auth: 'required' | 'optional'`, absent when a custom verifier leaves it out.
+   */
+  email_verified?: boolean;
 }
 
 export type Headers = Record<string, string | undefined>;

@@ -34,6 +34,11 @@ export interface AuthEvent {
   provider: 'email' | 'magic_link' | 'idp' | 'dashboard';
   /** auth.failed only: invalid_credentials, identity_already_exists, signup_disabled, nonce_invalid, refresh_rejected, idp_oauth_failed */
   reason?: string;
+  /**
+   * user.updated only: true when the account was claimed by whoever just proved its address (it had
+   * never been proven; password, sessions and linked identities were dropped). Same id, new owner.
+   */
+  claimed?: boolean;
   at: string;
 }
 

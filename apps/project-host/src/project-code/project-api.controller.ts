@@ -108,7 +108,13 @@ export class ProjectApiController {
     const claims = token ? await this.tokens.verify(audienceOf(ctx), token) : undefined;
     const live = claims ? await this.sessions.isLive(ctx, claims) : false;
     if (claims && live)
-      return { id: claims.sub, email: claims.email, name: claims.name, picture: claims.picture };
+      return {
+        id: claims.sub,
+        email: claims.email,
+        name: claims.name,
+        picture: claims.picture,
+        email_verified: claims.email_verified,
+      };
     if (auth === 'required') {
       throw new AuthError(
         AuthErrorCode.Unauthorized,

@@ -15,6 +15,7 @@ import { IdpCallbackController, IdpStartController } from './idp/idp.controller.
 import { OidcClients } from './idp/oidc-clients.js';
 import { AuthMailer } from './mail/auth-mailer.js';
 import { PasswordHasher } from './passwords/password-hasher.js';
+import { AccountClaims } from './services/account-claim.js';
 import { MailCodeAuthService } from './services/mail-code-auth.service.js';
 import { PasswordAuthService } from './services/password-auth.service.js';
 import { ProfileService } from './services/profile.service.js';
@@ -60,6 +61,7 @@ import { SigningKeyStore } from './tokens/signing-key.store.js';
     UserAuthGuard,
     AccessTokenGuard,
     PasswordAuthService,
+    AccountClaims,
     MailCodeAuthService,
     ProfileService,
     { provide: IDP_CLIENT_RESOLVER, useClass: ProjectIdpClientResolver },

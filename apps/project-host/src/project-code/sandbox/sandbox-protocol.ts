@@ -14,6 +14,8 @@ export interface SandboxUser {
   email: string;
   name: string | null;
   picture: string | null;
+  /** From the access token: whether the user proved the address (absent from custom verifiers). */
+  email_verified?: boolean;
 }
 
 export type SandboxCall =

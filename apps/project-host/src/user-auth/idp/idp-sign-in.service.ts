@@ -17,7 +17,8 @@ import { assertRedirectUri, withQuery } from '../redirect-uri.js';
 import { RefreshSessions } from '../tokens/refresh-sessions.js';
 import type { ClientMeta, TokenPair } from '../tokens/token-pair.js';
 import { TX_OPTIONS } from '../user-auth.constants.js';
-import { snapshotOf } from '../user-snapshot.js';
+import { snapshotOf, tokenUserOf } from '../user-snapshot.js';
+import { AccountClaims } from '../services/account-claim.js';
 import { IDP_CLIENT_RESOLVER, type IdpClient, type IdpClientResolver } from './idp-client.resolver.js';
 import { IdpStateStore } from './idp-state.store.js';
 import { OidcClients, type IdpIdentity } from './oidc-clients.js';
@@ -35,7 +36,15 @@ export type IdpRedirectError =
   | 'auth_disabled';
 
 type SignInResult =
-  | { ok: true; pair: TokenPair; user: UserSnapshot; created: boolean; updated: boolean }
+  | {
+      ok: true;
+      pair: TokenPair;
+      user: UserSnapshot;
+      created: boolean;
+      updated: boolean;
+      /** The account's address had never been proven: it now belongs to this provider account. */
+      claimed?: boolean;
+    }
   | { ok: false; error: IdpRedirectError; reason: string; user: UserSnapshot | null };
 
 /** The authorized redirect URI of every project (Platform and Custom mode alike). */
@@ -62,6 +71,7 @@ export class IdpSignInService {
     private readonly sessions: RefreshSessions,
     private readonly limits: AuthRateLimits,
     private readonly events: AuthEventsPublisher,
+    private readonly claims: AccountClaims,
     @Inject(PROJECT_HOST_CONFIG) config: ProjectHostConfig,
   ) {
     this.callbackUri = idpCallbackUri(config.PUBLIC_URL);
@@ -144,9 +154,12 @@ export class IdpSignInService {
       return fail(result.error);
     }
     const { user } = result;
+    if (result.claimed) await this.sessions.signedOutEverywhere(ctx, user.id);
     await this.publish(ctx, [
       ...(result.created ? [{ kind: 'user.created' as const, user }] : []),
-      ...(result.updated ? [{ kind: 'user.updated' as const, user }] : []),
+      ...(result.updated
+        ? [{ kind: 'user.updated' as const, user, ...(result.claimed ? { claimed: true } : {}) }]
+        : []),
       { kind: 'user.signed_in', user },
     ]);
     const { accessToken, refreshToken } = result.pair;
@@ -186,13 +199,12 @@ export class IdpSignInService {
         if (identity.email && identity.email !== linked.email) {
           await tx.identity.update({ where: { id: linked.id }, data: { email: identity.email } });
         }
-        const user = snapshotOf(row);
         return {
           ok: true,
-          user,
+          user: snapshotOf(row),
           created: false,
           updated,
-          pair: await this.sessions.start(ctx, tx, user, meta),
+          pair: await this.sessions.start(ctx, tx, tokenUserOf(row), meta),
         };
       }
 
@@ -209,23 +221,31 @@ export class IdpSignInService {
             user: snapshotOf(existing),
           };
         }
+        // The provider proved the address: an account whose address never was is claimed first
+        // (whoever registered it loses its password, sessions and links), and only then linked.
+        const { claimed } = await this.claims.proveAddress(tx, existing);
         await tx.identity.create({ data: { userId: existing.id, issuer, subject, email } });
         const row = await tx.user.update({
           where: { id: existing.id },
           data: {
             picture,
             emailVerified: true,
-            ...(identity.name && !existing.name ? { name: identity.name } : {}),
+            // A claimed account keeps nothing its previous holder chose, the name included.
+            ...(claimed
+              ? { name: identity.name ?? null }
+              : identity.name && !existing.name
+                ? { name: identity.name }
+                : {}),
           },
         });
-        const user = snapshotOf(row);
         // A new subject on the user: user.updated (the spec's "idp_subject changed").
         return {
           ok: true,
-          user,
+          user: snapshotOf(row),
           created: false,
           updated: true,
-          pair: await this.sessions.start(ctx, tx, user, meta),
+          claimed,
+          pair: await this.sessions.start(ctx, tx, tokenUserOf(row), meta),
         };
       }
 
@@ -241,13 +261,12 @@ export class IdpSignInService {
           identities: { create: { issuer, subject, email } },
         },
       });
-      const user = snapshotOf(row);
       return {
         ok: true,
-        user,
+        user: snapshotOf(row),
         created: true,
         updated: false,
-        pair: await this.sessions.start(ctx, tx, user, meta),
+        pair: await this.sessions.start(ctx, tx, tokenUserOf(row), meta),
       };
     }, TX_OPTIONS);
   }

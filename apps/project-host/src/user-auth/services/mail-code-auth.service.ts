@@ -23,7 +23,8 @@ import { RefreshSessions } from '../tokens/refresh-sessions.js';
 import type { ClientMeta, TokenPair } from '../tokens/token-pair.js';
 import { FORGOT_PASSWORD_CODE_TTL_MS, MAGIC_LINK_CODE_TTL_MS, TX_OPTIONS } from '../user-auth.constants.js';
 import type { StatusResponse } from '../user-auth.types.js';
-import { snapshotOf } from '../user-snapshot.js';
+import { snapshotOf, tokenUserOf } from '../user-snapshot.js';
+import { AccountClaims } from './account-claim.js';
 
 const MAGIC_LINK_SENT: StatusResponse = {
   status: 'ok',
@@ -50,6 +51,7 @@ export class MailCodeAuthService {
     private readonly mailer: AuthMailer,
     private readonly background: BackgroundTasks,
     private readonly failures: NonceFailures,
+    private readonly claims: AccountClaims,
   ) {}
 
   async requestMagicLink(ctx: ProjectContext, query: unknown): Promise<StatusResponse> {
@@ -69,14 +71,21 @@ export class MailCodeAuthService {
       const user = nonce?.userId ? await tx.user.findUnique({ where: { id: nonce.userId } }) : null;
       // The code was sent to the address the account had then; it is void once that changed.
       if (!nonce || !user || user.email !== nonce.email) return undefined;
-      const verified = user.emailVerified
-        ? user
-        : await tx.user.update({ where: { id: user.id }, data: { emailVerified: true } });
-      return { user: verified, pair: await this.sessions.start(ctx, tx, snapshotOf(verified), client) };
+      // The link proves the address: an account whose address was never proven is claimed.
+      const proven = await this.claims.proveAddress(tx, user);
+      return {
+        ...proven,
+        pair: await this.sessions.start(ctx, tx, tokenUserOf(proven.user), client),
+      };
     }, TX_OPTIONS);
     if (!signedIn) return this.failures.refuse(ctx, 'magic_link', code, 'magic_link');
+    const user = snapshotOf(signedIn.user);
+    if (signedIn.claimed) await this.sessions.signedOutEverywhere(ctx, user.id);
     await this.events.publish(ctx.project.id, [
-      { kind: 'user.signed_in', user: snapshotOf(signedIn.user), provider: 'magic_link' },
+      ...(signedIn.claimed
+        ? [{ kind: 'user.updated' as const, user, provider: 'magic_link' as const, claimed: true }]
+        : []),
+      { kind: 'user.signed_in', user, provider: 'magic_link' },
     ]);
     return signedIn.pair;
   }
@@ -103,7 +112,16 @@ export class MailCodeAuthService {
       const personal = passwordProblem(input.password, user.email);
       if (personal) throw invalidField('password', personal);
       await this.sessions.revokeAllOf(tx, user.id);
-      return tx.user.update({ where: { id: user.id }, data: { passwordHash, emailVerified: true } });
+      if (!user.emailVerified) {
+        // The code proves the address: whoever set up the account before it was proven (an
+        // identity-provider link, a pending email change) loses it with the password.
+        await tx.identity.deleteMany({ where: { userId: user.id } });
+        await this.codes.voidAll(tx, user.id, 'email_change');
+      }
+      return tx.user.update({
+        where: { id: user.id },
+        data: { passwordHash, emailVerified: true, ...(user.emailVerified ? {} : { pendingEmail: null }) },
+      });
     }, TX_OPTIONS);
     if (!updated) return this.failures.refuse(ctx, 'forgot_password', input.code, 'email');
     await this.sessions.signedOutEverywhere(ctx, updated.id);

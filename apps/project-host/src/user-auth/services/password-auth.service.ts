@@ -21,7 +21,7 @@ import { RefreshSessions } from '../tokens/refresh-sessions.js';
 import type { ClientMeta, TokenPair } from '../tokens/token-pair.js';
 import type { StatusResponse } from '../user-auth.types.js';
 import { TX_OPTIONS } from '../user-auth.constants.js';
-import { snapshotOf } from '../user-snapshot.js';
+import { snapshotOf, tokenUserOf } from '../user-snapshot.js';
 
 /** Sign-up, sign-in with email and password, refresh and sign-out. */
 @Injectable()
@@ -68,7 +68,7 @@ export class PasswordAuthService {
             const user = await tx.user.create({
               data: { email: input.email, name: input.name || null, passwordHash },
             });
-            return { user, pair: await this.sessions.start(ctx, tx, snapshotOf(user), client) };
+            return { user, pair: await this.sessions.start(ctx, tx, tokenUserOf(user), client) };
           }, TX_OPTIONS),
         { attributes: { 'db.system.name': 'postgresql' } },
       );
@@ -108,7 +108,7 @@ export class PasswordAuthService {
       const passwordHash = await this.hasher.hash(input.password);
       await ctx.tenant.user.update({ where: { id: user.id }, data: { passwordHash } });
     }
-    const pair = await this.sessions.start(ctx, ctx.tenant, snapshotOf(user), client);
+    const pair = await this.sessions.start(ctx, ctx.tenant, tokenUserOf(user), client);
     await this.events.publish(projectId, [
       { kind: 'user.signed_in', user: snapshotOf(user), provider: 'email' },
     ]);

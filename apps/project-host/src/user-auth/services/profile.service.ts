@@ -121,7 +121,11 @@ export class ProfileService {
     try {
       updated = await ctx.tenant.$transaction(async (tx) => {
         await this.codes.voidAll(tx, user.id, 'email_change');
-        return tx.user.update({ where: { id: user.id }, data: { email, name, pendingEmail: null } });
+        // Nothing proved the new address: it counts as unproven until a mailed code or a provider does.
+        return tx.user.update({
+          where: { id: user.id },
+          data: { email, name, pendingEmail: null, emailVerified: false },
+        });
       }, TX_OPTIONS);
     } catch (error) {
       if (isUniqueViolation(error)) throw new AuthError(AuthErrorCode.IdentityAlreadyExists);

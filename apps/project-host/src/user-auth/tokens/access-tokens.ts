@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { isUuid } from '@suite/db';
 import { jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import { randomUUID } from 'node:crypto';
-import type { UserSnapshot } from '../../events/auth-events.publisher.js';
+import type { TokenUser } from '../user-snapshot.js';
 import { ACCESS_TOKEN_ALG, ACCESS_TOKEN_TTL_SECONDS, ACCESS_TOKEN_TYP } from '../user-auth.constants.js';
 import { SigningKeyStore } from './signing-key.store.js';
 
@@ -15,6 +15,8 @@ export interface AccessClaims {
   email: string;
   name: string | null;
   picture: string | null;
+  /** Whether the user proved the address (mailed code or a provider that verified it). */
+  email_verified: boolean;
   iat: number;
   exp: number;
 }
@@ -42,7 +44,7 @@ export class AccessTokens {
 
   constructor(private readonly keys: SigningKeyStore) {}
 
-  async issue(audience: TokenAudience, user: UserSnapshot, sessionFamilyId: string): Promise<string> {
+  async issue(audience: TokenAudience, user: TokenUser, sessionFamilyId: string): Promise<string> {
     const key = await this.keys.signingKey(audience.projectId);
     const now = Math.floor(Date.now() / 1000);
     return new SignJWT({
@@ -51,6 +53,7 @@ export class AccessTokens {
       email: user.email,
       name: user.name,
       picture: user.picture,
+      email_verified: user.emailVerified,
     })
       .setProtectedHeader({ alg: ACCESS_TOKEN_ALG, kid: key.kid, typ: ACCESS_TOKEN_TYP })
       .setIssuer(audience.issuer)
@@ -109,7 +112,7 @@ export class AccessTokens {
 }
 
 function claimsOf(payload: JWTPayload): AccessClaims | undefined {
-  const { sub, sid, email, name, picture, typ, iat, exp } = payload;
+  const { sub, sid, email, name, picture, typ, iat, exp, email_verified } = payload;
   if (typ !== ACCESS_TOKEN_TYP) return undefined;
   if (typeof sub !== 'string' || typeof sid !== 'string' || typeof email !== 'string') return undefined;
   if (!isUuid(sub) || !isUuid(sid)) return undefined;
@@ -122,6 +125,7 @@ function claimsOf(payload: JWTPayload): AccessClaims | undefined {
     email,
     name: typeof name === 'string' ? name : null,
     picture: typeof picture === 'string' ? picture : null,
+    email_verified: email_verified === true,
     iat,
     exp,
   };

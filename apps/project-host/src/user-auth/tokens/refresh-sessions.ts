@@ -9,7 +9,7 @@ import type { ProjectHostConfig } from '../../project-host.config.js';
 import type { TenantTx } from '../codes/nonce-codes.js';
 import { looksLikeToken, randomToken, sha256Hex } from '../crypto/auth-secrets.js';
 import { REFRESH_TOKEN_TTL_MS, TX_OPTIONS } from '../user-auth.constants.js';
-import { snapshotOf } from '../user-snapshot.js';
+import { snapshotOf, tokenUserOf, type TokenUser } from '../user-snapshot.js';
 import { AccessTokens, type AccessClaims } from './access-tokens.js';
 import { RefreshGraceCache } from './refresh-grace.cache.js';
 import type { ClientMeta, TokenPair } from './token-pair.js';
@@ -22,7 +22,7 @@ const GRACE_PAIR_WAIT_MS = 2_000;
  * once. $1 the presented token's hash; $2-$6 the successor's id, hash, expiry, ip and user agent.
  */
 const ROTATE_CURRENT = {
-  name: 'rotate-current-session-v1',
+  name: 'rotate-current-session-v2',
   text: `
     WITH current AS (
       SELECT id, user_id, family_id FROM platform_auth.sessions
@@ -35,7 +35,7 @@ const ROTATE_CURRENT = {
       UPDATE platform_auth.sessions AS s SET rotated_at = now(), replaced_by_id = $2::uuid
         FROM current WHERE s.id = current.id
     )
-    SELECT current.family_id, u.id, u.email, u.name, u.picture
+    SELECT current.family_id, u.id, u.email, u.name, u.picture, u.email_verified
       FROM current JOIN platform_auth.users AS u ON u.id = current.user_id`,
 };
 
@@ -77,7 +77,7 @@ export class RefreshSessions {
   }
 
   /** Signs a user in: a new session family and its first pair. */
-  async start(ctx: ProjectContext, tx: TenantTx, user: UserSnapshot, meta: ClientMeta): Promise<TokenPair> {
+  async start(ctx: ProjectContext, tx: TenantTx, user: TokenUser, meta: ClientMeta): Promise<TokenPair> {
     const refreshToken = randomToken();
     const familyId = randomUUID();
     await tx.session.create({ data: this.row(user.id, familyId, refreshToken, meta) });
@@ -115,7 +115,7 @@ export class RefreshSessions {
         data: { rotatedAt: new Date(now), replacedById: successor.id },
       });
       const pair = {
-        accessToken: await this.tokens.issue(audienceOf(ctx), snapshotOf(user), row.familyId),
+        accessToken: await this.tokens.issue(audienceOf(ctx), tokenUserOf(user), row.familyId),
         refreshToken: next,
       };
       // Cached before the commit releases the row lock, so the requests queued behind it find it.
@@ -150,6 +150,7 @@ export class RefreshSessions {
       email: string;
       name: string | null;
       picture: string | null;
+      email_verified: boolean;
     }>({
       ...ROTATE_CURRENT,
       values: [hash, successorId, tokenHash, expiresAt, meta.ip ?? null, userAgent],
@@ -157,7 +158,11 @@ export class RefreshSessions {
     const found = rows[0];
     if (!found) return undefined;
     const pair = {
-      accessToken: await this.tokens.issue(audienceOf(ctx), snapshotOf(found), found.family_id),
+      accessToken: await this.tokens.issue(
+        audienceOf(ctx),
+        { ...snapshotOf(found), emailVerified: found.email_verified },
+        found.family_id,
+      ),
       refreshToken: next,
     };
     // Requests that presented the same token meanwhile wait for this in the careful path. The

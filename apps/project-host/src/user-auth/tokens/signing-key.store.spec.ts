@@ -19,6 +19,7 @@ const user = {
   email: 'ada@example.com',
   name: 'Ada',
   picture: null,
+  emailVerified: false,
 };
 const family = '0190c1a2-0000-7000-8000-0000000000bb';
 
