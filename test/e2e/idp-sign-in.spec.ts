@@ -71,6 +71,37 @@ function location(res: HostResponse | Response): URL {
   return new URL(value);
 }
 
+interface Started {
+  /** The provider's authorization URL the browser was sent on to. */
+  authorize: URL;
+  /** The binding cookie the callback's host set (`name=value`), as the browser keeps it. */
+  cookie: string;
+}
+
+/** Start route → hand-off on the callback's host (sets the binding cookie) → the provider's URL. */
+async function startSignIn(target: TestProject, redirectUri = APP, cookie?: string): Promise<Started> {
+  const start = await hostOf(target).get(
+    `/api/user/auth/idp?redirect_uri=${encodeURIComponent(redirectUri)}`,
+  );
+  expect(start.status).toBe(302);
+  const hop = location(start);
+  expect(hop.pathname).toBe('/internal/auth/idp/start');
+  const handed = await new HostClient(host.port, hop.host).get(hop.pathname + hop.search, {
+    headers: cookie ? { cookie } : {},
+  });
+  expect(handed.status).toBe(302);
+  const setCookie = handed.headers['set-cookie'];
+  const line = (Array.isArray(setCookie) ? setCookie[0] : setCookie) ?? '';
+  return { authorize: location(handed), cookie: line.split(';')[0]! };
+}
+
+/** The callback as the browser that holds `cookie` opens it. */
+function openCallback(callback: URL, cookie: string | undefined): Promise<HostResponse> {
+  return new HostClient(host.port, callback.host).get(callback.pathname + callback.search, {
+    headers: cookie ? { cookie } : {},
+  });
+}
+
 interface Flow {
   authorize: URL;
   callback: URL;
@@ -85,18 +116,12 @@ async function signIn(
   redirectUri = APP,
   tamper?: (callback: URL) => void,
 ): Promise<Flow> {
-  const start = await hostOf(target).get(
-    `/api/user/auth/idp?redirect_uri=${encodeURIComponent(redirectUri)}`,
-  );
-  expect(start.status).toBe(302);
-  const authorize = location(start);
+  const { authorize, cookie } = await startSignIn(target, redirectUri);
   const atProvider = await fetch(authorize, { redirect: 'manual' });
   expect(atProvider.status).toBe(302);
   const callback = location(atProvider);
   tamper?.(callback);
-  const callbackResponse = await new HostClient(host.port, callback.host).get(
-    callback.pathname + callback.search,
-  );
+  const callbackResponse = await openCallback(callback, cookie);
   expect(callbackResponse.status).toBe(302);
   return { authorize, callback, callbackResponse, final: location(callbackResponse) };
 }
@@ -176,8 +201,8 @@ describe('start route', () => {
   });
 
   it('keeps the state server-side for at most ten minutes, sealed', async () => {
-    const start = await hostOf(platform).get(`/api/user/auth/idp?redirect_uri=${encodeURIComponent(APP)}`);
-    const state = location(start).searchParams.get('state')!;
+    const { authorize } = await startSignIn(platform);
+    const state = authorize.searchParams.get('state')!;
     const key = `${infra.REDIS_PREFIX}:ua:idp-state:${createHash('sha256').update(state).digest('hex')}`;
     const redis = createRedisConnection(infra.REDIS_URL);
     try {
@@ -433,8 +458,8 @@ describe('callback failures', () => {
 
   it('answers 400 to a tampered state and to a replayed one', async () => {
     provider.claims = person();
-    const start = await hostOf(platform).get(`/api/user/auth/idp?redirect_uri=${encodeURIComponent(APP)}`);
-    const callback = location(await fetch(location(start), { redirect: 'manual' }));
+    const { authorize, cookie } = await startSignIn(platform);
+    const callback = location(await fetch(authorize, { redirect: 'manual' }));
     const cp = new HostClient(host.port, callback.host);
 
     const tampered = new URL(callback);
@@ -443,15 +468,75 @@ describe('callback failures', () => {
     const at = Math.floor(state.length / 2);
     const swapped = state[at] === 'A' ? 'B' : 'A';
     tampered.searchParams.set('state', `${state.slice(0, at)}${swapped}${state.slice(at + 1)}`);
-    const bad = await cp.get(tampered.pathname + tampered.search);
+    const bad = await cp.get(tampered.pathname + tampered.search, { headers: { cookie } });
     expect(bad.status).toBe(400);
     expect(bad.json).toMatchObject({ code: 'invalid-request' });
 
-    const good = await cp.get(callback.pathname + callback.search);
+    const good = await cp.get(callback.pathname + callback.search, { headers: { cookie } });
     expect(good.status).toBe(302);
     expect(location(good).searchParams.get('accessToken')).toBeTruthy();
-    const replay = await cp.get(callback.pathname + callback.search);
+    const replay = await cp.get(callback.pathname + callback.search, { headers: { cookie } });
     expect(replay.status).toBe(400);
+  });
+
+  it('binds the state to the browser that started: a callback opened in another browser gets error=invalid_state and no tokens', async () => {
+    // The attacker starts a sign-in in their own browser and signs in at the provider as themselves…
+    const attackerClaims = person();
+    provider.claims = attackerClaims;
+    const attacker = await startSignIn(platform);
+    const callback = location(await fetch(attacker.authorize, { redirect: 'manual' }));
+    expect(attacker.cookie).toMatch(/^ua_idp_browser=[A-Za-z0-9_-]{43}$/);
+    const before = (await events.of(platform.id)).length;
+
+    // …then sends the callback URL to the victim, whose browser never started that sign-in.
+    const res = await openCallback(callback, undefined);
+    expect(res.status).toBe(302);
+    const final = location(res);
+    expect(final.origin + final.pathname).toBe(APP);
+    expect(final.searchParams.get('error')).toBe('invalid_state');
+    expect(final.searchParams.get('accessToken')).toBeNull();
+    expect(final.searchParams.get('refreshToken')).toBeNull();
+    // The state is spent: not even the attacker's browser can use it now.
+    expect((await openCallback(callback, attacker.cookie)).status).toBe(400);
+    expect(await kindsAfter(platform.id, before)).toEqual([]);
+    const [signedUp] = await tenantQuery(platform.id, 'SELECT id FROM users WHERE email = $1', [
+      attackerClaims.email,
+    ]);
+    expect(signedUp).toBeUndefined();
+  });
+
+  it("refuses a callback carrying another browser's binding cookie with error=invalid_state", async () => {
+    provider.claims = person();
+    const attacker = await startSignIn(platform);
+    const callback = location(await fetch(attacker.authorize, { redirect: 'manual' }));
+    const victim = await startSignIn(platform);
+    expect(victim.cookie).not.toBe(attacker.cookie);
+    const res = await openCallback(callback, victim.cookie);
+    expect(res.status).toBe(302);
+    expect(location(res).searchParams.get('error')).toBe('invalid_state');
+    expect(location(res).searchParams.get('accessToken')).toBeNull();
+  });
+
+  it('sets the binding cookie HttpOnly, SameSite=Lax, for the idp routes only, and uses a hand-off once', async () => {
+    const start = await hostOf(platform).get(`/api/user/auth/idp?redirect_uri=${encodeURIComponent(APP)}`);
+    const hop = location(start);
+    expect(hop.origin).toBe(`http://localhost:${host.port}`);
+    expect(hop.searchParams.get('state')).toBeNull();
+    const cp = new HostClient(host.port, hop.host);
+    const handed = await cp.get(hop.pathname + hop.search);
+    expect(handed.status).toBe(302);
+    expect(location(handed).origin).toBe(new URL(provider.issuer).origin);
+    const setCookie = String(handed.headers['set-cookie']);
+    expect(setCookie).toMatch(/HttpOnly/);
+    expect(setCookie).toMatch(/SameSite=Lax/);
+    expect(setCookie).toMatch(/Path=\/internal\/auth\/idp/);
+    expect(setCookie).toMatch(/Max-Age=600/);
+    // A browser that already holds a key keeps it (parallel sign-ins share it).
+    const again = await startSignIn(platform, APP, setCookie.split(';')[0]);
+    expect(again.cookie).toBe(setCookie.split(';')[0]);
+    const reused = await cp.get(hop.pathname + hop.search);
+    expect(reused.status).toBe(400);
+    expect(reused.json).toMatchObject({ code: 'invalid-request' });
   });
 
   it('answers the callback only on the PUBLIC_URL host', async () => {

@@ -58,16 +58,25 @@ afterAll(async () => {
   if (project) await dropTestProject(infra.DATABASE_URL, project).catch(() => undefined);
 });
 
+/** The binding cookie the callback's host set when the browser was handed to the provider. */
+let cookie = '';
+
 async function start(): Promise<URL> {
   const res = await new HostClient(host.port, project.host).get(
     `/api/user/auth/idp?redirect_uri=${encodeURIComponent(APP)}`,
   );
   expect(res.status).toBe(302);
-  return new URL(res.headers.location as string);
+  const hop = new URL(res.headers.location as string);
+  const handed = await new HostClient(host.port, hop.host).get(hop.pathname + hop.search);
+  expect(handed.status).toBe(302);
+  cookie = String(handed.headers['set-cookie']).split(';')[0]!;
+  return new URL(handed.headers.location as string);
 }
 
 async function complete(callback: URL): Promise<URL> {
-  const res = await new HostClient(host.port, callback.host).get(callback.pathname + callback.search);
+  const res = await new HostClient(host.port, callback.host).get(callback.pathname + callback.search, {
+    headers: { cookie },
+  });
   expect(res.status).toBe(302);
   return new URL(res.headers.location as string);
 }
@@ -97,7 +106,9 @@ describe('a strict OpenID provider', () => {
     expect(kinds).toEqual(['user.created', 'user.signed_in']);
 
     // The callback URL cannot be used twice.
-    const replay = await new HostClient(host.port, callback.host).get(callback.pathname + callback.search);
+    const replay = await new HostClient(host.port, callback.host).get(callback.pathname + callback.search, {
+      headers: { cookie },
+    });
     expect(replay.status).toBe(400);
   });
 

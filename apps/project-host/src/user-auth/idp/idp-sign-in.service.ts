@@ -10,7 +10,7 @@ import {
 import type { ProjectContext } from '../../projects/project-context.js';
 import { ProjectResolver } from '../../projects/project-resolver.js';
 import type { ProjectHostConfig } from '../../project-host.config.js';
-import { randomToken } from '../crypto/auth-secrets.js';
+import { looksLikeToken, randomToken } from '../crypto/auth-secrets.js';
 import { AuthRateLimits } from '../limits/auth-rate-limits.js';
 import { isUniqueViolation } from '../prisma-errors.js';
 import { assertRedirectUri, withQuery } from '../redirect-uri.js';
@@ -29,6 +29,7 @@ import { OidcClients, type IdpIdentity } from './oidc-clients.js';
  */
 export type IdpRedirectError =
   | 'idp_oauth_failed'
+  | 'invalid_state'
   | 'signup_disabled'
   | 'identity_not_linked'
   | 'idp_oauth_disabled'
@@ -52,6 +53,11 @@ export function idpCallbackUri(publicUrl: string): string {
   return `${publicUrl.replace(/\/+$/, '')}/internal/auth/idp/callback`;
 }
 
+/** Where the start route hands the browser to, on the callback's host, to bind the state to it. */
+export function idpHopUri(publicUrl: string): string {
+  return `${publicUrl.replace(/\/+$/, '')}/internal/auth/idp/start`;
+}
+
 /**
  * Identity-provider sign-in: the start route sends the browser to the provider with a server-side
  * state; the callback (on the PUBLIC_URL host, shared by every project) finds the project and the
@@ -62,6 +68,7 @@ export function idpCallbackUri(publicUrl: string): string {
 export class IdpSignInService {
   private readonly logger = new Logger('idp');
   private readonly callbackUri: string;
+  private readonly hopUri: string;
 
   constructor(
     @Inject(IDP_CLIENT_RESOLVER) private readonly clients: IdpClientResolver,
@@ -75,6 +82,7 @@ export class IdpSignInService {
     @Inject(PROJECT_HOST_CONFIG) config: ProjectHostConfig,
   ) {
     this.callbackUri = idpCallbackUri(config.PUBLIC_URL);
+    this.hopUri = idpHopUri(config.PUBLIC_URL);
   }
 
   /** GET /api/user/auth/idp: where to send the browser. Fires no hook (spec). */
@@ -96,11 +104,42 @@ export class IdpSignInService {
       redirectUri,
       ...authorization.checks,
     });
-    return authorization.url;
+    // The browser goes to the provider through the callback's host, which binds the state to it
+    // (a cookie there), so a callback URL made in another browser cannot sign this one in.
+    const hop = randomToken();
+    await this.states.saveHop(hop, { state, authorizationUrl: authorization.url });
+    return `${this.hopUri}?${new URLSearchParams({ hop }).toString()}`;
+  }
+
+  /**
+   * GET /internal/auth/idp/start on the callback's host: binds the sign-in's state to this browser
+   * (`browserKey`, the binding cookie's value: kept when the browser has one, else a new one) and
+   * sends it on to the provider. A hand-off is used once; whoever follows it is the browser bound.
+   */
+  async hop(
+    query: Record<string, unknown>,
+    browserKey: string | undefined,
+  ): Promise<{ location: string; browserKey: string }> {
+    const pending = await this.states.takeHop(query.hop);
+    if (!pending) {
+      throw new AuthError(
+        AuthErrorCode.InvalidRequest,
+        'This sign-in is unknown, expired or already started: start it again.',
+        { status: 400 },
+      );
+    }
+    const key = browserKey && looksLikeToken(browserKey) ? browserKey : randomToken();
+    await this.states.bind(pending.state, key);
+    return { location: pending.authorizationUrl, browserKey: key };
   }
 
   /** GET /internal/auth/idp/callback: where to send the browser back to. */
-  async callback(query: Record<string, unknown>, rawQuery: string, meta: ClientMeta): Promise<string> {
+  async callback(
+    query: Record<string, unknown>,
+    rawQuery: string,
+    meta: ClientMeta,
+    browserKey: string | undefined,
+  ): Promise<string> {
     const pending = await this.states.consume(query.state);
     if (!pending) {
       throw new AuthError(
@@ -113,6 +152,12 @@ export class IdpSignInService {
       authOutcomes.inc({ action: 'idp', outcome: error });
       return withQuery(pending.redirectUri, { error });
     };
+    // Sign-in CSRF: a callback URL that another browser started (an attacker's own sign-in, sent to
+    // the victim) would sign this browser into that account. No tokens, no hook (a validation gate).
+    if (!(await this.states.takeBinding(query.state as string, browserKey))) {
+      this.logger.warn({ projectId: pending.projectId }, 'identity-provider callback from another browser');
+      return fail('invalid_state');
+    }
     const resolved = await this.projects.resolve(pending.projectHost);
     if (resolved.kind !== 'project' || resolved.context.project.id !== pending.projectId) {
       return fail('idp_oauth_failed');

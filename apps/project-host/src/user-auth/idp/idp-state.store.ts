@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { queuePrefix } from '@suite/queue';
+import { timingSafeEqual } from 'node:crypto';
 import { PlatformResources } from '../../platform/platform-resources.js';
 import { AuthSecrets, sha256Hex } from '../crypto/auth-secrets.js';
 import type { AuthorizationChecks } from './oidc-clients.js';
@@ -9,6 +10,8 @@ const SEAL = 'refresh-grace-seal';
 
 /** Minutes a browser has to come back from the identity provider. */
 export const IDP_STATE_TTL_SECONDS = 10 * 60;
+/** The hand-off from the start route to the callback's host is followed at once by the browser. */
+const HOP_TTL_SECONDS = 2 * 60;
 
 /** What the callback needs to find again: the project, the caller's redirect_uri and the checks. */
 export interface PendingSignIn extends AuthorizationChecks {
@@ -16,6 +19,12 @@ export interface PendingSignIn extends AuthorizationChecks {
   /** The project's id host, to resolve the project on the callback (served on the PUBLIC_URL host). */
   projectHost: string;
   redirectUri: string;
+}
+
+/** The start route's hand-off to the callback's host: which state, and where the provider is. */
+export interface PendingHop {
+  state: string;
+  authorizationUrl: string;
 }
 
 /**
@@ -47,7 +56,49 @@ export class IdpStateStore {
     return opened ? (JSON.parse(opened.toString('utf8')) as PendingSignIn) : undefined;
   }
 
+  /** Keeps the hand-off of a just-started sign-in under `hop` (a fresh randomToken()). */
+  async saveHop(hop: string, pending: PendingHop): Promise<void> {
+    const key = this.hopKey(hop);
+    await this.resources.redis.set(
+      key,
+      this.secrets.seal(SEAL, JSON.stringify(pending), key),
+      'EX',
+      HOP_TTL_SECONDS,
+    );
+  }
+
+  /** The hand-off of `hop`, at most once. */
+  async takeHop(hop: unknown): Promise<PendingHop | undefined> {
+    if (typeof hop !== 'string' || hop.length === 0 || hop.length > 256) return undefined;
+    const key = this.hopKey(hop);
+    const sealed = await this.resources.redis.getdel(key);
+    const opened = sealed ? this.secrets.open(SEAL, sealed, key) : undefined;
+    return opened ? (JSON.parse(opened.toString('utf8')) as PendingHop) : undefined;
+  }
+
+  /** Binds `state` to the browser holding the binding cookie `browserKey`. */
+  async bind(state: string, browserKey: string): Promise<void> {
+    await this.resources.redis.set(this.bindKey(state), sha256Hex(browserKey), 'EX', IDP_STATE_TTL_SECONDS);
+  }
+
+  /** Whether `browserKey` is the browser `state` was bound to (checked once: the binding is consumed). */
+  async takeBinding(state: string, browserKey: string | undefined): Promise<boolean> {
+    const bound = await this.resources.redis.getdel(this.bindKey(state));
+    if (!bound || !browserKey) return false;
+    const presented = Buffer.from(sha256Hex(browserKey));
+    const expected = Buffer.from(bound);
+    return presented.length === expected.length && timingSafeEqual(presented, expected);
+  }
+
   private key(state: string): string {
     return `${queuePrefix()}:ua:idp-state:${sha256Hex(state)}`;
+  }
+
+  private hopKey(hop: string): string {
+    return `${queuePrefix()}:ua:idp-hop:${sha256Hex(hop)}`;
+  }
+
+  private bindKey(state: string): string {
+    return `${queuePrefix()}:ua:idp-bind:${sha256Hex(state)}`;
   }
 }
