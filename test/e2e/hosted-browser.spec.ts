@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { CHROMIUM_ARGS, DEFAULT_CHROMIUM_PATH } from '@suite/browser-agent';
+import { chromiumArgs, DEFAULT_CHROMIUM_PATH } from '@suite/browser-agent';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -18,7 +18,7 @@ async function startRemoteChromium(profile: string): Promise<{ child: ChildProce
     chromiumPath,
     [
       '--headless',
-      ...CHROMIUM_ARGS,
+      ...chromiumArgs(),
       '--remote-debugging-address=127.0.0.1',
       '--remote-debugging-port=0',
       `--user-data-dir=${profile}`,

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { CHROMIUM_ARGS, DEFAULT_CHROMIUM_PATH, launchLocalBrowser } from '@suite/browser-agent';
+import { chromiumArgs, DEFAULT_CHROMIUM_PATH, launchLocalBrowser } from '@suite/browser-agent';
 import { withClient } from '../../libs/db/src/testing/throwaway-database.js';
 import { type ChangeableSite, serveChangeableSite } from '../../libs/llm-agent/testing/changeable-site.js';
 import {
@@ -90,7 +90,7 @@ describe('GET /v1/jobs/{id}/script', () => {
   reporter: 'line',
   timeout: 120000,
   expect: { timeout: 5000 },
-  use: { launchOptions: { executablePath: process.env.EXPORT_CHROMIUM, args: ${JSON.stringify(CHROMIUM_ARGS)} } },
+  use: { launchOptions: { executablePath: process.env.EXPORT_CHROMIUM, args: ${JSON.stringify(chromiumArgs())} } },
 };\n`,
     );
     return run(

@@ -63,7 +63,15 @@ export function startApp(app: AppName, env: NodeJS.ProcessEnv): AppProcess {
   const entry = join(repoRoot, 'apps', app, 'dist', 'main.js');
   if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`make setup\` (or make test) to build`);
   const child = spawn(process.execPath, [entry], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', ...env },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      LOG_LEVEL: 'warn',
+      // Specs test fixture apps on 127.0.0.1, as `make start` lets you; the network-policy spec
+      // starts its workers with public-only.
+      ...(app === 'browser-worker' ? { BROWSER_NETWORK_POLICY: 'allow-private' } : {}),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -11,6 +11,7 @@ import {
   serviceEnv,
   z,
 } from '@suite/config';
+import { parseAllowList } from '@suite/egress-policy';
 import { servedLlmModels, type LlmModelRegistry } from '@suite/llm-agent';
 
 export const agentGatewayEnv = z.object({
@@ -34,8 +35,16 @@ export const agentGatewayEnv = z.object({
     .optional(),
   /** A blocking SendMessage answers with the still-working task after this long. */
   A2A_BLOCKING_TIMEOUT_MS: envFields.positiveInt(120_000),
-  /** Hosts (names or IPs) push-notification webhooks may use even when they are private. */
-  PUSH_ALLOWED_HOSTS: envFields.list(),
+  /**
+   * Webhooks are public-only; these hosts, host:port pairs, IPs and CIDRs (`hooks.internal`,
+   * `10.0.0.7:8080`, `10.1.0.0/16`, `[fd00::1]:443`) are let through even when private.
+   */
+  PUSH_ALLOWED_HOSTS: envFields.list().superRefine((entries, ctx) => {
+    for (const problem of parseAllowList(entries).problems)
+      ctx.addIssue({ code: 'custom', message: problem });
+  }),
+  /** DNS servers (`ip`, `ip:port`) webhook hosts are resolved with; unset: the system resolver. */
+  PUSH_DNS_SERVERS: envFields.list(),
   /** One webhook POST waits this long before it counts as failed (and is retried). */
   PUSH_TIMEOUT_MS: envFields.positiveInt(10_000),
   PUSH_ATTEMPTS: envFields.positiveInt(5),

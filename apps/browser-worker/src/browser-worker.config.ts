@@ -11,6 +11,7 @@ import {
   serviceEnv,
   z,
 } from '@suite/config';
+import { NETWORK_MODES, parseAllowList } from '@suite/egress-policy';
 import { servedLlmModels, type LlmModelRegistry } from '@suite/llm-agent';
 import { cpus } from 'node:os';
 
@@ -37,6 +38,25 @@ export const browserWorkerEnv = z.object({
   /** Repairs and retention sweep; 0 disables it on this worker. */
   REAPER_INTERVAL_MS: z.coerce.number({ error: 'must be a number' }).int().min(0).default(60_000),
   ARTIFACT_RETENTION_DAYS: envFields.positiveInt(30),
+  /**
+   * Where job browsers may connect, checked on the address actually connected to: `public-only`
+   * refuses loopback, private (RFC 1918, IPv6 ULA) and CGNAT addresses; `allow-private` lets them
+   * through (testing an app on your own machine). Link-local and cloud metadata addresses,
+   * multicast and 0.0.0.0 are refused in both unless BROWSER_ALLOWED_HOSTS lists them.
+   * `make start` sets allow-private; everywhere else the default is public-only.
+   */
+  BROWSER_NETWORK_POLICY: z
+    .enum(NETWORK_MODES, { error: 'must be public-only or allow-private' })
+    .default('public-only'),
+  /** Hosts, host:port pairs, IPs and CIDRs job browsers may reach whatever the policy says. */
+  BROWSER_ALLOWED_HOSTS: envFields.list().superRefine((entries, ctx) => {
+    for (const problem of parseAllowList(entries).problems)
+      ctx.addIssue({ code: 'custom', message: problem });
+  }),
+  /** DNS servers (`ip`, `ip:port`) the browsers' proxy resolves with; unset: the system resolver. */
+  BROWSER_DNS_SERVERS: envFields.list(),
+  /** Let job browsers download files (into a throw-away folder per job). */
+  BROWSER_ALLOW_DOWNLOADS: envFields.bool(false),
   HOSTED_BROWSER_WS_URL: z
     .string()
     .refine((v) => /^wss?:\/\//.test(v) && URL.canParse(v), 'must be a ws:// or wss:// URL')

@@ -1,13 +1,17 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser } from 'puppeteer-core';
 
 export const DEFAULT_CHROMIUM_PATH = '/usr/lib/chromium/chromium';
 
-/** Flags that keep a headless Chromium quiet and offline-friendly in containers and CI. */
+/**
+ * Flags that keep a headless Chromium quiet and offline-friendly in containers and CI. WebRTC may
+ * not send UDP around the context's proxy (the network policy would not see it). `--no-sandbox`
+ * is not here: it is added only when running as root (`chromiumArgs`), where Chromium's own
+ * sandbox cannot start.
+ */
 export const CHROMIUM_ARGS: readonly string[] = [
-  '--no-sandbox',
   '--disable-gpu',
   '--disable-quic',
   '--no-first-run',
@@ -16,7 +20,46 @@ export const CHROMIUM_ARGS: readonly string[] = [
   '--disable-sync',
   '--disable-dev-shm-usage',
   '--mute-audio',
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+  '--webrtc-ip-handling-policy=disable_non_proxied_udp',
 ];
+
+/** Environment variables Chromium is started with; nothing else (no DATABASE_URL, keys or tokens). */
+const PASSED_ENV = ['PATH', 'LANG', 'LANGUAGE', 'LC_ALL', 'TZ', 'FONTCONFIG_PATH', 'FONTCONFIG_FILE'];
+
+let warnedNoSandbox = false;
+
+export function runningAsRoot(): boolean {
+  return process.getuid?.() === 0;
+}
+
+/**
+ * The flags for one launch: CHROMIUM_ARGS, plus `--no-sandbox` only as root (Chromium's sandbox
+ * refuses to start as root), which is reported once through `warn`.
+ */
+export function chromiumArgs(warn: (message: string) => void = (m) => process.emitWarning(m)): string[] {
+  if (!runningAsRoot()) return [...CHROMIUM_ARGS];
+  if (!warnedNoSandbox) {
+    warnedNoSandbox = true;
+    warn(
+      'Chromium runs with --no-sandbox because this process runs as root; run the worker as an unprivileged user (the image uses uid 1000) to keep its sandbox',
+    );
+  }
+  return ['--no-sandbox', ...CHROMIUM_ARGS];
+}
+
+/** A minimal environment for Chromium: locale and PATH, and a HOME inside its throw-away profile. */
+export function chromiumEnv(profile: string, env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const name of PASSED_ENV) if (env[name]) kept[name] = env[name];
+  return {
+    ...kept,
+    HOME: profile,
+    XDG_CONFIG_HOME: join(profile, '.config'),
+    XDG_CACHE_HOME: join(profile, '.cache'),
+    TMPDIR: join(profile, '.tmp'),
+  };
+}
 
 export interface LocalBrowserOptions {
   /** Defaults to $CHROMIUM_PATH, then Debian's binary (not the /usr/bin/chromium wrapper script). */
@@ -24,6 +67,8 @@ export interface LocalBrowserOptions {
   headless?: boolean;
   viewport?: { width: number; height: number };
   extraArgs?: readonly string[];
+  /** Where the once-only `--no-sandbox` warning goes (as root). Default: a process warning. */
+  warn?: (message: string) => void;
 }
 
 export const DEFAULT_VIEWPORT = { width: 1280, height: 720 } as const;
@@ -37,13 +82,23 @@ export async function launchLocalBrowser(options: LocalBrowserOptions = {}): Pro
   const profile = await mkdtemp(join(tmpdir(), 'browser-agent-profile-'));
   const removeProfile = () => rm(profile, { recursive: true, force: true }).catch(() => undefined);
   try {
+    await mkdir(join(profile, '.tmp'));
+    // The preference behind the WebRTC flags, for Chromium builds that read only the preference.
+    await mkdir(join(profile, 'Default'));
+    await writeFile(
+      join(profile, 'Default', 'Preferences'),
+      JSON.stringify({
+        webrtc: { ip_handling_policy: 'disable_non_proxied_udp', multiple_routes_enabled: false },
+      }),
+    );
     const browser = await puppeteer.launch({
       executablePath,
       headless: options.headless ?? true,
       userDataDir: profile,
+      env: chromiumEnv(profile),
       defaultViewport: options.viewport ?? DEFAULT_VIEWPORT,
       args: [
-        ...CHROMIUM_ARGS,
+        ...chromiumArgs(options.warn),
         `--window-size=${(options.viewport ?? DEFAULT_VIEWPORT).width},${(options.viewport ?? DEFAULT_VIEWPORT).height}`,
         ...(options.extraArgs ?? []),
       ],

@@ -1,4 +1,5 @@
 import type { Browser, BrowserContext, Page } from 'puppeteer-core';
+import { type BrowserNetworkOptions, type NetworkGuard, openGuardedContext } from './network-guard.js';
 
 export interface BrowserPoolOptions {
   /** Opens a browser, e.g. `() => launchLocalBrowser()` or `() => connectHostedBrowser(url)`. */
@@ -12,6 +13,11 @@ export interface BrowserPoolOptions {
    * so the next job starts without waiting for them. Default false.
    */
   spare?: boolean;
+  /**
+   * The network policy of every context: its own filtering proxy (or request interception for a
+   * hosted browser), downloads refused unless allowed, refused schemes blanked. Unset: none.
+   */
+  network?: BrowserNetworkOptions;
 }
 
 const restartListeners = new Set<() => void>();
@@ -29,6 +35,8 @@ export class BrowserSession {
     readonly page: Page,
     private readonly closeTimeoutMs: number,
     private readonly onClosed: (session: BrowserSession) => void,
+    /** The context's network guard: what was blocked, and what cannot be enforced. */
+    readonly network?: NetworkGuard,
   ) {}
 
   close(): Promise<void> {
@@ -36,6 +44,7 @@ export class BrowserSession {
       if (this.browser.connected) {
         await withTimeout(this.context.close(), this.closeTimeoutMs).catch(() => undefined);
       }
+      await this.network?.close();
       this.onClosed(this);
     })();
     return this.closing;
@@ -146,16 +155,25 @@ export class BrowserPool {
   }
 
   private async newSession(browser: Browser, inUse = true): Promise<BrowserSession> {
-    const context = await browser.createBrowserContext();
+    const { context, guard } = await openGuardedContext(browser, this.options.network);
     try {
       const page = await context.newPage();
-      const session = new BrowserSession(browser, context, page, this.closeTimeoutMs, (s) => {
-        if (this.sessions.delete(s)) this.prepareSpare();
-      });
+      await guard?.attach(context, page);
+      const session = new BrowserSession(
+        browser,
+        context,
+        page,
+        this.closeTimeoutMs,
+        (s) => {
+          if (this.sessions.delete(s)) this.prepareSpare();
+        },
+        guard,
+      );
       if (inUse) this.sessions.add(session);
       return session;
     } catch (error) {
       await context.close().catch(() => undefined);
+      await guard?.close();
       throw error;
     }
   }

@@ -12,12 +12,22 @@ export {
 export { BrowserPool, type BrowserPoolOptions, BrowserSession } from './browser-pool.js';
 export {
   CHROMIUM_ARGS,
+  chromiumArgs,
+  chromiumEnv,
   connectHostedBrowser,
   DEFAULT_CHROMIUM_PATH,
   DEFAULT_VIEWPORT,
   launchLocalBrowser,
   type LocalBrowserOptions,
+  runningAsRoot,
 } from './browser-launcher.js';
+export {
+  type BlockedConnection,
+  type BrowserNetworkOptions,
+  NetworkGuard,
+  networkGuardOf,
+} from './network-guard.js';
+export { EgressProxy, type EgressProxyOptions } from './egress-proxy.js';
 export { CURSOR_COLOR, CURSOR_ELEMENT_ID, CursorOverlay } from './cursor-overlay.js';
 export {
   describeTarget,

@@ -1,3 +1,4 @@
+import { navigationSchemeProblem } from '@suite/egress-policy';
 import type { ElementHandle, KeyInput, Page } from 'puppeteer-core';
 import { describeTarget, findOnce, locate } from './element-locator.js';
 import {
@@ -8,7 +9,9 @@ import {
   type ElementSnapshot,
 } from './element-state-script.js';
 import { describeKeys } from './key-names.js';
+import { BLOCKED_HEADER } from './egress-proxy.js';
 import { NavigationWatcher } from './navigation-watcher.js';
+import { networkGuardOf } from './network-guard.js';
 import type { DomDocument, DomElement } from './page-dom.js';
 import { LimitExceededError, StepFailedError } from './run-limits.js';
 import {
@@ -184,16 +187,27 @@ async function withNavigationTimeout<T>(
 
 async function navigate(ctx: StepContext, raw: string): Promise<string> {
   const url = resolveUrl(raw, ctx.page.url(), ctx.baseUrl);
+  // Checked before any request: file:, chrome:, view-source:, data: … never reach the browser.
+  const schemeProblem = navigationSchemeProblem(url);
+  if (schemeProblem) throw new StepFailedError(schemeProblem);
+  const guard = networkGuardOf(ctx.page);
+  const started = Date.now();
   const response = await withNavigationTimeout(ctx, `opening ${url}`, async () => {
     try {
       return await ctx.page.goto(url, { waitUntil: 'load', timeout: ctx.limits.navigationTimeoutMs });
     } catch (error) {
+      const blocked = guard?.blockFor(url, started);
+      if (blocked) throw new StepFailedError(`could not open ${url}: ${blocked.message}`);
       if (error instanceof Error && error.name !== 'TimeoutError') {
         throw new StepFailedError(`could not open ${url}: ${error.message.replace(/ at https?:\S+$/, '')}`);
       }
       throw error;
     }
   });
+  // A plain-HTTP request (or a redirect hop) the proxy refused comes back as its 403.
+  const refused = response?.headers()[BLOCKED_HEADER];
+  if (refused)
+    throw new StepFailedError(`could not open ${url}: ${guard?.blockFor(url, started)?.message ?? refused}`);
   const status = response?.status();
   return status !== undefined && status >= 400 ? `opened ${url} (HTTP ${status})` : `opened ${url}`;
 }

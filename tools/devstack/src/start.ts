@@ -36,6 +36,8 @@ async function main(): Promise<void> {
     ARTIFACTS_DIR: process.env.ARTIFACTS_DIR || join(data, 'artifacts'),
     LOG_FORMAT: process.env.LOG_FORMAT || 'pretty',
     NODE_ENV: process.env.NODE_ENV || 'development',
+    // Testing an app on this machine is the point here; images and manifests say public-only.
+    BROWSER_NETWORK_POLICY: process.env.BROWSER_NETWORK_POLICY || 'allow-private',
   };
   const apps: { name: string; app: string; env: NodeJS.ProcessEnv }[] = [
     {

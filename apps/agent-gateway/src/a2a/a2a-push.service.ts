@@ -6,6 +6,13 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import type { MainDb } from '@suite/db';
+import {
+  createHostResolver,
+  EgressBlockedError,
+  type EgressPolicy,
+  type HostResolver,
+  pinnedRequest,
+} from '@suite/egress-policy';
 import type { JobEvent, Principal } from '@suite/jobs';
 import { createRedisConnection, createWorker, QueueName, type TypedJob } from '@suite/queue';
 import type { Worker } from 'bullmq';
@@ -18,7 +25,7 @@ import { isFinalStatus, TaskEvents } from '../runner/task-events.js';
 import { invalidParams, Params, readAuthentication } from './a2a-params.js';
 import { A2aTasksService } from './a2a-tasks.service.js';
 import type { StreamResponse, TaskPushNotificationConfig } from './a2a.types.js';
-import { assertPublicWebhookUrl } from './webhook-url.guard.js';
+import { assertPublicWebhookUrl, parseWebhookUrl, webhookPolicy } from './webhook-url.guard.js';
 
 /** How far back a restarted gateway looks for tasks whose final notification may be unsent. */
 const RESUME_WINDOW_MS = 6 * 3600_000;
@@ -49,13 +56,18 @@ export class A2aPushService implements OnApplicationBootstrap, OnApplicationShut
   private readonly watched = new Map<string, () => Promise<void>>();
   private worker?: Worker;
   private workerConnection?: Redis;
+  private readonly policy: EgressPolicy;
+  private readonly resolve: HostResolver;
 
   constructor(
     private readonly resources: RunnerResources,
     private readonly tasks: A2aTasksService,
     private readonly events: TaskEvents,
     @Inject(AGENT_GATEWAY_CONFIG) private readonly config: AgentGatewayConfig,
-  ) {}
+  ) {
+    this.policy = webhookPolicy(config.PUSH_ALLOWED_HOSTS);
+    this.resolve = createHostResolver(config.PUSH_DNS_SERVERS);
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     this.workerConnection = createRedisConnection(this.config.REDIS_URL, {
@@ -110,7 +122,7 @@ export class A2aPushService implements OnApplicationBootstrap, OnApplicationShut
 
   /** Refuses what `create` would refuse, before anything is stored. */
   async check(config: Omit<TaskPushNotificationConfig, 'taskId'>): Promise<void> {
-    await assertPublicWebhookUrl(config.url, this.config.PUSH_ALLOWED_HOSTS);
+    await assertPublicWebhookUrl(config.url, this.policy, this.resolve);
     if (config.id.length > 200)
       throw invalidParams('push notification config id must be at most 200 characters');
   }
@@ -246,21 +258,35 @@ export class A2aPushService implements OnApplicationBootstrap, OnApplicationShut
       where: { jobId_id: { jobId, id: configId } },
     });
     if (!config) return; // deleted since: nothing to send
-    const url = await assertPublicWebhookUrl(config.url, this.config.PUSH_ALLOWED_HOSTS);
+    const url = parseWebhookUrl(config.url);
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (config.authScheme) {
       headers.authorization = `${config.authScheme} ${config.authCredentials ?? ''}`.trim();
     }
     if (config.token) headers['x-a2a-notification-token'] = config.token;
-    const response = await fetch(url, {
+    // Resolved and checked here, then connected to exactly that address; redirects are not followed.
+    const response = await pinnedRequest(url, {
       method: 'POST',
       headers,
       body: JSON.stringify(event),
-      redirect: 'manual',
-      signal: AbortSignal.timeout(this.config.PUSH_TIMEOUT_MS),
+      timeoutMs: this.config.PUSH_TIMEOUT_MS,
+      policy: this.policy,
+      resolve: this.resolve,
+    }).catch((error: unknown) => {
+      if (error instanceof EgressBlockedError) {
+        this.logger.warn(
+          { jobId, configId, rule: error.decision.rule },
+          `webhook ${url.origin} refused: ${error.message}`,
+        );
+      }
+      throw error;
     });
-    await response.body?.cancel().catch(() => undefined);
-    if (!response.ok) {
+    if (response.status >= 300 && response.status < 400) {
+      throw new Error(
+        `webhook ${url.origin} answered ${response.status} (a redirect${response.location ? ` to ${response.location}` : ''}); redirects are not followed`,
+      );
+    }
+    if (response.status < 200 || response.status >= 300) {
       throw new Error(`webhook ${url.origin} answered ${response.status}`);
     }
   }

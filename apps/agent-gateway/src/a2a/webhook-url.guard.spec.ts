@@ -1,35 +1,80 @@
 import { describe, expect, it } from '@jest/globals';
-import { assertPublicWebhookUrl, isPrivateAddress } from './webhook-url.guard.js';
+import { createHostResolver } from '@suite/egress-policy';
+import { assertPublicWebhookUrl, webhookPolicy } from './webhook-url.guard.js';
+
+const system = createHostResolver();
+/** Stands in for DNS: never asked about anything but the names below. */
+const fake = (answers: Record<string, string[]>) => async (host: string) => {
+  const found = answers[host];
+  if (!found) throw new Error(`${host} does not resolve`);
+  return found;
+};
 
 describe('webhook URL guard', () => {
   it.each([
-    '127.0.0.1',
-    '10.0.0.1',
-    '172.20.1.1',
-    '192.168.1.1',
-    '169.254.169.254',
-    '100.100.100.200',
-    '0.0.0.0',
-    '::1',
-    'fe80::1',
-    'fd00:ec2::254',
-    '::ffff:127.0.0.1',
-  ])('treats %s as private', (address) => {
-    expect(isPrivateAddress(address)).toBe(true);
-  });
-
-  it.each(['93.184.215.14', '2606:2800:21f:cb07:6820:80da:af6b:8b2c'])('treats %s as public', (address) => {
-    expect(isPrivateAddress(address)).toBe(false);
-  });
-
-  it('refuses loopback, metadata and non-http URLs, and allows what PUSH_ALLOWED_HOSTS lists', async () => {
-    await expect(assertPublicWebhookUrl('http://169.254.169.254/latest', [])).rejects.toThrow(/metadata/);
-    await expect(assertPublicWebhookUrl('http://localhost:9/hook', [])).rejects.toThrow(/resolves to/);
-    await expect(assertPublicWebhookUrl('file:///etc/passwd', [])).rejects.toThrow(/http or https/);
-    await expect(assertPublicWebhookUrl('http://u:p@93.184.215.14/', [])).rejects.toThrow(/credentials/);
-    await expect(assertPublicWebhookUrl('http://127.0.0.1:9/hook', ['127.0.0.1'])).resolves.toBeInstanceOf(
-      URL,
+    'http://169.254.169.254/latest',
+    'http://127.0.0.1:9/hook',
+    'http://[::1]:9/hook',
+    'http://[::ffff:127.0.0.1]:9/hook',
+    'http://2130706433:9/hook',
+    'http://0177.0.0.1:9/hook',
+    'http://0x7f.0.0.1:9/hook',
+    'http://10.0.0.1/hook',
+    'http://[fd00:ec2::254]/hook',
+    'http://100.100.100.200/hook',
+    'http://0.0.0.0:9/hook',
+  ])('refuses %s', async (url) => {
+    await expect(assertPublicWebhookUrl(url, webhookPolicy([]), fake({}))).rejects.toThrow(
+      /refused \(webhooks must be public\): blocked by the webhook policy: .*PUSH_ALLOWED_HOSTS/,
     );
-    await expect(assertPublicWebhookUrl('http://93.184.215.14/hook', [])).resolves.toBeInstanceOf(URL);
+  });
+
+  it('refuses names that resolve to private addresses, and non-http URLs', async () => {
+    const policy = webhookPolicy([]);
+    await expect(assertPublicWebhookUrl('http://localhost:9/hook', policy, system)).rejects.toThrow(
+      /localhost resolved to (127\.0\.0\.1|::1), a loopback address/,
+    );
+    await expect(
+      assertPublicWebhookUrl('http://meta.test/', policy, fake({ 'meta.test': ['169.254.169.254'] })),
+    ).rejects.toThrow(/cloud metadata/);
+    await expect(assertPublicWebhookUrl('file:///etc/passwd', policy, system)).rejects.toThrow(
+      /http or https/,
+    );
+    await expect(assertPublicWebhookUrl('http://u:p@93.184.215.14/', policy, system)).rejects.toThrow(
+      /credentials/,
+    );
+    await expect(assertPublicWebhookUrl('http://nowhere.test/', policy, fake({}))).rejects.toThrow(
+      /does not resolve/,
+    );
+  });
+
+  it('allows public addresses and what PUSH_ALLOWED_HOSTS lists', async () => {
+    await expect(
+      assertPublicWebhookUrl('http://93.184.215.14/hook', webhookPolicy([]), fake({})),
+    ).resolves.toBeInstanceOf(URL);
+    await expect(
+      assertPublicWebhookUrl('http://127.0.0.1:9/hook', webhookPolicy(['127.0.0.1']), fake({})),
+    ).resolves.toBeInstanceOf(URL);
+    await expect(
+      assertPublicWebhookUrl(
+        'http://hooks.test:9/hook',
+        webhookPolicy(['hooks.test:9']),
+        fake({ 'hooks.test': ['10.0.0.9'] }),
+      ),
+    ).resolves.toBeInstanceOf(URL);
+    await expect(
+      assertPublicWebhookUrl(
+        'http://hooks.test:10/hook',
+        webhookPolicy(['hooks.test:9']),
+        fake({ 'hooks.test': ['10.0.0.9'] }),
+      ),
+    ).rejects.toThrow(/10\.0\.0\.9, a private address/);
+    await expect(
+      assertPublicWebhookUrl(
+        'http://x.test/',
+        webhookPolicy(['10.1.0.0/16']),
+        fake({ 'x.test': ['10.1.2.3'] }),
+      ),
+    ).resolves.toBeInstanceOf(URL);
   });
 });

@@ -1,10 +1,12 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import {
   BrowserPool,
+  type BrowserNetworkOptions,
   connectHostedBrowser,
   launchLocalBrowser,
   type BrowserSession,
 } from '@suite/browser-agent';
+import { createHostResolver, EgressPolicy } from '@suite/egress-policy';
 import type { BrowserWorkerConfig } from '../browser-worker.config.js';
 import { BROWSER_WORKER_CONFIG } from '../worker.tokens.js';
 import { InfrastructureError } from './agent-runner.js';
@@ -19,8 +21,25 @@ export type BrowserEnvName = 'local_browser' | 'hosted_browser';
 export class BrowserSessions implements OnApplicationShutdown {
   private readonly logger = new Logger('browsers');
   private readonly pools = new Map<BrowserEnvName, BrowserPool>();
+  private readonly network: BrowserNetworkOptions;
 
-  constructor(@Inject(BROWSER_WORKER_CONFIG) private readonly config: BrowserWorkerConfig) {}
+  constructor(@Inject(BROWSER_WORKER_CONFIG) private readonly config: BrowserWorkerConfig) {
+    this.network = {
+      policy: new EgressPolicy({
+        mode: config.BROWSER_NETWORK_POLICY,
+        allowedHosts: config.BROWSER_ALLOWED_HOSTS,
+        modeSetting: 'BROWSER_NETWORK_POLICY',
+        allowListSetting: 'BROWSER_ALLOWED_HOSTS',
+        subject: 'browser network',
+      }),
+      resolve: createHostResolver(config.BROWSER_DNS_SERVERS),
+      allowDownloads: config.BROWSER_ALLOW_DOWNLOADS,
+    };
+    const allowed = config.BROWSER_ALLOWED_HOSTS.length ? config.BROWSER_ALLOWED_HOSTS.join(', ') : 'none';
+    this.logger.log(
+      `job browsers: BROWSER_NETWORK_POLICY=${config.BROWSER_NETWORK_POLICY}, BROWSER_ALLOWED_HOSTS: ${allowed}, downloads ${config.BROWSER_ALLOW_DOWNLOADS ? 'allowed' : 'refused'}`,
+    );
+  }
 
   async acquire(env: BrowserEnvName): Promise<BrowserSession> {
     const pool = this.pool(env);
@@ -51,12 +70,15 @@ export class BrowserSessions implements OnApplicationShutdown {
             new BrowserPool({
               open: () => connectHostedBrowser(hosted!),
               release: async (b) => void (await b.disconnect()),
+              network: { ...this.network, hosted: true },
             })
           : new BrowserPool({
               open: () =>
-                launchLocalBrowser(
-                  this.config.CHROMIUM_PATH ? { executablePath: this.config.CHROMIUM_PATH } : {},
-                ),
+                launchLocalBrowser({
+                  ...(this.config.CHROMIUM_PATH ? { executablePath: this.config.CHROMIUM_PATH } : {}),
+                  warn: (message) => this.logger.warn(message),
+                }),
+              network: this.network,
               // The next job's context and page are made while this worker is idle.
               spare: true,
             });

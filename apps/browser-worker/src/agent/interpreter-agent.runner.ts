@@ -13,6 +13,7 @@ import {
   type AgentRunResult,
 } from './agent-runner.js';
 import { BrowserSessions, type BrowserEnvName } from './browser-sessions.js';
+import { reportNetwork, summaryWithBlocks } from './network-report.js';
 import { passedRunActions } from './recorded-actions.js';
 
 /** Step results as the job record shows them (snake_case), with how each element was found. */
@@ -43,6 +44,7 @@ export class InterpreterAgentRunner implements AgentRunner {
     const agentLog = new AgentLog({ sink: (_line, entry) => log({ ...entry, text: formatLogLine(entry) }) });
     agentLog.info(`job ${job.id}: model ${job.model}, ${job.env}, start at ${job.initialUrl}`);
     const session = await this.browsers.acquire(job.env as BrowserEnvName);
+    const network = reportNetwork(session, agentLog);
     try {
       const result = await runInstructionTest({
         page: session.page,
@@ -65,12 +67,13 @@ export class InterpreterAgentRunner implements AgentRunner {
       await this.lifecycle.recordRun(job.id, { actions });
       return {
         verdict: result.verdict,
-        summary: result.summary,
+        summary: summaryWithBlocks(result.summary, session, agentLog),
         steps: result.steps.map(toJobStep),
         videoWritten: Boolean(result.video?.ok),
         ...(result.verdict === 'failed' && result.rejected ? { error: INSTRUCTIONS_NOT_UNDERSTOOD } : {}),
       };
     } finally {
+      network.stop();
       await session.close();
     }
   }

@@ -20,6 +20,7 @@ import {
 } from './agent-runner.js';
 import { BrowserSessions, type BrowserEnvName } from './browser-sessions.js';
 import { toJobStep } from './interpreter-agent.runner.js';
+import { reportNetwork, summaryWithBlocks } from './network-report.js';
 import { passedRunActions } from './recorded-actions.js';
 
 /**
@@ -53,6 +54,7 @@ export class LlmAgentRunner implements AgentRunner {
       agentLog.info('replay: off for this job (metadata.replay is false); the model runs the test');
     else if (stored) agentLog.info(`replay: found the recorded steps of job ${stored.jobId}, which passed`);
     const session = await this.browsers.acquire(job.env as BrowserEnvName);
+    const network = reportNetwork(session, agentLog);
     try {
       const options: LlmTestOptions = {
         page: session.page,
@@ -105,12 +107,13 @@ export class LlmAgentRunner implements AgentRunner {
       }
       return {
         verdict: result.verdict,
-        summary: result.summary,
+        summary: summaryWithBlocks(result.summary, session, agentLog),
         steps: result.steps.map(toJobStep),
         videoWritten: Boolean(result.video?.ok),
         ...(result.endedBy !== 'done' ? { error: result.endedBy } : {}),
       };
     } finally {
+      network.stop();
       await session.close();
     }
   }

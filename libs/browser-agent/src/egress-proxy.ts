@@ -1,0 +1,100 @@
+import {
+  EgressBlockedError,
+  type EgressPolicy,
+  type HostResolver,
+  isPinnedAddress,
+  type PinnedAddresses,
+  pinnedLookup,
+  resolveChecked,
+} from '@suite/egress-policy';
+import { Agent, type AgentOptions } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { type Socket } from 'node:net';
+import { RequestError, Server } from 'proxy-chain';
+
+/** Response header a blocked plain-HTTP request carries, so a navigation can say why it failed. */
+export const BLOCKED_HEADER = 'x-browser-network-policy';
+
+export interface EgressProxyOptions {
+  policy: EgressPolicy;
+  resolve: HostResolver;
+  onBlocked: (blocked: { target: string; host: string; port: number; message: string; rule: string }) => void;
+}
+
+/**
+ * A filtering forward proxy for one browser context, on 127.0.0.1. Every request of the context
+ * (documents, subresources, fetch/XHR, WebSockets, service workers, each redirect hop) arrives
+ * here as a CONNECT or an absolute-URL request; the proxy resolves the host itself, checks every
+ * address against the policy and connects to exactly those addresses (a pinned lookup), so DNS
+ * rebinding cannot slip a private address past the check. Built on proxy-chain.
+ */
+export class EgressProxy {
+  private constructor(
+    private readonly server: Server,
+    readonly url: string,
+  ) {}
+
+  static async start(options: EgressProxyOptions): Promise<EgressProxy> {
+    const server = new Server({
+      port: 0,
+      host: '127.0.0.1',
+      prepareRequestFunction: async ({ hostname, port, isHttp, request }) => {
+        const target = isHttp ? (request.url ?? `${hostname}:${port}`) : `${hostname}:${port}`;
+        let pinned: PinnedAddresses;
+        try {
+          pinned = await resolveChecked(options.policy, options.resolve, hostname, port);
+        } catch (error) {
+          if (error instanceof EgressBlockedError) {
+            options.onBlocked({
+              target,
+              host: error.host,
+              port,
+              message: error.message,
+              rule: error.decision.rule,
+            });
+            throw new RequestError(error.message, 403, { [BLOCKED_HEADER]: headerSafe(error.message) });
+          }
+          throw new RequestError(`could not resolve ${hostname}: ${(error as Error).message}`, 502);
+        }
+        return {
+          dnsLookup: pinnedLookup(pinned) as never,
+          // Plain HTTP goes through a fresh connection checked once connected; never a pooled one.
+          httpAgent: new PinnedAgent(pinned, { keepAlive: false }),
+        };
+      },
+    });
+    // Failures of single requests are answered to the browser; they must not end the worker.
+    server.on('requestFailed', () => undefined);
+    await server.listen();
+    return new EgressProxy(server, `http://127.0.0.1:${server.port}`);
+  }
+
+  async close(): Promise<void> {
+    await this.server.close(true).catch(() => undefined);
+  }
+}
+
+/** An HTTP agent that drops a connection whose remote address is not one that was checked. */
+class PinnedAgent extends Agent {
+  constructor(
+    private readonly pinned: PinnedAddresses,
+    options: AgentOptions,
+  ) {
+    super(options);
+  }
+
+  override createConnection(...args: Parameters<Agent['createConnection']>): Duplex | null | undefined {
+    const socket = super.createConnection(...args) as Socket | null | undefined;
+    socket?.once('connect', () => {
+      if (!isPinnedAddress(this.pinned, socket.remoteAddress))
+        socket.destroy(
+          new Error(`connected to ${socket.remoteAddress ?? 'an unknown address'}, not a checked one`),
+        );
+    });
+    return socket;
+  }
+}
+
+function headerSafe(text: string): string {
+  return text.replace(/[^\x20-\x7e]/g, '?').slice(0, 1000);
+}

@@ -1,0 +1,245 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { BrowserPool, launchLocalBrowser, type BrowserSession } from '@suite/browser-agent';
+import { createHostResolver, EgressPolicy } from '@suite/egress-policy';
+import { createSocket } from 'node:dgram';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { TestDns } from '../support/test-dns.js';
+
+// The filtering proxy of each browser context, against real Chromium. "Public" addresses are
+// stood in for by 127.0.0.2 (allow-listed) reached through a test DNS server; the private targets
+// are listeners on 127.0.0.1 and ::1 that must never see a request. No traffic leaves loopback:
+// every other address in these pages is an IP literal refused before any connection.
+
+const policy = (allowedHosts: string[]) =>
+  new EgressPolicy({
+    mode: 'public-only',
+    allowedHosts,
+    modeSetting: 'BROWSER_NETWORK_POLICY',
+    allowListSetting: 'BROWSER_ALLOWED_HOSTS',
+    subject: 'browser network',
+  });
+
+describe('browser network policy (public-only, per context proxy)', () => {
+  const dns = new TestDns();
+  let pool: BrowserPool;
+  let publicSite: Server;
+  const privateHits: string[] = [];
+  const privateServers: Server[] = [];
+  let port = 0;
+  let privatePort = 0;
+
+  const record = (where: string) => (req: IncomingMessage) => privateHits.push(`${where} ${req.url}`);
+
+  beforeAll(async () => {
+    const resolverAddress = await dns.start();
+    dns.set('public.test', '127.0.0.2');
+    dns.set('rebind.test', '127.0.0.2', '127.0.0.1');
+    dns.set('internal.test', '127.0.0.1');
+    dns.set('localhost', '127.0.0.1');
+
+    // The private side: loopback listeners that count every request and WebSocket upgrade.
+    const secret = createServer((req, res) => {
+      record('127.0.0.1')(req);
+      res.end('secret');
+    });
+    secret.on('upgrade', (req, socket) => {
+      record('127.0.0.1 upgrade')(req);
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => secret.listen(0, '127.0.0.1', resolve));
+    privatePort = (secret.address() as AddressInfo).port;
+    privateServers.push(secret);
+    const secret6 = createServer((req, res) => {
+      record('::1')(req);
+      res.end('secret');
+    });
+    await new Promise<void>((resolve) => secret6.listen(privatePort, '::1', resolve)).catch(() => undefined);
+    privateServers.push(secret6);
+
+    const pages: Record<string, string> = {
+      '/': '<!doctype html><title>Public</title><h1>Welcome</h1>',
+      '/frames': `<!doctype html><title>Frames</title>
+        <iframe src="http://169.254.169.254/latest/meta-data/"></iframe>
+        <p id="fetch">pending</p>
+        <script>
+          fetch('http://169.254.169.254/latest/meta-data/').then(
+            () => (document.getElementById('fetch').textContent = 'fetch reached'),
+            () => (document.getElementById('fetch').textContent = 'fetch refused'));
+        </script>`,
+      '/literals': `<!doctype html><title>Literals</title><ul id="out"></ul>
+        <script>
+          const targets = ${JSON.stringify([
+            'http://2130706433:PORT/decimal',
+            'http://0177.0.0.1:PORT/octal',
+            'http://0x7f.0.0.1:PORT/hex',
+            'http://127.1:PORT/short',
+            'http://[::1]:PORT/ipv6',
+            'http://[::ffff:127.0.0.1]:PORT/mapped',
+            'http://[::ffff:7f00:1]:PORT/mapped-hex',
+            'http://[64:ff9b::7f00:1]:PORT/nat64',
+            'http://0.0.0.0:PORT/unspecified',
+            'http://localhost:PORT/name',
+            'http://internal.test:PORT/dns',
+          ])};
+          window.results = Promise.all(targets.map((t) => fetch(t.replace('PORT', location.search.slice(1)), { mode: 'no-cors' })
+            .then(() => t + ' answered', () => t + ' failed')));
+        </script>`,
+      '/ws': `<!doctype html><title>WS</title><p id="ws">pending</p>
+        <script>
+          const ws = new WebSocket('ws://127.0.0.1:' + location.search.slice(1) + '/socket');
+          ws.onopen = () => (document.getElementById('ws').textContent = 'ws open');
+          ws.onerror = () => (document.getElementById('ws').textContent = 'ws refused');
+        </script>`,
+    };
+    publicSite = createServer((req, res) => {
+      const path = (req.url ?? '/').split('?')[0]!;
+      if (path === '/redirect')
+        return void res.writeHead(302, { location: `http://127.0.0.1:${privatePort}/secret` }).end();
+      const body = pages[path];
+      if (!body) return void res.writeHead(404).end('not found');
+      res.writeHead(200, { 'content-type': 'text/html' }).end(body);
+    });
+    await new Promise<void>((resolve) => publicSite.listen(0, '127.0.0.2', resolve));
+    port = (publicSite.address() as AddressInfo).port;
+
+    pool = new BrowserPool({
+      open: () => launchLocalBrowser({ warn: () => undefined }),
+      network: {
+        // 127.0.0.2 stands in for a public address.
+        policy: policy(['127.0.0.2']),
+        resolve: createHostResolver([resolverAddress]),
+      },
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await pool.close();
+    await dns.stop();
+    await new Promise((resolve) => publicSite.close(resolve));
+    await Promise.all(privateServers.map((s) => new Promise((resolve) => s.close(resolve))));
+  });
+
+  const withSession = async (run: (session: BrowserSession) => Promise<void>) => {
+    const session = await pool.acquire();
+    try {
+      await run(session);
+    } finally {
+      await session.close();
+    }
+  };
+
+  it('lets an allowed host through', async () => {
+    await withSession(async ({ page, network }) => {
+      await page.goto(`http://public.test:${port}/`);
+      expect(await page.title()).toBe('Public');
+      expect(network!.blocked).toEqual([]);
+    });
+  });
+
+  it('refuses loopback addresses, which Chromium would otherwise send around the proxy', async () => {
+    await withSession(async ({ page, network }) => {
+      const response = await page.goto(`http://127.0.0.1:${privatePort}/direct`).catch((e: Error) => e);
+      expect(response).not.toBeInstanceOf(Error);
+      expect(network!.blocked[0]?.message).toBe(
+        `blocked by BROWSER_NETWORK_POLICY=public-only: 127.0.0.1 is a loopback address; set BROWSER_NETWORK_POLICY=allow-private or add 127.0.0.1 (or 127.0.0.1:${privatePort}) to BROWSER_ALLOWED_HOSTS`,
+      );
+    });
+    expect(privateHits).toEqual([]);
+  });
+
+  it('refuses a redirect from an allowed host to 127.0.0.1', async () => {
+    await withSession(async ({ page, network }) => {
+      await page.goto(`http://public.test:${port}/redirect`).catch(() => undefined);
+      expect(network!.blocked[0]?.target).toBe(`http://127.0.0.1:${privatePort}/secret`);
+    });
+    expect(privateHits).toEqual([]);
+  });
+
+  it('refuses an iframe and a fetch() to the cloud metadata address', async () => {
+    await withSession(async ({ page, network }) => {
+      await page.goto(`http://public.test:${port}/frames`);
+      await page.waitForFunction(`document.getElementById('fetch').textContent !== 'pending'`);
+      expect(await page.$eval('#fetch', (e) => e.textContent)).toBe('fetch refused');
+      const messages = network!.blocked.map((b) => b.message);
+      expect(messages.length).toBeGreaterThanOrEqual(2);
+      for (const message of messages)
+        expect(message).toMatch(/169\.254\.169\.254 is a cloud metadata address/);
+    });
+  });
+
+  it('refuses decimal, octal, hex, IPv6, IPv4-mapped and NAT64 forms of loopback, and names that resolve to it', async () => {
+    await withSession(async ({ page, network }) => {
+      await page.goto(`http://public.test:${port}/literals?${privatePort}`);
+      // The proxy answers each with its 403 (an opaque no-cors response): wait for all of them.
+      await page.evaluate('window.results');
+      const messages = network!.blocked.map((b) => b.message).join('\n');
+      expect(messages).toContain('127.0.0.1 is a loopback address');
+      expect(messages).toContain('::1 is a loopback address');
+      expect(messages).toContain('internal.test resolved to 127.0.0.1, a loopback address');
+      expect(messages).toMatch(/0\.0\.0\.0 is an unspecified address/);
+      expect(network!.blocked.map((b) => b.target)).toEqual(
+        expect.arrayContaining([
+          `http://127.0.0.1:${privatePort}/decimal`,
+          `http://127.0.0.1:${privatePort}/octal`,
+          `http://127.0.0.1:${privatePort}/hex`,
+          `http://127.0.0.1:${privatePort}/short`,
+          `http://[::1]:${privatePort}/ipv6`,
+          `http://[::ffff:7f00:1]:${privatePort}/mapped`,
+          `http://[::ffff:7f00:1]:${privatePort}/mapped-hex`,
+          `http://[64:ff9b::7f00:1]:${privatePort}/nat64`,
+          `http://localhost:${privatePort}/name`,
+          `http://internal.test:${privatePort}/dns`,
+        ]),
+      );
+    });
+    expect(privateHits).toEqual([]);
+  });
+
+  it('refuses a WebSocket to a private port', async () => {
+    await withSession(async ({ page, network }) => {
+      await page.goto(`http://public.test:${port}/ws?${privatePort}`);
+      await page.waitForFunction(`document.getElementById('ws').textContent !== 'pending'`);
+      expect(await page.$eval('#ws', (e) => e.textContent)).toBe('ws refused');
+      expect(network!.blocked.map((b) => b.target)).toContain(`127.0.0.1:${privatePort}`);
+    });
+    expect(privateHits).toEqual([]);
+  });
+
+  it('checks the address actually connected to: a name rebinding to 127.0.0.1 is refused', async () => {
+    dns.set('rebind.test', '127.0.0.2', '127.0.0.1');
+    await withSession(async ({ page, network }) => {
+      await page.goto(`http://rebind.test:${port}/`);
+      expect(await page.title()).toBe('Public');
+      // The same name again: this time it resolves to loopback, and the connection is refused.
+      await page.goto(`http://rebind.test:${port}/again`).catch(() => undefined);
+      expect(network!.blocked.map((b) => b.message)).toContain(
+        `blocked by BROWSER_NETWORK_POLICY=public-only: rebind.test resolved to 127.0.0.1, a loopback address; set BROWSER_NETWORK_POLICY=allow-private or add rebind.test (or rebind.test:${port}) to BROWSER_ALLOWED_HOSTS`,
+      );
+    });
+    expect(privateHits).toEqual([]);
+  });
+
+  it('keeps WebRTC from sending UDP around the proxy', async () => {
+    const udp = createSocket('udp4');
+    const packets: string[] = [];
+    udp.on('message', (_msg, rinfo) => packets.push(`${rinfo.address}:${rinfo.port}`));
+    await new Promise<void>((resolve) => udp.bind(0, '127.0.0.1', resolve));
+    const stunPort = udp.address().port;
+    try {
+      await withSession(async ({ page }) => {
+        await page.goto(`http://public.test:${port}/`);
+        await page.evaluate(`(async () => {
+          const pc = new RTCPeerConnection({ iceServers: [{ urls: 'stun:127.0.0.1:${stunPort}' }] });
+          pc.createDataChannel('x');
+          await pc.setLocalDescription(await pc.createOffer());
+          await new Promise((resolve) => setTimeout(resolve, 1500));
+          pc.close();
+        })()`);
+      });
+      expect(packets).toEqual([]);
+    } finally {
+      udp.close();
+    }
+  });
+});
