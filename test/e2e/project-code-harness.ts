@@ -1,3 +1,8 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { HostClient } from '../support/host-client.js';
 import { strongPassword, uniqueEmail, type TestProject, type TokenPair } from '../support/user-client.js';
 import type { Host } from './user-auth-harness.js';
@@ -13,6 +18,56 @@ export function controlPlane(host: Host): HostClient {
 
 export function deploy(host: Host, projectId: string, files: Record<string, string>) {
   return controlPlane(host).post(`/v1/projects/${projectId}/deployments`, { files });
+}
+
+/** Deploys as a tar.gz (up to 5 MB, for file sets past the 64 KB JSON limit): 201 and its JSON, or the error. */
+export async function deployArchive(
+  host: Host,
+  projectId: string,
+  files: Record<string, string>,
+): Promise<{ status: number; json: unknown }> {
+  const dir = mkdtempSync(join(tmpdir(), 'pc-deploy-'));
+  try {
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, 'project', path)), { recursive: true });
+      writeFileSync(join(dir, 'project', path), text);
+    }
+    execFileSync('tar', ['-czf', join(dir, 'project.tgz'), '-C', join(dir, 'project'), '.']);
+    const archive = readFileSync(join(dir, 'project.tgz'));
+    return await new Promise((resolve, reject) => {
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port: host.port,
+          path: `/v1/projects/${projectId}/deployments`,
+          method: 'POST',
+          headers: {
+            host: `localhost:${host.port}`,
+            authorization: `Bearer ${ADMIN_TOKEN}`,
+            'content-type': 'application/gzip',
+            'content-length': String(archive.length),
+          },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          res.on('end', () => {
+            let json: unknown = text;
+            try {
+              json = JSON.parse(text);
+            } catch {
+              // not JSON: kept as text
+            }
+            resolve({ status: res.statusCode ?? 0, json });
+          });
+        },
+      );
+      req.on('error', reject);
+      req.end(archive);
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 export async function signUp(project: TestProject): Promise<TokenPair & { email: string; password: string }> {
