@@ -318,6 +318,7 @@ describe('control-plane API', () => {
         idpMode: 'custom',
         idpClientId: 'client-123',
         hasClientSecret: true,
+        redirectSchemes: null,
       });
       const shown = await api.get(`/v1/projects/${project.id}`);
       expect((shown.json as ProjectBody).auth).toEqual(res.json);
@@ -355,10 +356,53 @@ describe('control-plane API', () => {
       [{ ...authBody, allowSignups: 1 }, /^allowSignups must be true or false/],
       [{ ...authBody, idpMode: 'google' }, /^idpMode must be one of "platform", "custom", "off"/],
       [{ ...authBody, idpMode: 'platform', idpClientId: 5 }, /^idpClientId must be a string/],
+      [{ ...authBody, idpMode: 'off', redirectSchemes: 'myapp' }, /^redirectSchemes must be a list/],
+      [{ ...authBody, idpMode: 'off', redirectSchemes: ['x-safari-https'] }, /browser hand-off scheme/],
+      [{ ...authBody, idpMode: 'off', redirectSchemes: ['googlechrome'] }, /browser hand-off scheme/],
+      [{ ...authBody, idpMode: 'off', redirectSchemes: ['https'] }, /is a web scheme/],
+      [{ ...authBody, idpMode: 'off', redirectSchemes: ['javascript'] }, /refused scheme/],
+      [{ ...authBody, idpMode: 'off', redirectSchemes: ['my app'] }, /is not a URI scheme/],
+      [{ ...authBody, idpMode: 'off', redirectSchemes: [7] }, /entry 0 must be a string/],
     ])('refuses auth settings %p with 400', async (body, message) => {
       const res = await api.put(`/v1/projects/${project.id}/auth`, body);
       expect(res.status).toBe(400);
       expect(res.json).toEqual({ code: 'invalid-request', message: expect.stringMatching(message) });
+    });
+
+    it('restricts redirect_uri app schemes to the redirectSchemes list; absent or null allows any but browser hand-off ones', async () => {
+      const open = { enabled: true, emailPassword: true, allowSignups: true, idpMode: 'off' };
+      const saved = await api.put(`/v1/projects/${project.id}/auth`, {
+        ...open,
+        redirectSchemes: ['com.shop.app', 'MyApp://'],
+      });
+      expect(saved.status).toBe(200);
+      expect(saved.json).toMatchObject({ redirectSchemes: ['com.shop.app', 'myapp'] });
+      expect(((await api.get(`/v1/projects/${project.id}`)).json as ProjectBody).auth).toMatchObject({
+        redirectSchemes: ['com.shop.app', 'myapp'],
+      });
+      const host = api.at(project.hosts[1]!);
+      // A fresh address each time: one address gets one mail a minute (AUTH_MAIL_COOLDOWN_SECONDS).
+      let n = 0;
+      const magic = (uri: string) =>
+        host.get(
+          `/api/user/auth/magic-link?email=nobody-${n++}-${run}%40example.com&redirect_uri=${encodeURIComponent(uri)}`,
+        );
+      expect((await magic('com.shop.app://auth/done')).status).toBe(200);
+      expect((await magic('myapp://done')).status).toBe(200);
+      const other = await magic('other.app://auth/done');
+      expect(other.status).toBe(400);
+      expect(other.json).toMatchObject({ code: 'invalid_redirect_uri' });
+      // Web redirects follow the host rules, whatever the list says.
+      expect((await magic('http://localhost:5173/cb')).status).toBe(200);
+
+      const any = await api.put(`/v1/projects/${project.id}/auth`, open);
+      expect(any.json).toMatchObject({ redirectSchemes: null });
+      expect((await magic('other.app://auth/done')).status).toBe(200);
+      // Browser hand-off schemes send the tokens to a web origin: refused with or without a list.
+      for (const uri of ['x-safari-https://evil.example/', 'googlechrome://evil.example/', 'intent://x']) {
+        const res = await magic(uri);
+        expect({ uri, status: res.status }).toEqual({ uri, status: 400 });
+      }
     });
 
     it('saves SMTP settings and never shows the password back', async () => {

@@ -95,6 +95,7 @@ describe('dashboard pages', () => {
     await page.waitForSelector('#custom-client:not([hidden])');
     await page.type('#idp-client-id', 'client-123');
     await page.type('#idp-client-secret', 'shh-secret');
+    await page.type('#redirect-schemes', 'com.demo.app, demo');
     await page.click('#auth-settings button[type="submit"]');
     await page.waitForFunction(`document.querySelector('#message').textContent.includes('saved')`);
 
@@ -103,8 +104,22 @@ describe('dashboard pages', () => {
       idpMode: 'custom',
       idpClientId: 'client-123',
       hasClientSecret: true,
+      redirectSchemes: ['com.demo.app', 'demo'],
     });
     expect(JSON.stringify(project)).not.toContain('shh-secret');
+    // Shown again as saved; emptied, it allows any app scheme again (null).
+    await page.reload();
+    await page.waitForSelector('#auth-settings:not([hidden])');
+    expect(
+      await page.$eval('#redirect-schemes', (input) => (input as unknown as { value: string }).value),
+    ).toBe('com.demo.app, demo');
+    await page.click('#redirect-schemes', { count: 3 });
+    await page.keyboard.press('Backspace');
+    await page.click('#auth-settings button[type="submit"]');
+    await page.waitForFunction(`document.querySelector('#message').textContent.includes('saved')`);
+    await page.waitForFunction(`document.querySelector('#redirect-schemes').value === ''`);
+    const cleared = (await api.get(`/v1/projects/${projectId}`)).json as { auth: Record<string, unknown> };
+    expect(cleared.auth).toMatchObject({ redirectSchemes: null });
   });
 
   it('lists signed-up users, searches them, and deletes one, firing user.deleted', async () => {

@@ -122,6 +122,7 @@ async function authPage(projectId) {
     form.idpMode.value = a.idpMode;
     form.idpClientId.value = a.idpClientId ?? '';
     form.idpClientSecret.placeholder = a.hasClientSecret ? 'saved (leave empty to keep)' : '';
+    form.redirectSchemes.value = (a.redirectSchemes ?? []).join(', ');
     showMode();
     form.hidden = false;
   };
@@ -183,6 +184,12 @@ async function authPage(projectId) {
       idpMode: form.idpMode.value,
       ...(form.idpMode.value === 'custom' ? { idpClientId: form.idpClientId.value.trim() } : {}),
       ...(form.idpClientSecret.value ? { idpClientSecret: form.idpClientSecret.value } : {}),
+      redirectSchemes: form.redirectSchemes.value.trim()
+        ? form.redirectSchemes.value
+            .split(',')
+            .map((scheme) => scheme.trim())
+            .filter(Boolean)
+        : null,
     };
     try {
       await api(`/v1/projects/${projectId}/auth`, { method: 'PUT', body: JSON.stringify(body) });

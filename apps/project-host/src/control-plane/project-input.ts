@@ -12,6 +12,7 @@ import {
   requiredString,
   type Fields,
 } from './input-fields.js';
+import { appSchemeProblem } from '../user-auth/redirect-uri.js';
 
 /** Slugs that name platform services on the project-host domain, or would read as if they did. */
 export const RESERVED_SLUGS: ReadonlySet<string> = new Set([
@@ -99,7 +100,30 @@ export type AuthSettingsInput = Pick<
   /** undefined keeps the saved value, null clears it. */
   idpClientId: string | null | undefined;
   idpClientSecret: string | null | undefined;
+  /** App schemes allowed for redirect_uri; null (absent): any but the browser hand-off ones. */
+  redirectSchemes: string[] | null;
 };
+
+const MAX_REDIRECT_SCHEMES = 20;
+
+function redirectSchemes(body: Fields): string[] | null {
+  const raw = body.redirectSchemes;
+  if (raw === undefined || raw === null) return null;
+  if (!Array.isArray(raw)) throw invalid('redirectSchemes', 'must be a list of app schemes, or null');
+  if (raw.length > MAX_REDIRECT_SCHEMES)
+    throw invalid('redirectSchemes', `must list at most ${MAX_REDIRECT_SCHEMES} schemes`);
+  const schemes = raw.map((entry: unknown, i) => {
+    if (typeof entry !== 'string') throw invalid('redirectSchemes', `entry ${i} must be a string`);
+    const scheme = entry
+      .trim()
+      .toLowerCase()
+      .replace(/:(\/\/)?$/, '');
+    const problem = appSchemeProblem(scheme);
+    if (problem) throw invalid('redirectSchemes', `"${entry}" ${problem}`);
+    return scheme;
+  });
+  return [...new Set(schemes)];
+}
 
 export const IDP_MODES = ['platform', 'custom', 'off'] as const;
 
@@ -112,6 +136,7 @@ export function parseAuthSettings(raw: unknown): AuthSettingsInput {
     idpMode: requiredOneOf(body, 'idpMode', IDP_MODES),
     idpClientId: optionalString(body, 'idpClientId', { trim: true, max: 512 }),
     idpClientSecret: optionalString(body, 'idpClientSecret', { max: 1024 }),
+    redirectSchemes: redirectSchemes(body),
   };
 }
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
+import { MainDb } from '@suite/db';
 import { AuthError, AuthErrorCode } from '@suite/errors';
 import { PROJECT_HOST_CONFIG } from '../app.tokens.js';
 import { PlatformResources } from '../platform/platform-resources.js';
@@ -49,6 +50,7 @@ export class ProjectSettingsService {
       idpClientId: input.idpClientId === undefined ? (saved?.idpClientId ?? null) : input.idpClientId,
       idpClientSecret:
         input.idpClientSecret === undefined ? (saved?.idpClientSecret ?? null) : input.idpClientSecret,
+      redirectSchemes: input.redirectSchemes ?? MainDb.Prisma.DbNull,
     };
     if (data.idpMode === 'custom') {
       if (!data.idpClientId) throw invalid('idpClientId', 'is required when idpMode is "custom"');

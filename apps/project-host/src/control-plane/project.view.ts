@@ -1,5 +1,9 @@
 import type { MainDb } from '@suite/db';
-import { DEFAULT_AUTH_SETTINGS, type ProjectWithSettings } from '../projects/project-context.js';
+import {
+  appSchemesOf,
+  DEFAULT_AUTH_SETTINGS,
+  type ProjectWithSettings,
+} from '../projects/project-context.js';
 
 // What the control plane shows of a project. Secrets (the custom identity-provider client secret,
 // the SMTP password) are never shown back, only whether one is set.
@@ -11,6 +15,8 @@ export interface AuthSettingsView {
   idpMode: MainDb.AuthSettings['idpMode'];
   idpClientId: string | null;
   hasClientSecret: boolean;
+  /** App schemes allowed for redirect_uri; null: any app scheme but the browser hand-off ones. */
+  redirectSchemes: string[] | null;
 }
 
 export interface SmtpSettingsView {
@@ -65,6 +71,7 @@ export function authSettingsView(saved: MainDb.AuthSettings | null): AuthSetting
     idpMode: settings.idpMode,
     idpClientId: settings.idpClientId,
     hasClientSecret: Boolean(settings.idpClientSecret),
+    redirectSchemes: appSchemesOf(settings.redirectSchemes),
   };
 }
 

@@ -71,6 +71,11 @@ export function authPage(projectId: string, redirectUri: string): string {
     <p class="copy">Authorized redirect URI: <code id="redirect-uri">${esc(redirectUri)}</code>
       <button id="copy-redirect" type="button">Copy</button></p>
   </fieldset>
+  <fieldset>
+    <legend>App redirects</legend>
+    <label for="redirect-schemes">App schemes allowed for redirect_uri <input id="redirect-schemes" name="redirectSchemes" placeholder="any app scheme" autocomplete="off" aria-describedby="redirect-schemes-help"></label>
+    <p id="redirect-schemes-help">Comma-separated, e.g. <code>com.shop.app, myapp</code>. Empty: any app scheme. Browser hand-off schemes (<code>x-safari-https</code>, <code>googlechrome</code>, <code>intent</code>…) are always refused.</p>
+  </fieldset>
   <button type="submit">Save</button>
 </form>
 <section aria-labelledby="users-heading">

@@ -13,7 +13,10 @@ export interface ProjectContext {
   auth: Pick<
     MainDb.AuthSettings,
     'enabled' | 'emailPassword' | 'allowSignups' | 'idpMode' | 'idpClientId' | 'idpClientSecret'
-  >;
+  > & {
+    /** App schemes allowed for redirect_uri; null (or absent): any but the browser hand-off ones. */
+    redirectSchemes?: readonly string[] | null;
+  };
   /** Host names that serve this project: the id host, the slug host and verified custom domains. */
   hosts: string[];
   /** The public address of the project (scheme and port of PUBLIC_URL, the slug host). */
@@ -29,4 +32,11 @@ export const DEFAULT_AUTH_SETTINGS: ProjectContext['auth'] = {
   idpMode: 'platform',
   idpClientId: null,
   idpClientSecret: null,
+  redirectSchemes: null,
 };
+
+/** The saved `redirect_schemes` JSON as a list of schemes (null when none was set). */
+export function appSchemesOf(saved: unknown): string[] | null {
+  if (!Array.isArray(saved)) return null;
+  return saved.filter((scheme): scheme is string => typeof scheme === 'string');
+}

@@ -3,7 +3,12 @@ import { isUuid } from '@suite/db';
 import { PROJECT_HOST_CONFIG } from '../app.tokens.js';
 import { PlatformResources } from '../platform/platform-resources.js';
 import type { ProjectHostConfig } from '../project-host.config.js';
-import { DEFAULT_AUTH_SETTINGS, type ProjectContext, type ProjectWithSettings } from './project-context.js';
+import {
+  appSchemesOf,
+  DEFAULT_AUTH_SETTINGS,
+  type ProjectContext,
+  type ProjectWithSettings,
+} from './project-context.js';
 
 export type HostKind =
   | { kind: 'control-plane' }
@@ -79,6 +84,7 @@ export class ProjectResolver {
             idpMode: saved.idpMode,
             idpClientId: saved.idpClientId,
             idpClientSecret: saved.idpClientSecret,
+            redirectSchemes: appSchemesOf(saved.redirectSchemes),
           }
         : DEFAULT_AUTH_SETTINGS,
       hosts: this.hostsOf(project),

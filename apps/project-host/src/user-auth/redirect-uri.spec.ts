@@ -174,3 +174,43 @@ describe('withQuery', () => {
     expect(withQuery('myapp://auth', { code: 'x' })).toBe('myapp://auth?code=x');
   });
 });
+
+describe('browser hand-off schemes and the project app-scheme list', () => {
+  it.each([
+    'x-safari-https://evil.example/steal',
+    'X-Safari-Https://evil.example/steal',
+    'googlechrome://evil.example/steal',
+    'googlechromes://evil.example/steal',
+    'microsoft-edge://evil.example/',
+    'microsoft-edge-https://evil.example/',
+    'firefox://open-url?url=https://evil.example/',
+    'opera://evil.example/',
+    'opera-https://evil.example/',
+    'android-app://com.evil/https/evil.example/',
+    'intent://evil.example/#Intent;scheme=https;end',
+    'web+steal://evil.example/',
+  ])('refuses %s: the OS hands it to a browser, on a web origin', (uri) => {
+    const result = checkRedirectUri(uri, HOSTS);
+    expect(result.ok).toBe(false);
+  });
+
+  it('accepts only the listed app schemes when the project set a list', () => {
+    expect(checkRedirectUri('com.shop.app://auth', HOSTS, ['com.shop.app'])).toEqual({
+      ok: true,
+      uri: 'com.shop.app://auth',
+    });
+    expect(checkRedirectUri('other.app://auth', HOSTS, ['com.shop.app'])).toEqual({
+      ok: false,
+      reason: expect.stringContaining("not one of this project's app schemes"),
+    });
+    // An empty list allows no app scheme; web redirects are unaffected by the list.
+    expect(checkRedirectUri('com.shop.app://auth', HOSTS, []).ok).toBe(false);
+    expect(checkRedirectUri('http://localhost:5173/cb', HOSTS, []).ok).toBe(true);
+    // null: any app scheme but the hand-off ones.
+    expect(checkRedirectUri('other.app://auth', HOSTS, null).ok).toBe(true);
+  });
+
+  it('keeps a hand-off scheme out even when a project lists it', () => {
+    expect(checkRedirectUri('googlechrome://evil.example/', HOSTS, ['googlechrome']).ok).toBe(false);
+  });
+});

@@ -29,14 +29,69 @@ const REFUSED_SCHEMES = new Set([
   'tel',
   'sms',
 ]);
+/**
+ * Browser hand-off schemes: an OS opens them in a browser, on the web origin they carry (Safari,
+ * Chrome, Edge, Firefox, Opera, Brave… on iOS and macOS; Android intents and app links), so
+ * tokens on such a URI reach whatever web page it names.
+ */
+const HANDOFF_SCHEMES = new Set([
+  'x-safari-https',
+  'x-safari-http',
+  'x-safari',
+  'googlechrome',
+  'googlechromes',
+  'googlechrome-x-callback',
+  'microsoft-edge',
+  'microsoft-edge-https',
+  'microsoft-edge-http',
+  'firefox',
+  'firefox-focus',
+  'firefox-klar',
+  'fennec',
+  'opera',
+  'opera-http',
+  'opera-https',
+  'opera-touch',
+  'touch-http',
+  'touch-https',
+  'brave',
+  'vivaldi',
+  'duckduckgo',
+  'yandexbrowser-open-url',
+  'ucbrowser',
+  'samsunginternet',
+  'android-app',
+  'intent',
+  'x-web-search',
+]);
 const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//;
+const SCHEME_NAME = /^[a-z][a-z0-9+.-]{0,62}$/;
+
+/**
+ * Why `scheme` (lower case, without ':') may not be an app scheme for redirect_uri, or undefined.
+ * Also what a project's `redirectSchemes` list is checked with.
+ */
+export function appSchemeProblem(scheme: string): string | undefined {
+  if (!SCHEME_NAME.test(scheme)) return 'is not a URI scheme (a letter, then letters, digits, +, - or .)';
+  if (scheme === 'http' || scheme === 'https')
+    return 'is a web scheme (web redirects go by host, not scheme)';
+  if (REFUSED_SCHEMES.has(scheme)) return `is a refused scheme`;
+  // web+ schemes are handed by browsers to a registered web page (registerProtocolHandler).
+  if (HANDOFF_SCHEMES.has(scheme) || scheme.startsWith('web+'))
+    return 'is a browser hand-off scheme (it opens a web origin, which would receive the tokens)';
+  return undefined;
+}
 
 /**
  * Whether `raw` may receive tokens for a project served at `projectHosts` (the id host, the slug
  * host and verified custom domains). http is accepted on loopback, and on the project's own hosts
  * only when they are `.localhost` names (RFC 6761: those resolve to loopback; local development).
  */
-export function checkRedirectUri(raw: string, projectHosts: readonly string[]): RedirectUriCheck {
+export function checkRedirectUri(
+  raw: string,
+  projectHosts: readonly string[],
+  appSchemes?: readonly string[] | null,
+): RedirectUriCheck {
   if (typeof raw !== 'string' || raw.length === 0) return refuse('is empty');
   if (raw.length > MAX_LENGTH) return refuse(`is longer than ${MAX_LENGTH} characters`);
   // Whitespace and control characters are stripped or reinterpreted differently by parsers;
@@ -66,6 +121,10 @@ export function checkRedirectUri(raw: string, projectHosts: readonly string[]): 
     return checkWeb(raw, scheme, projectHosts);
   }
   if (REFUSED_SCHEMES.has(scheme)) return refuse(`uses the refused scheme ${scheme}:`);
+  const problem = appSchemeProblem(scheme);
+  if (problem) return refuse(`uses the scheme ${scheme}:, which ${problem}`);
+  if (appSchemes && !appSchemes.includes(scheme))
+    return refuse(`uses the scheme ${scheme}:, which is not one of this project's app schemes`);
   // A native application's own scheme: <app_scheme>://<path>.
   if (rest.startsWith('//')) return refuse('must not start its path with //');
   return { ok: true, uri: raw };
@@ -93,8 +152,12 @@ function refuse(reason: string): RedirectUriCheck {
 }
 
 /** The accepted URI (normalised for http and https), or 400 invalid_redirect_uri saying why. */
-export function assertRedirectUri(raw: string, projectHosts: readonly string[]): string {
-  const result = checkRedirectUri(raw, projectHosts);
+export function assertRedirectUri(
+  raw: string,
+  projectHosts: readonly string[],
+  appSchemes?: readonly string[] | null,
+): string {
+  const result = checkRedirectUri(raw, projectHosts, appSchemes);
   if (!result.ok) {
     throw new AuthError(AuthErrorCode.InvalidRedirectUri, `redirect_uri ${result.reason}`, { status: 400 });
   }

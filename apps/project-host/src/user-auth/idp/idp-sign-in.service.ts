@@ -89,7 +89,11 @@ export class IdpSignInService {
   async start(ctx: ProjectContext, query: unknown): Promise<string> {
     const client = this.clientOf(ctx);
     const raw = (query as Record<string, unknown> | undefined)?.redirect_uri;
-    const redirectUri = assertRedirectUri(typeof raw === 'string' ? raw : '', ctx.hosts);
+    const redirectUri = assertRedirectUri(
+      typeof raw === 'string' ? raw : '',
+      ctx.hosts,
+      ctx.auth.redirectSchemes,
+    );
     const state = randomToken();
     let authorization;
     try {

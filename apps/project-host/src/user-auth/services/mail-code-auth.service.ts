@@ -57,7 +57,9 @@ export class MailCodeAuthService {
   async requestMagicLink(ctx: ProjectContext, query: unknown): Promise<StatusResponse> {
     const input = parseRequest(magicLinkQuery, query, 'query');
     const app =
-      input.redirect_uri === undefined ? ctx.publicUrl : assertRedirectUri(input.redirect_uri, ctx.hosts);
+      input.redirect_uri === undefined
+        ? ctx.publicUrl
+        : assertRedirectUri(input.redirect_uri, ctx.hosts, ctx.auth.redirectSchemes);
     await this.limits.consumeMailRequest('magic-link', ctx.project.id, input.email);
     const user = await ctx.tenant.user.findUnique({ where: { email: input.email } });
     if (user) this.background.run('magic-link mail', () => this.sendMagicLink(ctx, user, app));
