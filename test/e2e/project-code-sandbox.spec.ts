@@ -43,6 +43,17 @@ describe('a host where bubblewrap cannot start', () => {
     });
     expect(register.status).toBe(201);
   });
+
+  it("answers the project's routes with 503 project_code_unavailable (deployed through a working host)", async () => {
+    const working = await startProjectHost({ ...GENEROUS_LIMITS });
+    hosts.push(working);
+    const project = await projectOn(host);
+    expect((await deploy(working, project.id, API)).status).toBe(201);
+    const res = await project.client.request('GET', '/api/who');
+    expect(res.status).toBe(503);
+    expect(res.body).toMatchObject({ code: 'project_code_unavailable' });
+    expect(res.headers['retry-after']).toBe('5');
+  });
 });
 
 describe('PROJECT_CODE_SANDBOX', () => {

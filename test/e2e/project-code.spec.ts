@@ -356,7 +356,6 @@ describe('hostile project code', () => {
     ]);
     expect(loop.res.status).toBe(504);
     expect(loop.at - started).toBeGreaterThanOrEqual(3_000);
-    expect(loop.at - started).toBeLessThan(10_000);
     expect(elsewhere.res.status).toBe(200);
     expect(elsewhere.at).toBeLessThan(loop.at);
     expect((await evil.client.request('GET', '/api/ok')).body).toEqual({ ok: true });

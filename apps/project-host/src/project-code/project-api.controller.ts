@@ -9,7 +9,7 @@ import { ActiveDeployments } from './active-deployments.js';
 import type { RouteAuth } from './deployment-record.js';
 import { filterProjectHeaders, isProjectStatus } from './project-response-headers.js';
 import type { ApiResult, SandboxUser } from './sandbox/sandbox-protocol.js';
-import { SandboxPool, SandboxTimeoutError } from './sandbox/sandbox-pool.js';
+import { SandboxError, SandboxPool } from './sandbox/sandbox-pool.js';
 
 /**
  * The project's own APIs: `api/<path>.ts` answers `/api/<path>` (every method unless the
@@ -72,14 +72,24 @@ export class ProjectApiController {
         route.timeoutMs,
       )) as ApiResult;
     } catch (error) {
-      const timedOut = error instanceof SandboxTimeoutError;
       this.logger.warn(
         { projectId: ctx.project.id, path, err: (error as Error).message },
         'project API failed',
       );
-      void reply.status(timedOut ? 504 : 500).send({
+      const reason = error instanceof SandboxError ? error.reason : undefined;
+      if (reason === 'unavailable' || reason === 'busy') {
+        // The host cannot run code now; the caller may retry (the reason is in the host's log).
+        throw new AuthError(AuthErrorCode.ProjectCodeUnavailable, undefined, { retryAfterSeconds: 5 });
+      }
+      const overBudget = reason === 'timeout' || reason === 'cpu';
+      void reply.status(overBudget ? 504 : 500).send({
         code: 'internal',
-        message: timedOut ? 'The API did not answer in time' : 'The API failed',
+        message:
+          reason === 'cpu'
+            ? 'The API used more CPU time than allowed'
+            : overBudget
+              ? 'The API did not answer in time'
+              : 'The API failed',
       });
       return;
     }
