@@ -101,4 +101,27 @@ describe('hosted_browser runs a job in a remote browser over CDP', () => {
     // The provider's browser belongs to the provider: the worker disconnects, never closes it.
     expect(chromium.exitCode).toBeNull();
   });
+
+  it('applies the network policy where it can and says in the log what it cannot', async () => {
+    // Refused in every mode (this worker runs allow-private); an IP literal, so nothing is sent.
+    const created = await api.request('/v1/jobs', {
+      json: {
+        query: 'The page contains "ami-id"',
+        initial_url: 'http://169.254.169.254/latest/meta-data/',
+        env: 'hosted_browser',
+      },
+    });
+    const id = (created.json as { id: string }).id;
+    let job: { status: string; summary: string } = { status: 'queued', summary: '' };
+    const deadline = Date.now() + 60_000;
+    while (!['succeeded', 'failed'].includes(job.status) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+      job = (await api.request(`/v1/jobs/${id}`)).json as typeof job;
+    }
+    expect(job.status).toBe('failed');
+    expect(job.summary).toMatch(/169\.254\.169\.254 is a cloud metadata address/);
+    const log = (await api.request(`/v1/jobs/${id}/log`)).text;
+    expect(log).toContain('hosted_browser: the network policy is applied to each request the page makes');
+    expect(log).toMatch(/cannot be applied on the address the hosted browser actually connects to/);
+  });
 });
