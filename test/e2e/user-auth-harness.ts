@@ -156,7 +156,17 @@ export async function startMailRig(): Promise<MailRig> {
           secure: false,
           ignoreTLS: true,
         });
-        const { to, subject, text, html } = job.data.content;
+        let { to, subject, text, html } = job.data.content;
+        if (job.data.sealed) {
+          // The host seals mail bodies with AUTH_SECRET (links and codes never sit in Redis in clear).
+          const opened = new AuthSecrets(AUTH_SECRET).open(
+            'mail-seal',
+            job.data.sealed,
+            `mail:${job.data.mailLogId}`,
+          );
+          ({ subject, text, html } = JSON.parse(opened!.toString('utf8')) as typeof job.data.content);
+          to = job.data.content.to;
+        }
         await transport.sendMail({ from: smtpSettings.from, to, subject, text, html });
         transport.close();
       },

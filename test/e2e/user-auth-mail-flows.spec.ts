@@ -7,6 +7,7 @@ import {
   uniqueEmail,
   type TestProject,
 } from '../support/user-client.js';
+import { createQueue, createRedisConnection, QueueName } from '../../libs/queue/src/index.js';
 import {
   codeFrom,
   decodeJwt,
@@ -176,6 +177,63 @@ describe('magic link', () => {
     await sleep(200);
     const kinds = (await events.forEmail(main.id, email)).slice(again).map((e) => e.kind);
     expect(kinds.filter((k) => k !== 'magic_link_requested')).toEqual(['user.signed_in']);
+  });
+
+  it('keeps no sign-in link or code in Redis: the queued body is sealed and the delivered job removed', async () => {
+    const { email } = await passwordUser();
+    const requested = await main.client.get(`/api/user/auth/magic-link?email=${encodeURIComponent(email)}`);
+    expect(requested.status).toBe(200);
+    const message = await mail.waitFor(email, /sign-in link/);
+    const code = codeFrom(message);
+    const [row] = await mainQuery<{ id: string }>(
+      `SELECT id FROM mail_log WHERE project_id = $1 AND "to" = $2 AND kind = 'magic-link'`,
+      [main.id, email],
+    );
+    const connection = createRedisConnection(infra.REDIS_URL);
+    const queue = createQueue(QueueName.Mail, connection);
+    try {
+      // Delivered: the job is gone (it may take a moment after the SMTP answer).
+      for (let i = 0; i < 50 && (await queue.getJob(row!.id)); i++) await sleep(100);
+      expect(await queue.getJob(row!.id)).toBeUndefined();
+      // And no mail job anywhere holds the code or a sign-in link in clear.
+      const jobs = await queue.getJobs(['waiting', 'delayed', 'active', 'completed', 'failed'], 0, -1);
+      const payloads = JSON.stringify(jobs.map((job) => job.data));
+      expect(payloads).not.toContain(code);
+      expect(payloads).not.toMatch(/type=magic|type=forgot-password|type=email-change/);
+    } finally {
+      await queue.close();
+      connection.disconnect();
+    }
+  });
+
+  it('seals the body of a mail that cannot be delivered (it waits in Redis for retries)', async () => {
+    const unreachable = await project();
+    await mainQuery('UPDATE smtp_settings SET port = 9 WHERE project_id = $1', [unreachable.id]);
+    const { email } = await passwordUser(unreachable);
+    expect(
+      (await unreachable.client.get(`/api/user/auth/magic-link?email=${encodeURIComponent(email)}`)).status,
+    ).toBe(200);
+    const connection = createRedisConnection(infra.REDIS_URL);
+    const queue = createQueue(QueueName.Mail, connection);
+    try {
+      let job;
+      for (let i = 0; i < 100; i++) {
+        const [row] = await mainQuery<{ id: string }>(
+          `SELECT id FROM mail_log WHERE project_id = $1 AND "to" = $2 AND kind = 'magic-link'`,
+          [unreachable.id, email],
+        );
+        job = row ? await queue.getJob(row.id) : undefined;
+        if (job) break;
+        await sleep(100);
+      }
+      expect(job).toBeDefined();
+      expect(job!.data.content).toMatchObject({ kind: 'magic-link', to: email, subject: '', text: '' });
+      expect(typeof job!.data.sealed).toBe('string');
+      expect(JSON.stringify(job!.data)).not.toMatch(/code=|type=magic|sign-in link/i);
+    } finally {
+      await queue.close();
+      connection.disconnect();
+    }
   });
 
   it.each([

@@ -16,6 +16,7 @@ export {
   type HealthReport,
 } from './health/health.service.js';
 export {
+  loggableUrl,
   nestPinoParams,
   pinoOptions,
   REDACTED_PATHS,

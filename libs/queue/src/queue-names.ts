@@ -26,7 +26,10 @@ export interface AuthHookPayload {
 export interface MailPayload {
   projectId: string;
   mailLogId: string;
+  /** With `sealed`, subject, text and html here are empty: the body is only in the sealed copy. */
   content: { kind: string; to: string; subject: string; text: string; html?: string };
+  /** The subject, text and html, sealed by the host (they carry sign-in links and codes). */
+  sealed?: string;
   trace: TraceCarrier;
 }
 

@@ -8,6 +8,7 @@ import {
   RunnerErrorCode,
   toHttpProblem,
 } from '@suite/errors';
+import { loggableUrl } from '@suite/nest-core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** Fastify's own failures (before any handler runs), translated into the runner's error model. */
@@ -48,7 +49,7 @@ export class RunnerExceptionFilter implements ExceptionFilter {
     const errorId = isUnexpectedError(error) ? newErrorId() : undefined;
     if (errorId) {
       this.logger.error(
-        { err: exception, errorId, method: request.method, url: request.url },
+        { err: exception, errorId, method: request.method, url: loggableUrl(request.url) },
         `unexpected error ${errorId}`,
       );
     }

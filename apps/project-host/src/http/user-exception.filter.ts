@@ -8,6 +8,7 @@ import {
   newErrorId,
   toUserErrorBody,
 } from '@suite/errors';
+import { loggableUrl } from '@suite/nest-core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** Framework failures (before a handler runs) in the project host's error model. */
@@ -44,7 +45,8 @@ export class UserExceptionFilter implements ExceptionFilter {
     const errorId = isUnexpectedError(error) ? newErrorId() : undefined;
     if (errorId) {
       this.logger.error(
-        { err: exception, errorId, method: request.method, url: request.url },
+        // Query values are secrets here (magic-link codes, emails): only their names are logged.
+        { err: exception, errorId, method: request.method, url: loggableUrl(request.url) },
         `unexpected error ${errorId}`,
       );
     }

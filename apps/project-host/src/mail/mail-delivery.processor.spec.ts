@@ -5,6 +5,12 @@ import { MailDeliveryProcessor, SMTP_NOT_CONFIGURED } from './mail-delivery.proc
 import { mailRetryDelay } from './mail-job.js';
 import type { MailLogRepository } from './mail-log.repository.js';
 import type { SmtpMailer, SmtpServer } from './smtp-mailer.js';
+import { MailSealer } from './mail-sealer.js';
+import type { ProjectHostConfig } from '../project-host.config.js';
+
+const sealer = new MailSealer({
+  AUTH_SECRET: 'mail-delivery-processor-spec-secret-0123456789',
+} as unknown as ProjectHostConfig);
 
 const SMTP: SmtpServer = {
   host: 'smtp.test',
@@ -34,7 +40,7 @@ function setup(options: {
       return (options.send ?? (async () => ({ messageId: '<m@test>' })))();
     },
   } as unknown as SmtpMailer;
-  const processor = new MailDeliveryProcessor(repository, mailer);
+  const processor = new MailDeliveryProcessor(repository, mailer, sealer);
   const job = (attemptsMade: number) =>
     ({
       data: {
@@ -89,6 +95,51 @@ describe('MailDeliveryProcessor', () => {
     const { calls, processor, job } = setup({ send: () => Promise.reject(rejected) });
     await expect(processor.deliver(job(0))).rejects.toBeInstanceOf(UnrecoverableError);
     expect(calls).toEqual(['send', 'failed Invalid login: 535 Authentication failed']);
+  });
+});
+
+describe('sealed mail bodies', () => {
+  it('opens the sealed body for the SMTP server; the job data holds no link or code in clear', async () => {
+    const sent: unknown[] = [];
+    const repository = {
+      find: async () => ({ status: 'queued' }),
+      smtpSettings: async () => SMTP,
+      markSent: async () => undefined,
+      markFailed: async () => undefined,
+    } as unknown as MailLogRepository;
+    const mailer = {
+      send: async (_smtp: unknown, content: unknown) => {
+        sent.push(content);
+        return { messageId: '<m@test>' };
+      },
+    } as unknown as SmtpMailer;
+    const processor = new MailDeliveryProcessor(repository, mailer, sealer);
+    const data = {
+      projectId: 'p',
+      mailLogId: 'row-1',
+      trace: {},
+      content: { kind: 'magic-link', to: 'x@y.test', subject: '', text: '' },
+      sealed: sealer.seal('row-1', { subject: 'Your sign-in link', text: 'https://app/?code=SECRET-CODE' }),
+    };
+    expect(JSON.stringify(data)).not.toContain('SECRET-CODE');
+    const job = { data, attemptsMade: 0, opts: { attempts: 5 } } as unknown as TypedJob<
+      typeof QueueName.Mail
+    >;
+    await expect(processor.deliver(job)).resolves.toBe('sent');
+    expect(sent).toEqual([
+      {
+        kind: 'magic-link',
+        to: 'x@y.test',
+        subject: 'Your sign-in link',
+        text: 'https://app/?code=SECRET-CODE',
+      },
+    ]);
+    // A sealed body moved to another row does not open: failed for good, nothing sent.
+    const moved = { ...job, data: { ...data, mailLogId: 'row-2' } } as unknown as TypedJob<
+      typeof QueueName.Mail
+    >;
+    await expect(processor.deliver(moved)).rejects.toBeInstanceOf(UnrecoverableError);
+    expect(sent).toHaveLength(1);
   });
 });
 

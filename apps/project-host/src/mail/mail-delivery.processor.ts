@@ -4,6 +4,7 @@ import type { QueueName, TypedJob } from '@suite/queue';
 import { extractTraceContext, mailOutcomes, withSpan } from '@suite/telemetry';
 import { UnrecoverableError } from 'bullmq';
 import { MailLogRepository } from './mail-log.repository.js';
+import { MailSealer } from './mail-sealer.js';
 import { SmtpMailer } from './smtp-mailer.js';
 
 export const SMTP_NOT_CONFIGURED = 'SMTP is not configured for this project';
@@ -26,10 +27,12 @@ export class MailDeliveryProcessor {
   constructor(
     private readonly mailLog: MailLogRepository,
     private readonly mailer: SmtpMailer,
+    private readonly sealer: MailSealer,
   ) {}
 
   deliver(job: TypedJob<typeof QueueName.Mail>): Promise<DeliveryOutcome> {
-    const { projectId, mailLogId, content, trace } = job.data;
+    const { projectId, mailLogId, sealed, trace } = job.data;
+    let { content } = job.data;
     const attempt = job.attemptsMade + 1;
     const attempts = job.opts.attempts ?? 1;
     const facts = { projectId, mailLogId, kind: content.kind, attempt, attempts };
@@ -39,6 +42,18 @@ export class MailDeliveryProcessor {
         const row = await this.mailLog.find(mailLogId);
         // Gone with its project, or delivered already by an earlier run of a stalled job.
         if (!row || row.status !== MailStatus.queued) return 'skipped';
+
+        if (sealed !== undefined) {
+          const body = this.sealer.open(mailLogId, sealed);
+          if (!body) {
+            // Sealed with another AUTH_SECRET (it changed meanwhile): no retry can open it.
+            const reason = 'The mail could not be opened (AUTH_SECRET changed since it was queued)';
+            await this.mailLog.markFailed(mailLogId, reason);
+            this.logger.warn(facts, reason);
+            throw new UnrecoverableError(reason);
+          }
+          content = { ...content, ...body };
+        }
 
         const smtp = await this.mailLog.smtpSettings(projectId);
         if (!smtp) {

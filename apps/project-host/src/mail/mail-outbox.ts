@@ -3,6 +3,7 @@ import { MailStatus } from '@suite/db';
 import { injectTraceContext } from '@suite/telemetry';
 import { PlatformResources } from '../platform/platform-resources.js';
 import { mailJobOptions } from './mail-job.js';
+import { MailSealer } from './mail-sealer.js';
 
 /** The five mail kinds of the spec, and `custom`: a mail of project code (ctx.email.send). */
 export type MailKind =
@@ -19,13 +20,17 @@ export interface OutgoingMail {
 /**
  * Mail leaves from a queue, never inside the request: this records the mail in the mail log as
  * `queued` and enqueues its delivery. Failures here are logged and never fail the caller's request
- * (mail is best effort in the spec). The body is kept in the queue payload only until sent.
+ * (mail is best effort in the spec). The body is in the queue payload sealed (MailSealer), and the
+ * job is removed once delivered.
  */
 @Injectable()
 export class MailOutbox {
   private readonly logger = new Logger('mail');
 
-  constructor(private readonly resources: PlatformResources) {}
+  constructor(
+    private readonly resources: PlatformResources,
+    private readonly sealer: MailSealer,
+  ) {}
 
   async enqueue(projectId: string, mail: OutgoingMail): Promise<string | undefined> {
     let rowId: string | undefined;
@@ -36,7 +41,18 @@ export class MailOutbox {
       rowId = row.id;
       await this.resources.mailQueue.add(
         'send',
-        { projectId, mailLogId: row.id, trace: injectTraceContext(), content: mail },
+        {
+          projectId,
+          mailLogId: row.id,
+          trace: injectTraceContext(),
+          // Only the kind and the address in clear: the body is sealed (links and codes).
+          content: { kind: mail.kind, to: mail.to, subject: '', text: '' },
+          sealed: this.sealer.seal(row.id, {
+            subject: mail.subject,
+            text: mail.text,
+            ...(mail.html === undefined ? {} : { html: mail.html }),
+          }),
+        },
         mailJobOptions(row.id),
       );
       return row.id;

@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { AuthEventsPublisher } from '../events/auth-events.publisher.js';
 import { AuthStateCache } from '../events/auth-state.cache.js';
 import { MailOutbox } from '../mail/mail-outbox.js';
+import { MailSealer } from '../mail/mail-sealer.js';
 import { ControlPlaneHostGuard, ProjectHostGuard } from '../projects/host.guards.js';
 import { ProjectResolver } from '../projects/project-resolver.js';
 import { PlatformResources } from './platform-resources.js';
@@ -15,6 +16,7 @@ import { PlatformResources } from './platform-resources.js';
     ProjectHostGuard,
     ControlPlaneHostGuard,
     MailOutbox,
+    MailSealer,
     AuthEventsPublisher,
     AuthStateCache,
   ],
@@ -24,6 +26,7 @@ import { PlatformResources } from './platform-resources.js';
     ProjectHostGuard,
     ControlPlaneHostGuard,
     MailOutbox,
+    MailSealer,
     AuthEventsPublisher,
     AuthStateCache,
   ],

@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 
 /** What a derived key is for; each purpose gets its own key, so one use can never stand in for another. */
-export type SecretPurpose = 'nonce-hmac' | 'signing-key-seal' | 'refresh-grace-seal';
+export type SecretPurpose = 'nonce-hmac' | 'signing-key-seal' | 'refresh-grace-seal' | 'mail-seal';
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
@@ -17,7 +17,7 @@ export class AuthSecrets {
 
   constructor(secret: string) {
     if (secret.length < 32) throw new Error('the auth secret must be at least 32 characters');
-    for (const purpose of ['nonce-hmac', 'signing-key-seal', 'refresh-grace-seal'] as const) {
+    for (const purpose of ['nonce-hmac', 'signing-key-seal', 'refresh-grace-seal', 'mail-seal'] as const) {
       this.keys.set(
         purpose,
         Buffer.from(hkdfSync('sha256', secret, 'suite/project-host/user-auth', purpose, 32)),
