@@ -411,4 +411,20 @@ describe('runLlmTest (scripted provider over HTTP, real Chromium)', () => {
     expect(server.requests[1]?.raw).toContain('not run: an earlier call of this turn failed');
     expect(result.summary).toBe('The agent reported the test failed: Could not click.');
   });
+
+  it('refuses a navigate tool call to file:, chrome: or view-source: before any request', async () => {
+    const { result, server } = await run(
+      inOrder(
+        { toolCalls: [{ name: 'navigate', args: { url: 'file:///etc/passwd' } }] },
+        { toolCalls: [{ name: 'navigate', args: { url: 'view-source:http://127.0.0.1/' } }] },
+        { toolCalls: [{ name: 'done', args: { passed: false, summary: 'Blocked' } }] },
+      ),
+    );
+    expect(page.url()).toBe(`${site.url}/login`);
+    expect(server.requests[1]?.raw).toContain(
+      'blocked by the browser network policy: file: addresses cannot be opened (only http:, https: and about:blank)',
+    );
+    expect(server.requests[2]?.raw).toContain('view-source: addresses cannot be opened');
+    expect(result.verdict).toBe('failed');
+  });
 });
