@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { BrowserPool, launchLocalBrowser, type BrowserSession } from '@suite/browser-agent';
+import {
+  BrowserPool,
+  chromiumArgs,
+  launchLocalBrowser,
+  runningAsRoot,
+  type BrowserSession,
+} from '@suite/browser-agent';
 import { createHostResolver, EgressPolicy } from '@suite/egress-policy';
 import { createSocket } from 'node:dgram';
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { TestDns } from '../support/test-dns.js';
@@ -241,5 +248,32 @@ describe('browser network policy (public-only, per context proxy)', () => {
     } finally {
       udp.close();
     }
+  });
+});
+
+describe('Chromium itself', () => {
+  it('starts with a minimal environment: no database URL, keys or tokens', async () => {
+    process.env.EGRESS_TEST_TOKEN = 'must-not-reach-chromium';
+    const browser = await launchLocalBrowser({ warn: () => undefined });
+    try {
+      const pid = browser.process()!.pid!;
+      const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean);
+      const names = environ.map((line) => line.split('=')[0]);
+      expect(names).not.toContain('EGRESS_TEST_TOKEN');
+      expect(names).not.toContain('DATABASE_URL');
+      expect(names).not.toContain('REDIS_URL');
+      expect(environ.find((line) => line.startsWith('HOME='))).toMatch(/browser-agent-profile-/);
+    } finally {
+      delete process.env.EGRESS_TEST_TOKEN;
+      await browser.close();
+    }
+  });
+
+  it('keeps its sandbox unless this process runs as root, and warns once when it does', () => {
+    const warnings: string[] = [];
+    const first = chromiumArgs((m) => warnings.push(m));
+    chromiumArgs((m) => warnings.push(m));
+    expect(first.includes('--no-sandbox')).toBe(runningAsRoot());
+    expect(warnings.length).toBeLessThanOrEqual(1);
   });
 });
