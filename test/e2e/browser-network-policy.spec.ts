@@ -7,6 +7,7 @@ import {
   type BrowserSession,
 } from '@suite/browser-agent';
 import { createHostResolver, EgressPolicy } from '@suite/egress-policy';
+import { createHash } from 'node:crypto';
 import { createSocket } from 'node:dgram';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -94,7 +95,7 @@ describe('browser network policy (public-only, per context proxy)', () => {
         </script>`,
       '/ws': `<!doctype html><title>WS</title><p id="ws">pending</p>
         <script>
-          const ws = new WebSocket('ws://127.0.0.1:' + location.search.slice(1) + '/socket');
+          const ws = new WebSocket('ws://' + location.search.slice(1) + '/socket');
           ws.onopen = () => (document.getElementById('ws').textContent = 'ws open');
           ws.onerror = () => (document.getElementById('ws').textContent = 'ws refused');
         </script>`,
@@ -106,6 +107,15 @@ describe('browser network policy (public-only, per context proxy)', () => {
       const body = pages[path];
       if (!body) return void res.writeHead(404).end('not found');
       res.writeHead(200, { 'content-type': 'text/html' }).end(body);
+    });
+    // Completes WebSocket handshakes: a tunnel (CONNECT) to an allowed host must work.
+    publicSite.on('upgrade', (req, socket) => {
+      const accept = createHash('sha1')
+        .update(`${String(req.headers['sec-websocket-key'])}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`)
+        .digest('base64');
+      socket.end(
+        `HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`,
+      );
     });
     await new Promise<void>((resolve) => publicSite.listen(0, '127.0.0.2', resolve));
     port = (publicSite.address() as AddressInfo).port;
@@ -205,10 +215,31 @@ describe('browser network policy (public-only, per context proxy)', () => {
 
   it('refuses a WebSocket to a private port', async () => {
     await withSession(async ({ page, network }) => {
-      await page.goto(`http://public.test:${port}/ws?${privatePort}`);
+      await page.goto(`http://public.test:${port}/ws?127.0.0.1:${privatePort}`);
       await page.waitForFunction(`document.getElementById('ws').textContent !== 'pending'`);
       expect(await page.$eval('#ws', (e) => e.textContent)).toBe('ws refused');
       expect(network!.blocked.map((b) => b.target)).toContain(`127.0.0.1:${privatePort}`);
+    });
+    expect(privateHits).toEqual([]);
+  });
+
+  it('tunnels a WebSocket to an allowed host', async () => {
+    await withSession(async ({ page, network }) => {
+      await page.goto(`http://public.test:${port}/ws?public.test:${port}`);
+      await page.waitForFunction(`document.getElementById('ws').textContent !== 'pending'`);
+      expect(await page.$eval('#ws', (e) => e.textContent)).toBe('ws open');
+      expect(network!.blocked).toEqual([]);
+    });
+  });
+
+  it('refuses what a popup opens on a private address', async () => {
+    await withSession(async ({ page, network }) => {
+      await page.goto(`http://public.test:${port}/`);
+      await page.evaluate(`window.open('http://127.0.0.1:${privatePort}/popup')`);
+      const deadline = Date.now() + 20_000;
+      while (!network!.blocked.some((b) => b.target.endsWith('/popup')) && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 100));
+      expect(network!.blocked.map((b) => b.target)).toContain(`http://127.0.0.1:${privatePort}/popup`);
     });
     expect(privateHits).toEqual([]);
   });

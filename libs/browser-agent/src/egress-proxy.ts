@@ -7,9 +7,10 @@ import {
   pinnedLookup,
   resolveChecked,
 } from '@suite/egress-policy';
-import { Agent, type AgentOptions } from 'node:http';
+import { EventEmitter } from 'node:events';
+import { Agent, type AgentOptions, type Server as HttpServer } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { type Socket } from 'node:net';
 import { RequestError, Server } from 'proxy-chain';
 
 /** Response header a blocked plain-HTTP request carries, so a navigation can say why it failed. */
@@ -25,8 +26,9 @@ export interface EgressProxyOptions {
  * A filtering forward proxy for one browser context, on 127.0.0.1. Every request of the context
  * (documents, subresources, fetch/XHR, WebSockets, service workers, each redirect hop) arrives
  * here as a CONNECT or an absolute-URL request; the proxy resolves the host itself, checks every
- * address against the policy and connects to exactly those addresses (a pinned lookup), so DNS
- * rebinding cannot slip a private address past the check. Built on proxy-chain.
+ * address against the policy, connects to exactly those addresses (a pinned lookup) and checks the
+ * socket's remote address once connected, so DNS rebinding cannot slip a private address past the
+ * check. Built on proxy-chain (HTTP parsing, CONNECT handling, forwarding).
  */
 export class EgressProxy {
   private constructor(
@@ -55,6 +57,24 @@ export class EgressProxy {
             throw new RequestError(error.message, 403, { [BLOCKED_HEADER]: headerSafe(error.message) });
           }
           throw new RequestError(`could not resolve ${hostname}: ${(error as Error).message}`, 502);
+        }
+        if (!isHttp) {
+          // Tunnels (https, wss, ws): the proxy connects itself, to a checked address, and checks
+          // the socket's remote address before the browser is told the tunnel is up.
+          const upstream = await connectPinned(pinned, port).catch((error: Error) => {
+            if (error instanceof UncheckedAddressError) {
+              options.onBlocked({
+                target,
+                host: pinned.host,
+                port,
+                message: error.message,
+                rule: 'pinned address',
+              });
+              throw new RequestError(error.message, 403, { [BLOCKED_HEADER]: headerSafe(error.message) });
+            }
+            throw new RequestError(`could not connect to ${target}: ${error.message}`, 502);
+          });
+          return { customConnectServer: relayTo(upstream) };
         }
         return {
           dnsLookup: pinnedLookup(pinned) as never,
@@ -93,6 +113,55 @@ class PinnedAgent extends Agent {
     });
     return socket;
   }
+}
+
+class UncheckedAddressError extends Error {}
+
+const CONNECT_TIMEOUT_MS = 30_000;
+
+/** A TCP connection to one of the checked addresses (pinned lookup), verified once connected. */
+function connectPinned(pinned: PinnedAddresses, port: number): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: pinned.host, port, lookup: pinnedLookup(pinned) as never });
+    const fail = (error: Error) => {
+      socket.destroy();
+      reject(error);
+    };
+    socket.setTimeout(CONNECT_TIMEOUT_MS, () =>
+      fail(new Error(`no connection within ${CONNECT_TIMEOUT_MS} ms`)),
+    );
+    socket.once('error', fail);
+    socket.once('connect', () => {
+      socket.setTimeout(0);
+      socket.off('error', fail);
+      if (!isPinnedAddress(pinned, socket.remoteAddress)) {
+        fail(
+          new UncheckedAddressError(
+            `blocked by the browser network policy: ${pinned.host} was connected to ${socket.remoteAddress ?? 'an unknown address'}, which is not an address that was checked`,
+          ),
+        );
+        return;
+      }
+      resolve(socket);
+    });
+  });
+}
+
+/**
+ * proxy-chain hands a CONNECT's client socket to `customConnectServer` (after answering 200) by
+ * emitting 'connection' on it; this one pipes it to the already connected, checked upstream.
+ */
+function relayTo(upstream: Socket): HttpServer {
+  const relay = new EventEmitter();
+  relay.once('connection', (client: Socket) => {
+    client.pipe(upstream);
+    upstream.pipe(client);
+    client.on('error', () => upstream.destroy());
+    upstream.on('error', () => client.destroy());
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  });
+  return relay as HttpServer;
 }
 
 function headerSafe(text: string): string {
