@@ -66,7 +66,8 @@ describe('browser network policy (public-only, per context proxy)', () => {
     privateServers.push(secret6);
 
     const pages: Record<string, string> = {
-      '/': '<!doctype html><title>Public</title><h1>Welcome</h1>',
+      '/': `<!doctype html><title>Public</title><h1>Welcome</h1>
+        <iframe srcdoc="<p>made by the page</p>"></iframe><iframe src="data:text/html,<p>inline</p>"></iframe>`,
       '/frames': `<!doctype html><title>Frames</title>
         <iframe src="http://169.254.169.254/latest/meta-data/"></iframe>
         <p id="fetch">pending</p>

@@ -165,8 +165,8 @@ export class NetworkGuard {
   private async watchPage(page: Page): Promise<void> {
     page.on('framenavigated', (frame: Frame) => {
       const url = frame.url();
-      // Frames may hold data: and blob: documents the page made itself; top level may not.
-      const allowedInFrame = frame !== page.mainFrame() && /^(?:data|blob):/i.test(url);
+      // Frames may hold documents the page made itself (srcdoc, data:, blob:); top level may not.
+      const allowedInFrame = frame !== page.mainFrame() && /^(?:data:|blob:|about:srcdoc$)/i.test(url);
       const problem = navigationSchemeProblem(url);
       if (!problem || allowedInFrame || isBrowserErrorPage(url)) return;
       this.record({ target: url, host: '', port: 0, message: problem, rule: 'scheme' });
