@@ -82,6 +82,8 @@ export async function startWorker(
       WORKER_ID: name,
       WORKER_CONCURRENCY: String(concurrency),
       REAPER_INTERVAL_MS: '0',
+      // The benchmarks' site runs on 127.0.0.1, as an app tested under `make start` does.
+      BROWSER_NETWORK_POLICY: 'allow-private',
     },
     { name, logDir: ctx.logDir },
   );
