@@ -9,7 +9,7 @@ import {
 import { createHostResolver, EgressPolicy } from '@suite/egress-policy';
 import { createHash } from 'node:crypto';
 import { createSocket } from 'node:dgram';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { TestDns } from '../support/test-dns.js';
@@ -36,11 +36,12 @@ describe('browser network policy (public-only, per context proxy)', () => {
   const privateServers: Server[] = [];
   let port = 0;
   let privatePort = 0;
+  let resolverAddress = '';
 
   const record = (where: string) => (req: IncomingMessage) => privateHits.push(`${where} ${req.url}`);
 
   beforeAll(async () => {
-    const resolverAddress = await dns.start();
+    resolverAddress = await dns.start();
     dns.set('public.test', '127.0.0.2');
     dns.set('rebind.test', '127.0.0.2', '127.0.0.1');
     dns.set('internal.test', '127.0.0.1');
@@ -94,6 +95,7 @@ describe('browser network policy (public-only, per context proxy)', () => {
           window.results = Promise.all(targets.map((t) => fetch(t.replace('PORT', location.search.slice(1)), { mode: 'no-cors' })
             .then(() => t + ' answered', () => t + ' failed')));
         </script>`,
+      '/download': `<!doctype html><title>Download</title><a id="get" href="/report.csv" download>Get the report</a>`,
       '/ws': `<!doctype html><title>WS</title><p id="ws">pending</p>
         <script>
           const ws = new WebSocket('ws://' + location.search.slice(1) + '/socket');
@@ -105,6 +107,13 @@ describe('browser network policy (public-only, per context proxy)', () => {
       const path = (req.url ?? '/').split('?')[0]!;
       if (path === '/redirect')
         return void res.writeHead(302, { location: `http://127.0.0.1:${privatePort}/secret` }).end();
+      if (path === '/report.csv')
+        return void res
+          .writeHead(200, {
+            'content-type': 'text/csv',
+            'content-disposition': 'attachment; filename="report.csv"',
+          })
+          .end('a,b\n1,2\n');
       const body = pages[path];
       if (!body) return void res.writeHead(404).end('not found');
       res.writeHead(200, { 'content-type': 'text/html' }).end(body);
@@ -257,6 +266,55 @@ describe('browser network policy (public-only, per context proxy)', () => {
       );
     });
     expect(privateHits).toEqual([]);
+  });
+
+  // Headless Chromium saves nothing by default either, so the refused half shows no file rather than
+  // a refusal; the allowed half shows the setting is what lets a file through, into the job's folder.
+  it('refuses downloads unless they are allowed, and then keeps them in a folder of the job', async () => {
+    const findFile = (dir: string, name: string): string[] => {
+      try {
+        return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith(name));
+      } catch {
+        return [];
+      }
+    };
+    const download = async (session: BrowserSession) => {
+      await session.page.goto(`http://public.test:${port}/download`);
+      await session.page.click('#get');
+      await new Promise((r) => setTimeout(r, 2_000));
+    };
+    let profile = '';
+    await withSession(async (session) => {
+      profile = String(
+        session.browser.process()?.spawnargs.find((a) => a.startsWith('--user-data-dir=')),
+      ).slice(16);
+      await download(session);
+      expect(session.network!.downloadPath).toBeUndefined();
+    });
+    expect(profile).not.toBe('');
+    expect(findFile(profile, 'report.csv')).toEqual([]);
+
+    const allowing = new BrowserPool({
+      open: () => launchLocalBrowser({ warn: () => undefined }),
+      network: {
+        policy: policy(['127.0.0.2']),
+        resolve: createHostResolver([resolverAddress]),
+        allowDownloads: true,
+      },
+    });
+    try {
+      const session = await allowing.acquire();
+      const folder = session.network!.downloadPath!;
+      await download(session);
+      const deadline = Date.now() + 20_000;
+      while (!findFile(folder, 'report.csv').length && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 200));
+      expect(findFile(folder, 'report.csv')).toEqual(['report.csv']);
+      await session.close();
+      expect(existsSync(folder)).toBe(false);
+    } finally {
+      await allowing.close();
+    }
   });
 
   it('keeps WebRTC from sending UDP around the proxy', async () => {

@@ -130,6 +130,11 @@ export class NetworkGuard {
     return recent.find((b) => normalizeHost(b.host) === host) ?? recent[0];
   }
 
+  /** Where this context's downloads go, when downloads are allowed. */
+  get downloadPath(): string | undefined {
+    return this.downloads;
+  }
+
   async close(): Promise<void> {
     this.listeners.clear();
     await this.proxy?.close();
