@@ -28,6 +28,7 @@ const LIMITS = {
   AUTH_RATE_LIMIT_IP_PER_MINUTE: '5',
   AUTH_RATE_LIMIT_REFRESH_PER_MINUTE: '5',
   AUTH_RATE_LIMIT_ACCOUNT_PER_15_MINUTES: '3',
+  AUTH_RATE_LIMIT_ACCOUNT_OTHERS_PER_15_MINUTES: '5',
   AUTH_MAIL_COOLDOWN_SECONDS: '60',
   AUTH_MAIL_PER_ADDRESS_PER_HOUR: '2',
   AUTH_MAIL_PER_PROJECT_PER_HOUR: '4',
@@ -35,6 +36,7 @@ const LIMITS = {
 
 let proxied: Host; // behind one trusted proxy: the test plays that proxy with X-Forwarded-For
 let direct: Host; // no trusted proxy: X-Forwarded-For is ignored
+let defaults: Host; // the default limits, behind one trusted proxy
 let mail: MailRig;
 const projects: TestProject[] = [];
 let ipCounter = 0;
@@ -81,14 +83,15 @@ function expectLimited(res: HttpResult<Record<string, unknown>>, maxSeconds: num
 
 beforeAll(async () => {
   mail = await startMailRig();
-  [proxied, direct] = await Promise.all([
+  [proxied, direct, defaults] = await Promise.all([
     startProjectHost({ ...LIMITS, TRUSTED_PROXY_HOPS: '1' }),
     startProjectHost({ ...LIMITS, TRUSTED_PROXY_HOPS: '0' }),
+    startProjectHost({ TRUSTED_PROXY_HOPS: '1' }),
   ]);
 });
 
 afterAll(async () => {
-  await Promise.all([proxied?.app.stop(), direct?.app.stop()]);
+  await Promise.all([proxied?.app.stop(), direct?.app.stop(), defaults?.app.stop()]);
   await mail?.close();
   for (const created of projects) await dropTestProject(infra.DATABASE_URL, created).catch(() => undefined);
 });
@@ -183,41 +186,62 @@ describe('per client address', () => {
 });
 
 describe('per account', () => {
-  it('locks an email after 3 failed logins from any address, and a success resets the count', async () => {
+  it('limits failed logins per account and address; a success resets that address', async () => {
     const target = await project();
     const password = strongPassword();
     const email = await seedUser(target, password);
-    await target.client.post(
-      '/api/user/auth/login',
-      { email, password: 'wrong-password-1' },
-      from(freshIp()),
-    );
-    await target.client.post(
-      '/api/user/auth/login',
-      { email, password: 'wrong-password-2' },
-      from(freshIp()),
-    );
+    const ip = freshIp();
+    const login = (pw: string, at = ip) =>
+      target.client.post('/api/user/auth/login', { email, password: pw }, from(at));
+    // The owner's usual address (signed in from before).
+    const elsewhere = freshIp();
+    expect((await login(password, elsewhere)).status).toBe(200);
+    // (5 login requests a minute per address: the account limit, 3, is met first.)
+    for (let i = 0; i < 3; i++) expect((await login(`wrong-${i}`)).status).toBe(401);
+    // This address is held off for the account, even with the right password, up to 15 minutes…
+    const held = await login(password);
+    expectLimited(held, 15 * 60);
+    expect(held.body.message).toMatch(/this account from this address/);
+    // …but not the account's other addresses, nor other accounts.
+    const at = (pw: string) => login(pw, elsewhere);
+    expect((await at('wrong-password-1')).status).toBe(401);
+    expect((await at('wrong-password-2')).status).toBe(401);
+    // A success resets the count of its address.
+    expect((await at(password)).status).toBe(200);
+    expect((await at('wrong-password-3')).status).toBe(401);
+    const otherEmail = await seedUser(target, password);
     expect(
-      (await target.client.post('/api/user/auth/login', { email, password }, from(freshIp()))).status,
+      (await target.client.post('/api/user/auth/login', { email: otherEmail, password }, from(ip))).status,
     ).toBe(200);
-    for (let i = 0; i < 3; i++) {
+  });
+
+  it('holds off new addresses once an account collected failures from many of them, never the owner’s own address', async () => {
+    const target = await project();
+    const password = strongPassword();
+    const email = await seedUser(target, password);
+    // The owner signs in from their usual address once.
+    const home = freshIp();
+    expect((await target.client.post('/api/user/auth/login', { email, password }, from(home))).status).toBe(
+      200,
+    );
+    // Attackers from 5 other addresses (the limit of failures from new addresses).
+    for (let i = 0; i < 5; i++) {
       const res = await target.client.post(
         '/api/user/auth/login',
-        { email, password: `wrong-${i}` },
+        { email, password: `guess-${i}-password` },
         from(freshIp()),
       );
       expect(res.status).toBe(401);
     }
-    // Locked for every address, even with the right password, for up to 15 minutes.
+    // A new address is now held off, whatever it sends (backoff for the others)…
     expectLimited(
       await target.client.post('/api/user/auth/login', { email, password }, from(freshIp())),
       15 * 60,
     );
-    const otherEmail = await seedUser(target, password);
-    expect(
-      (await target.client.post('/api/user/auth/login', { email: otherEmail, password }, from(freshIp())))
-        .status,
-    ).toBe(200);
+    // …while the owner's own address still signs in.
+    expect((await target.client.post('/api/user/auth/login', { email, password }, from(home))).status).toBe(
+      200,
+    );
   });
 
   it('limits current-password checks of an email change per user', async () => {
@@ -240,7 +264,74 @@ describe('per account', () => {
   });
 });
 
+describe('targeted lockout (default limits)', () => {
+  it('after 1,000 wrong passwords from 50 other addresses in 15 minutes, the right password from the user’s own address still signs in', async () => {
+    const target = await project(defaults);
+    const password = strongPassword();
+    const email = await seedUser(target, password);
+    const home = '192.0.2.10';
+    expect((await target.client.post('/api/user/auth/login', { email, password }, from(home))).status).toBe(
+      200,
+    );
+    const attackers = Array.from({ length: 50 }, (_, i) => `203.0.113.${i + 1}`);
+    const statuses = new Map<number, number>();
+    for (let round = 0; round < 20; round++) {
+      const answers = await Promise.all(
+        attackers.map((ip) =>
+          target.client.post('/api/user/auth/login', { email, password: `guess-${round}-${ip}` }, from(ip)),
+        ),
+      );
+      for (const res of answers) statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+    }
+    // Every guess failed (401 while it was tried, 429 once held off), none signed in.
+    expect([...statuses.keys()].sort()).toEqual([401, 429]);
+    expect(statuses.get(401)).toBeLessThanOrEqual(100);
+    const own = await target.client.post('/api/user/auth/login', { email, password }, from(home));
+    expect(own.status).toBe(200);
+    expect(Object.keys(own.body).sort()).toEqual(['accessToken', 'refreshToken']);
+  }, 300_000);
+});
+
 describe('mail', () => {
+  it('never lets requests from other addresses use up the mail allowance of the user’s own address', async () => {
+    const target = await project();
+    const password = strongPassword();
+    const email = await seedUser(target, password);
+    const home = freshIp();
+    expect((await target.client.post('/api/user/auth/login', { email, password }, from(home))).status).toBe(
+      200,
+    );
+    // Others ask for mails to the owner's address until they are capped (mail-bombing): 2 an hour.
+    expect(
+      (await target.client.post('/api/user/auth/forgot-password', { email }, from(freshIp()))).status,
+    ).toBe(200);
+    expect(
+      (
+        await target.client.get(
+          `/api/user/auth/magic-link?email=${encodeURIComponent(email)}`,
+          from(freshIp()),
+        )
+      ).status,
+    ).toBe(200);
+    for (let i = 0; i < 3; i++) {
+      expectLimited(
+        await target.client.post('/api/user/auth/forgot-password', { email }, from(freshIp())),
+        3600,
+      );
+    }
+    // The owner, from their own address, still gets a reset mail and a sign-in link.
+    const before = mail.to(email).length;
+    expect((await target.client.post('/api/user/auth/forgot-password', { email }, from(home))).status).toBe(
+      200,
+    );
+    expect(
+      (await target.client.get(`/api/user/auth/magic-link?email=${encodeURIComponent(email)}`, from(home)))
+        .status,
+    ).toBe(200);
+    await mail.smtp.waitFor((m) => m.to.includes(email) && /sign-in link/.test(m.subject));
+    expect(mail.to(email).length).toBeGreaterThan(before);
+  });
+
   it('keeps a cooldown per address and kind, whether or not the address has an account', async () => {
     const target = await project();
     const known = await seedUser(target);

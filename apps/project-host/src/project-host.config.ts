@@ -73,15 +73,30 @@ export const projectHostEnv = z
     AUTH_RATE_LIMIT_IP_PER_MINUTE: envFields.positiveInt(30),
     /** Refreshes per minute per client IP and project. */
     AUTH_RATE_LIMIT_REFRESH_PER_MINUTE: envFields.positiveInt(120),
-    /** Attempts per 15 minutes per account (email, user or refresh token): logins, sign-ups, current-password checks, refreshes. */
+    /**
+     * Attempts per 15 minutes per account (email, user or refresh token): current-password checks,
+     * refreshes; logins and sign-ups count per account *and client address*, so attempts from other
+     * addresses never use up those of the user's own.
+     */
     AUTH_RATE_LIMIT_ACCOUNT_PER_15_MINUTES: envFields.positiveInt(10),
+    /**
+     * Failed logins per 15 minutes per account from addresses it never signed in from, all of them
+     * together; past it those addresses are held off (429) for the rest of the window, while the
+     * addresses the account signed in from before still sign in (targeted lockout).
+     */
+    AUTH_RATE_LIMIT_ACCOUNT_OTHERS_PER_15_MINUTES: envFields.positiveInt(100),
     /** Seconds before another mail of the same kind may go to the same address (0: no cooldown). */
     AUTH_MAIL_COOLDOWN_SECONDS: z.coerce
       .number({ error: 'must be a number' })
       .int('must be a whole number')
       .min(0, 'must be >= 0')
       .default(60),
-    /** Auth mails per hour to one address (magic link, forgot password, email change). */
+    /**
+     * Auth mails per hour to one address (magic link, forgot password, email change): for each
+     * address the account signed in from, and once more for all other requesters together (the
+     * cap against mail-bombing), so others never use up the allowance of the user's own address.
+     * The cooldown counts the same way.
+     */
     AUTH_MAIL_PER_ADDRESS_PER_HOUR: envFields.positiveInt(5),
     /** Auth mails per hour of one project, all kinds together. */
     AUTH_MAIL_PER_PROJECT_PER_HOUR: envFields.positiveInt(500),

@@ -83,8 +83,12 @@ export class UserAuthController {
   @Get('auth/magic-link')
   @Header('Cache-Control', 'no-store')
   @UserAuthRoute({ emailPassword: true, ipLimit: 'mail' })
-  magicLink(@CurrentProject() ctx: ProjectContext, @Query() query: unknown): Promise<StatusResponse> {
-    return this.mailCodes.requestMagicLink(ctx, query);
+  magicLink(
+    @CurrentProject() ctx: ProjectContext,
+    @CurrentClient() client: ClientMeta,
+    @Query() query: unknown,
+  ): Promise<StatusResponse> {
+    return this.mailCodes.requestMagicLink(ctx, query, client);
   }
 
   @Get('auth/magic-link/callback')
@@ -102,8 +106,12 @@ export class UserAuthController {
   @HttpCode(200)
   @Header('Cache-Control', 'no-store')
   @UserAuthRoute({ emailPassword: true, ipLimit: 'mail' })
-  forgotPassword(@CurrentProject() ctx: ProjectContext, @Body() body: unknown): Promise<StatusResponse> {
-    return this.mailCodes.requestPasswordReset(ctx, body);
+  forgotPassword(
+    @CurrentProject() ctx: ProjectContext,
+    @CurrentClient() client: ClientMeta,
+    @Body() body: unknown,
+  ): Promise<StatusResponse> {
+    return this.mailCodes.requestPasswordReset(ctx, body, client);
   }
 
   @Post('auth/forgot-password/callback')

@@ -32,6 +32,7 @@ export class AuthRateLimits {
   private readonly logger = new Logger('auth-rate-limits');
   private readonly ip: Record<IpLimitGroup, RateLimiterAbstract>;
   private readonly account: Record<AccountLimitGroup, RateLimiterAbstract>;
+  private readonly accountOthers: RateLimiterAbstract;
   private readonly mailCooldown: RateLimiterAbstract | undefined;
   private readonly mailPerAddress: RateLimiterAbstract;
   private readonly mailPerProject: RateLimiterAbstract;
@@ -62,6 +63,11 @@ export class AuthRateLimits {
       'password-check': make('account-password', perAccount, FIFTEEN_MINUTES),
       refresh: make('account-refresh', perAccount, FIFTEEN_MINUTES),
     };
+    this.accountOthers = make(
+      'account-others',
+      config.AUTH_RATE_LIMIT_ACCOUNT_OTHERS_PER_15_MINUTES,
+      FIFTEEN_MINUTES,
+    );
     this.mailCooldown = config.AUTH_MAIL_COOLDOWN_SECONDS
       ? make('mail-cooldown', 1, config.AUTH_MAIL_COOLDOWN_SECONDS)
       : undefined;
@@ -83,29 +89,67 @@ export class AuthRateLimits {
     );
   }
 
-  /** Forgets an account's attempts (a successful login). */
-  async resetAccount(group: AccountLimitGroup, projectId: string, subject: string): Promise<void> {
-    await this.account[group].delete(`${projectId}:${digest(subject)}`).catch(() => undefined);
+  /**
+   * A login (or sign-up) attempt on `email` from `ip`. Counted per account *and address*, so
+   * attackers elsewhere cannot lock the owner out; and an address the account never signed in
+   * from (`own` false) is held off once the account's failures from such addresses reached their
+   * limit (AUTH_RATE_LIMIT_ACCOUNT_OTHERS_PER_15_MINUTES).
+   */
+  async consumeSignIn(
+    group: 'login' | 'register',
+    projectId: string,
+    email: string,
+    ip: string,
+    own: boolean,
+  ): Promise<void> {
+    await this.consume(
+      this.account[group],
+      `${projectId}:${digest(email)}:${ipBucket(ip)}`,
+      'Too many attempts for this account from this address',
+    );
+    if (own || group !== 'login') return;
+    const state = await this.accountOthers.get(`${projectId}:${digest(email)}`).catch(() => null);
+    if (state && state.remainingPoints <= 0) {
+      throw rateLimited('Too many failed sign-ins for this account from new addresses', state.msBeforeNext);
+    }
+  }
+
+  /** A wrong password from an address the account never signed in from. */
+  async loginFailedFromOther(projectId: string, email: string): Promise<void> {
+    await this.accountOthers.consume(`${projectId}:${digest(email)}`).catch(() => undefined);
+  }
+
+  /** Forgets the attempts of a successful login's address. */
+  async loginSucceeded(projectId: string, email: string, ip: string): Promise<void> {
+    await this.account.login.delete(`${projectId}:${digest(email)}:${ipBucket(ip)}`).catch(() => undefined);
   }
 
   /**
-   * A request that mails `address` (magic link, forgot password, email change): the cooldown and
-   * the hourly count per address, then the project's hourly budget. Counted whether or not an
-   * account exists, so the answer never tells which addresses have one.
+   * A request that mails `address` (magic link, forgot password, email change): the project's
+   * hourly budget, then the cooldown and the hourly count of the address. Those are counted per
+   * requester for an address the account signed in from (`ownIp`), and for every other requester
+   * together (the mail-bombing cap), so requests from elsewhere never use up the allowance of the
+   * user's own address. Counted whether or not an account exists: the answer never tells which
+   * addresses have one.
    */
-  async consumeMailRequest(kind: MailLimitKind, projectId: string, address: string): Promise<void> {
-    const key = `${projectId}:${kind}:${digest(address)}`;
+  async consumeMailRequest(
+    kind: MailLimitKind,
+    projectId: string,
+    address: string,
+    ownIp?: string,
+  ): Promise<void> {
+    const requester = ownIp === undefined ? 'others' : ipBucket(ownIp);
     await this.assertProjectMailBudget(projectId);
     if (this.mailCooldown) {
       await this.consume(
         this.mailCooldown,
-        key,
+        `${projectId}:${kind}:${digest(address)}:${requester}`,
         'A mail was sent to this address moments ago; wait before asking again',
       );
     }
     await this.consume(
       this.mailPerAddress,
-      `${projectId}:${digest(address)}`,
+      `${projectId}:${digest(address)}:${requester}`,
       'Too many mails to this address',
     );
   }

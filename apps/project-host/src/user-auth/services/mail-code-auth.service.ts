@@ -54,14 +54,19 @@ export class MailCodeAuthService {
     private readonly claims: AccountClaims,
   ) {}
 
-  async requestMagicLink(ctx: ProjectContext, query: unknown): Promise<StatusResponse> {
+  async requestMagicLink(ctx: ProjectContext, query: unknown, client: ClientMeta): Promise<StatusResponse> {
     const input = parseRequest(magicLinkQuery, query, 'query');
     const app =
       input.redirect_uri === undefined
         ? ctx.publicUrl
         : assertRedirectUri(input.redirect_uri, ctx.hosts, ctx.auth.redirectSchemes);
-    await this.limits.consumeMailRequest('magic-link', ctx.project.id, input.email);
     const user = await ctx.tenant.user.findUnique({ where: { email: input.email } });
+    await this.limits.consumeMailRequest(
+      'magic-link',
+      ctx.project.id,
+      input.email,
+      await this.ownIp(ctx, user, client),
+    );
     if (user) this.background.run('magic-link mail', () => this.sendMagicLink(ctx, user, app));
     return MAGIC_LINK_SENT;
   }
@@ -92,10 +97,19 @@ export class MailCodeAuthService {
     return signedIn.pair;
   }
 
-  async requestPasswordReset(ctx: ProjectContext, body: unknown): Promise<StatusResponse> {
+  async requestPasswordReset(
+    ctx: ProjectContext,
+    body: unknown,
+    client: ClientMeta,
+  ): Promise<StatusResponse> {
     const input = parseRequest(forgotPasswordBody, body);
-    await this.limits.consumeMailRequest('forgot-password', ctx.project.id, input.email);
     const user = await ctx.tenant.user.findUnique({ where: { email: input.email } });
+    await this.limits.consumeMailRequest(
+      'forgot-password',
+      ctx.project.id,
+      input.email,
+      await this.ownIp(ctx, user, client),
+    );
     if (user) this.background.run('forgot-password mail', () => this.sendResetCode(ctx, user));
     return RESET_SENT;
   }
@@ -131,6 +145,15 @@ export class MailCodeAuthService {
       { kind: 'user.password_updated', user: snapshotOf(updated), provider: 'email' },
     ]);
     return { status: 'ok', message: 'Your password has been updated. Sign in with the new password.' };
+  }
+
+  /** The requester's address when the account signed in from it before (its own mail allowance). */
+  private async ownIp(
+    ctx: ProjectContext,
+    user: TenantDb.User | null,
+    client: ClientMeta,
+  ): Promise<string | undefined> {
+    return user && (await this.sessions.signedInFrom(ctx, user.id, client.ip)) ? client.ip : undefined;
   }
 
   private async sendMagicLink(ctx: ProjectContext, user: TenantDb.User, app: string): Promise<void> {

@@ -38,7 +38,7 @@ export class PasswordAuthService {
     const input = parseRequest(registerBody, body);
     const projectId = ctx.project.id;
     if (!ctx.auth.allowSignups) throw new AuthError(AuthErrorCode.SignupDisabled, undefined, { status: 403 });
-    await this.limits.consumeAccount('register', projectId, input.email);
+    await this.limits.consumeSignIn('register', projectId, input.email, client.ip, false);
     const problem = passwordProblem(input.password, input.email);
     if (problem) throw invalidField('password', problem);
 
@@ -88,11 +88,14 @@ export class PasswordAuthService {
   async login(ctx: ProjectContext, body: unknown, client: ClientMeta): Promise<TokenPair> {
     const input = parseRequest(loginBody, body);
     const projectId = ctx.project.id;
-    await this.limits.consumeAccount('login', projectId, input.email);
     const user = await ctx.tenant.user.findUnique({ where: { email: input.email } });
+    // The user's own address (signed in from before) is never locked out by attempts from others.
+    const own = user ? await this.sessions.signedInFrom(ctx, user.id, client.ip) : false;
+    await this.limits.consumeSignIn('login', projectId, input.email, client.ip, own);
     // Same bcrypt work whether or not the account (or its password) exists.
     const matches = await this.hasher.verify(input.password, user?.passwordHash);
     if (!user || !matches) {
+      if (!own) await this.limits.loginFailedFromOther(projectId, input.email);
       await this.events.publish(projectId, [
         {
           kind: 'auth.failed',
@@ -103,7 +106,7 @@ export class PasswordAuthService {
       ]);
       throw new AuthError(AuthErrorCode.InvalidCredentials, undefined, { status: 401 });
     }
-    await this.limits.resetAccount('login', projectId, input.email);
+    await this.limits.loginSucceeded(projectId, input.email, client.ip);
     if (user.passwordHash && this.hasher.needsRehash(user.passwordHash)) {
       const passwordHash = await this.hasher.hash(input.password);
       await ctx.tenant.user.update({ where: { id: user.id }, data: { passwordHash } });

@@ -220,6 +220,15 @@ export class RefreshSessions {
     return this.state.invalidate(ctx.project.id, [userId]);
   }
 
+  /**
+   * Whether `userId` ever signed in from `ip` (a session row opened from there): the user's own
+   * address, which attacks from elsewhere must not lock out (rate limits).
+   */
+  async signedInFrom(ctx: ProjectContext, userId: string, ip: string): Promise<boolean> {
+    const row = await ctx.tenant.session.findFirst({ where: { userId, ip }, select: { id: true } });
+    return row !== null;
+  }
+
   /** Whether the session family an access token names is still signed in (see AuthStateCache). */
   isLive(ctx: ProjectContext, claims: Pick<AccessClaims, 'sub' | 'sid'>): Promise<boolean> {
     return this.state.sessionLive(ctx.project.id, claims.sub, claims.sid, async () => {
