@@ -17,6 +17,17 @@ export interface TenantDatabaseOptions {
    * password an earlier call gave it).
    */
   appRolePassword?: string;
+  /** Limits of the project's role that the role itself cannot lift (defaults without them). */
+  appRoleLimits?: AppRoleLimits;
+}
+
+export interface AppRoleLimits {
+  /**
+   * temp_file_limit of the role's sessions: the temporary files (sorts, hashes) one of its
+   * statements may write. Superuser-only (PGC_SUSET), so no SET of the role can raise it; the
+   * admin needs superuser or `GRANT SET ON PARAMETER temp_file_limit`.
+   */
+  tempFileLimitMb: number;
 }
 
 export interface TenantDatabase {
@@ -34,6 +45,7 @@ export const TENANT_APP_SCHEMA = 'app';
 const APP_STATEMENT_TIMEOUT = '10s';
 /** Connections the project's role may hold at once, on every host together. */
 const APP_CONNECTION_LIMIT = 20;
+const DEFAULT_APP_ROLE_LIMITS: AppRoleLimits = { tempFileLimitMb: 256 };
 
 const MAX_IDENTIFIER_BYTES = 63;
 
@@ -84,7 +96,9 @@ export async function provisionTenantDatabase(options: TenantDatabaseOptions): P
     ...(options.logger ? { logger: options.logger } : {}),
   });
   const appRole = tenantAppRoleName(options.projectId);
-  await withAdmin(url, (admin) => ensureAppRole(admin, database, appRole, options.appRolePassword));
+  await withAdmin(url, (admin) =>
+    ensureAppRole(admin, database, appRole, options.appRolePassword, options.appRoleLimits, options.logger),
+  );
   if (!options.appRolePassword) return { database, url, appRole };
   const appUrl = new URL(url);
   appUrl.username = encodeURIComponent(appRole);
@@ -95,15 +109,21 @@ export async function provisionTenantDatabase(options: TenantDatabaseOptions): P
 /**
  * The role project code's SQL runs as (ctx.db): it owns the schema `app` (its search_path) and has
  * no right on `platform_auth`, so the project's users, sessions and nonces stay out of its reach;
- * it may connect to its own tenant database only, and each statement ends after
- * APP_STATEMENT_TIMEOUT. Idempotent; concurrent provisioners of one tenant take turns.
+ * CONNECT on this database is its alone (none for PUBLIC); each statement ends after
+ * APP_STATEMENT_TIMEOUT (the host sets its own per call) and its temporary files stop at
+ * temp_file_limit. Idempotent; concurrent provisioners of one tenant take turns.
  */
 async function ensureAppRole(
   admin: pg.Client,
   database: string,
   role: string,
   password: string | undefined,
+  limits: AppRoleLimits | undefined,
+  logger: MigrationLogger | undefined,
 ): Promise<void> {
+  if (limits && !(Number.isInteger(limits.tempFileLimitMb) && limits.tempFileLimitMb > 0)) {
+    throw new Error('appRoleLimits.tempFileLimitMb must be a positive whole number');
+  }
   if (password !== undefined && !/^[A-Za-z0-9_-]{32,}$/.test(password)) {
     throw new Error('appRolePassword must be 32+ characters of [A-Za-z0-9_-]');
   }
@@ -122,9 +142,25 @@ async function ensureAppRole(
         `ALTER ROLE ${r} LOGIN PASSWORD '${password}' CONNECTION LIMIT ${APP_CONNECTION_LIMIT}`,
       );
     }
+    // A role may set its own defaults (ALTER ROLE CURRENT_USER SET ...): only the platform's stay.
+    await admin.query(`ALTER ROLE ${r} RESET ALL`);
+    await admin.query(`ALTER ROLE ${r} IN DATABASE ${db} RESET ALL`);
     await admin.query(`ALTER ROLE ${r} SET search_path = ${quoteIdent(TENANT_APP_SCHEMA)}`);
     await admin.query(`ALTER ROLE ${r} SET statement_timeout = '${APP_STATEMENT_TIMEOUT}'`);
     await admin.query(`ALTER ROLE ${r} SET idle_in_transaction_session_timeout = '${APP_STATEMENT_TIMEOUT}'`);
+    const { tempFileLimitMb } = limits ?? DEFAULT_APP_ROLE_LIMITS;
+    // Superuser-only: an admin that is not one needs GRANT SET ON PARAMETER temp_file_limit. Without
+    // it the role goes without the limit (loudly) rather than the project without a database.
+    await admin.query('SAVEPOINT temp_file_limit');
+    try {
+      await admin.query(`ALTER ROLE ${r} SET temp_file_limit = '${tempFileLimitMb}MB'`);
+    } catch (error) {
+      if ((error as { code?: string }).code !== '42501') throw error;
+      await admin.query('ROLLBACK TO SAVEPOINT temp_file_limit');
+      logger?.warn(
+        `temp_file_limit not set for ${role}: the admin role may not set it (GRANT SET ON PARAMETER temp_file_limit TO it)`,
+      );
+    }
     await admin.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(TENANT_APP_SCHEMA)} AUTHORIZATION ${r}`);
     await admin.query(`REVOKE ALL ON DATABASE ${db} FROM PUBLIC`);
     await admin.query(`GRANT CONNECT, TEMPORARY ON DATABASE ${db} TO ${r}`);

@@ -1,95 +1,173 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { createTenantClient, provisionTenantDatabase, type TenantClient } from '@suite/db';
+import { createTenantClient, provisionTenantDatabase, sqlPool, type TenantClient } from '@suite/db';
 import { hkdfSync } from 'node:crypto';
+import type { Pool, PoolClient } from 'pg';
 import { PROJECT_HOST_CONFIG } from '../app.tokens.js';
 import { PlatformResources } from '../platform/platform-resources.js';
 import type { ProjectHostConfig } from '../project-host.config.js';
-import { EffectError, isRecord } from './effect-error.js';
+import { EffectError } from './effect-error.js';
+import { runSqlCall, type SqlCallLimits, type SqlCallResult } from './project-sql-call.js';
+import { parseStatement } from './sql-statement.js';
 
-/** Rows one statement may return: more is refused (add a LIMIT) rather than shipped to the sandbox. */
-export const MAX_ROWS = 1_000;
-const MAX_SQL_LENGTH = 100_000;
-const MAX_PARAMS = 1_000;
 /** Connections of one project's pool on this host (the role allows 20 on all hosts together). */
 const POOL_SIZE = 3;
-/** Statements that return rows; anything else answers with its affected-row count. */
-const RETURNS_ROWS = /^\s*(select|with|values|table|show|explain)\b|\breturning\b/i;
+/** The app role's schema (its search_path). */
+const TENANT_APP_SCHEMA = 'app';
+const MB = 1024 * 1024;
 
-export interface QueryResult {
-  rows: Record<string, unknown>[];
-  rowCount: number;
+export type QueryResult = SqlCallResult;
+
+interface ProjectPool {
+  client: TenantClient;
+  pool: Pool;
 }
 
 /**
  * ctx.db: SQL of project code on the project's tenant database, as the project's own role (owner
- * of the schema `app`, no rights on `platform_auth`, a statement timeout). Parameters only: one
- * statement per call, values as $1, $2... The role's password is derived from the host's secret,
- * so every replica computes the same one and none is stored.
+ * of the schema `app`, no rights on `platform_auth`, temp_file_limit set by the platform), one
+ * statement per call, under the host's limits (see runSqlCall): statement timeout, rows and bytes
+ * returned, and the project's storage quota. The role's password is derived from the host's
+ * secret, so every replica computes the same one and none is stored.
  */
 @Injectable()
 export class ProjectDatabase implements OnApplicationShutdown {
   private readonly logger = new Logger('project-db');
-  private readonly clients = new Map<string, Promise<TenantClient>>();
+  private readonly pools = new Map<string, Promise<ProjectPool>>();
   private readonly secret: string;
+  private readonly limits: SqlCallLimits;
+  private readonly guarded = new WeakSet<PoolClient>();
 
   constructor(
     private readonly resources: PlatformResources,
-    @Inject(PROJECT_HOST_CONFIG) config: ProjectHostConfig,
+    @Inject(PROJECT_HOST_CONFIG) private readonly config: ProjectHostConfig,
   ) {
     this.secret = config.AUTH_SECRET ?? config.PLATFORM_ADMIN_TOKEN;
+    this.limits = {
+      statementTimeoutMs: config.PROJECT_DB_STATEMENT_TIMEOUT_MS,
+      maxRows: config.PROJECT_DB_MAX_ROWS,
+      maxResultBytes: config.PROJECT_DB_MAX_RESULT_KB * 1024,
+      quotaBytes: config.PROJECT_DB_QUOTA_MB * MB,
+    };
   }
 
   async query(projectId: string, input: unknown): Promise<QueryResult> {
-    const { sql, params } = parse(input);
-    const client = await this.client(projectId);
+    const statement = parseStatement(input);
+    const opened = this.pool(projectId);
+    const client = await this.checkout((await opened).pool).catch((error: unknown) => {
+      // Logging in failed (the role's password or settings changed?): the next call provisions
+      // the role again, which sets them back.
+      if (!(error instanceof EffectError) && this.pools.get(projectId) === opened)
+        void this.forget(projectId);
+      throw error;
+    });
+    const connection = { reusable: true };
     try {
-      if (RETURNS_ROWS.test(sql)) {
-        const rows = await client.$queryRawUnsafe<Record<string, unknown>[]>(sql, ...params);
-        if (rows.length > MAX_ROWS) {
-          throw new EffectError(`ctx.db.query: more than ${MAX_ROWS} rows; add a LIMIT`);
-        }
-        return { rows: rows.map(plainRow), rowCount: rows.length };
-      }
-      const rowCount = await client.$executeRawUnsafe(sql, ...params);
-      return { rows: [], rowCount };
-    } catch (error) {
-      if (error instanceof EffectError) throw error;
-      throw new EffectError(`ctx.db.query: ${databaseMessage(error)}`);
+      const { rows, rowCount } = await runSqlCall(client, statement, this.limits, connection);
+      return { rows, rowCount };
+    } finally {
+      void this.recycle(client, connection.reusable);
     }
   }
 
   /** Forgets a project's pool (its database is being dropped). */
   async forget(projectId: string): Promise<void> {
-    const client = this.clients.get(projectId);
-    this.clients.delete(projectId);
-    await (await client?.catch(() => undefined))?.$disconnect();
+    const pool = this.pools.get(projectId);
+    this.pools.delete(projectId);
+    await (await pool?.catch(() => undefined))?.client.$disconnect();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    const clients = [...this.clients.values()];
-    this.clients.clear();
-    await Promise.allSettled(clients.map(async (client) => (await client).$disconnect()));
+    const pools = [...this.pools.values()];
+    this.pools.clear();
+    await Promise.allSettled(pools.map(async (pool) => (await pool).client.$disconnect()));
+  }
+
+  /**
+   * A connection of the project's pool, waiting at most a statement timeout for one: the sandbox
+   * that asked has a time limit of its own, and a call queued longer would run for nobody.
+   */
+  private async checkout(pool: Pool): Promise<PoolClient> {
+    let timer: NodeJS.Timeout | undefined;
+    const connecting = pool.connect();
+    const waited = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(
+            new EffectError(
+              `ctx.db.query: the project's ${POOL_SIZE} database connections on this host stayed busy for ` +
+                `${this.limits.statementTimeoutMs} ms; try again`,
+            ),
+          ),
+        this.limits.statementTimeoutMs,
+      );
+    });
+    try {
+      const client = await Promise.race([connecting, waited]);
+      if (!this.guarded.has(client)) {
+        // A checked-out client has no error listener of the pool's: a connection lost between
+        // two statements must not take the process down (the statement in flight fails instead).
+        client.on('error', () => undefined);
+        this.guarded.add(client);
+      }
+      return client;
+    } catch (error) {
+      connecting.then(
+        (late) => late.release(),
+        () => undefined,
+      );
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /**
+   * Back to the pool with a clean session (DISCARD ALL: SETs, temp tables, advisory locks,
+   * cursors, LISTENs of the call are gone), or closed when that fails or the call left it in doubt.
+   */
+  private async recycle(client: PoolClient, reusable: boolean): Promise<void> {
+    if (reusable) {
+      try {
+        await client.query('DISCARD ALL');
+        client.release();
+        return;
+      } catch {
+        // Closed below.
+      }
+    }
+    client.release(true);
   }
 
   /** The project's pool, created on first use (role, schema and grants ensured for older tenants). */
-  private client(projectId: string): Promise<TenantClient> {
-    let client = this.clients.get(projectId);
-    if (!client) {
-      client = this.open(projectId);
-      this.clients.set(projectId, client);
-      client.catch(() => this.clients.delete(projectId));
+  private pool(projectId: string): Promise<ProjectPool> {
+    let pool = this.pools.get(projectId);
+    if (!pool) {
+      pool = this.open(projectId);
+      this.pools.set(projectId, pool);
+      pool.catch(() => this.pools.delete(projectId));
     }
-    return client;
+    return pool;
   }
 
-  private async open(projectId: string): Promise<TenantClient> {
+  private async open(projectId: string): Promise<ProjectPool> {
     try {
       const tenant = await provisionTenantDatabase({
         adminUrl: this.resources.tenantAdminUrl,
         projectId,
         appRolePassword: this.passwordOf(projectId),
+        appRoleLimits: { tempFileLimitMb: this.config.PROJECT_DB_TEMP_FILE_LIMIT_MB },
+        logger: this.logger,
       });
-      return createTenantClient(tenant.appUrl!, { maxConnections: POOL_SIZE });
+      // The host's session defaults travel in the startup packet: they rank above the role's own
+      // defaults, which the role may change (ALTER ROLE CURRENT_USER SET ...).
+      const url = new URL(tenant.appUrl!);
+      const timeout = this.limits.statementTimeoutMs;
+      url.searchParams.set(
+        'options',
+        `-c statement_timeout=${timeout} -c idle_in_transaction_session_timeout=${timeout + 5_000} -c search_path=${TENANT_APP_SCHEMA}`,
+      );
+      const client = createTenantClient(url.toString(), { maxConnections: POOL_SIZE });
+      return { client, pool: sqlPool(client) };
     } catch (error) {
       this.logger.error({ projectId, err: (error as Error).message }, 'project database unavailable');
       throw new EffectError('ctx.db.query: the project database is not available right now');
@@ -101,79 +179,4 @@ export class ProjectDatabase implements OnApplicationShutdown {
       hkdfSync('sha256', this.secret, 'suite/project-host/project-db', `app-role:${projectId}`, 32),
     ).toString('base64url');
   }
-}
-
-function parse(input: unknown): { sql: string; params: unknown[] } {
-  const sql = isRecord(input) ? input.sql : undefined;
-  const params = isRecord(input) ? (input.params ?? []) : undefined;
-  if (typeof sql !== 'string' || sql.trim() === '') {
-    throw new EffectError('ctx.db.query: sql must be a non-empty string');
-  }
-  if (sql.length > MAX_SQL_LENGTH) {
-    throw new EffectError(`ctx.db.query: sql is limited to ${MAX_SQL_LENGTH} characters`);
-  }
-  if (hasSeveralStatements(sql)) {
-    throw new EffectError('ctx.db.query: one statement per call (pass values as $1, $2... parameters)');
-  }
-  if (!Array.isArray(params)) throw new EffectError('ctx.db.query: params must be an array');
-  if (params.length > MAX_PARAMS) {
-    throw new EffectError(`ctx.db.query: at most ${MAX_PARAMS} parameters`);
-  }
-  // Objects and arrays travel as JSON text (cast with $1::jsonb); the rest as they are.
-  return { sql, params: params.map((p) => (p !== null && typeof p === 'object' ? JSON.stringify(p) : p)) };
-}
-
-/**
- * True when a `;` separates statements: outside quotes ('...', "...", $tag$...$tag$) and comments.
- * (Postgres would run them all when no parameters are given; ctx.db runs one.)
- */
-export function hasSeveralStatements(sql: string): boolean {
-  const skip =
-    /'(?:[^']|'')*'|"(?:[^"]|"")*"|--[^\n]*|\/\*[\s\S]*?\*\/|(\$(?:[A-Za-z_][A-Za-z_0-9]*)?\$)[\s\S]*?\1/y;
-  for (let i = 0; i < sql.length;) {
-    skip.lastIndex = i;
-    if ('\'"$-/'.includes(sql[i]!) && skip.test(sql)) {
-      i = skip.lastIndex;
-      continue;
-    }
-    if (sql[i] === ';' && sql.slice(i + 1).trim() !== '') return true;
-    i++;
-  }
-  return false;
-}
-
-/** Values as JSON carries them: bigint as a number when exact (else text), decimals as text, dates ISO. */
-function plainValue(value: unknown): unknown {
-  if (typeof value === 'bigint') {
-    return value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= BigInt(Number.MIN_SAFE_INTEGER)
-      ? Number(value)
-      : value.toString();
-  }
-  if (value instanceof Date) return value.toISOString();
-  if (value instanceof Uint8Array) return Buffer.from(value).toString('base64');
-  if (Array.isArray(value)) return value.map(plainValue);
-  if (value !== null && typeof value === 'object') {
-    const name = value.constructor?.name;
-    if (name === 'Decimal') return String(value);
-    return value;
-  }
-  return value;
-}
-
-function plainRow(row: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(row).map(([key, value]) => [key, plainValue(value)]));
-}
-
-/** Postgres's own words (e.g. `permission denied for schema platform_auth`), without Prisma's framing. */
-function databaseMessage(error: unknown): string {
-  const meta = (error as { meta?: Record<string, unknown> }).meta;
-  const fromMeta =
-    (isRecord(meta?.driverAdapterError) &&
-      isRecord(meta.driverAdapterError.cause) &&
-      meta.driverAdapterError.cause.originalMessage) ||
-    meta?.message;
-  if (typeof fromMeta === 'string' && fromMeta) return fromMeta;
-  const message = error instanceof Error ? error.message : String(error);
-  const raw = /Message: `([^`]*)`/.exec(message)?.[1];
-  return (raw ?? message.split('\n').filter(Boolean).pop() ?? 'the query failed').slice(0, 500);
 }

@@ -13,7 +13,7 @@ import { ActiveDeployments } from '../project-code/active-deployments.js';
 import type { JobResult } from '../project-code/sandbox/sandbox-protocol.js';
 import { SandboxPool } from '../project-code/sandbox/sandbox-pool.js';
 import type { ProjectHostConfig } from '../project-host.config.js';
-import { PROJECT_JOBS_QUEUE, type ProjectJobPayload } from './project-jobs.queue.js';
+import { PROJECT_JOBS_QUEUE, ProjectJobsQueue, type ProjectJobPayload } from './project-jobs.queue.js';
 
 /** Jobs of different projects run side by side; one project's jobs share its sandbox. */
 const CONCURRENCY = 4;
@@ -33,6 +33,7 @@ export class ProjectJobsWorker implements OnApplicationBootstrap, BeforeApplicat
     @Inject(PROJECT_HOST_CONFIG) private readonly config: ProjectHostConfig,
     private readonly active: ActiveDeployments,
     private readonly sandboxes: SandboxPool,
+    private readonly jobs: ProjectJobsQueue,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -44,7 +45,9 @@ export class ProjectJobsWorker implements OnApplicationBootstrap, BeforeApplicat
       concurrency: CONCURRENCY,
     });
     this.worker.on('error', (error) => this.logger.warn({ err: error.message }, 'project-jobs worker error'));
-    this.worker.on('failed', (job, error) =>
+    // A job that ended stops counting against the project's PROJECT_JOBS_MAX_PENDING.
+    this.worker.on('completed', (job) => void this.jobs.release(job.data.projectId, job.id!));
+    this.worker.on('failed', (job, error) => {
       this.logger.warn(
         {
           projectId: job?.data.projectId,
@@ -53,8 +56,10 @@ export class ProjectJobsWorker implements OnApplicationBootstrap, BeforeApplicat
           err: error.message,
         },
         'project job failed',
-      ),
-    );
+      );
+      const final = job && (job.finishedOn || job.attemptsMade >= (job.opts.attempts ?? 1));
+      if (final) void this.jobs.release(job.data.projectId, job.id!);
+    });
   }
 
   async run(job: Job<ProjectJobPayload, unknown, string>): Promise<unknown> {

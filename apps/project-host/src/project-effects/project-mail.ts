@@ -1,29 +1,50 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { PROJECT_HOST_CONFIG } from '../app.tokens.js';
 import { MailOutbox } from '../mail/mail-outbox.js';
+import { PlatformResources } from '../platform/platform-resources.js';
+import type { ProjectHostConfig } from '../project-host.config.js';
 import { AuthRateLimits } from '../user-auth/limits/auth-rate-limits.js';
 import { EffectError, isRecord } from './effect-error.js';
+import { EffectRateLimit } from './effect-rate-limit.js';
 
 const MAX_SUBJECT = 300;
-const MAX_BODY = 256 * 1024;
 /** One plain address (the display name belongs in the SMTP settings' From, not here). */
 const ADDRESS = /^[^\s@<>,;"]+@[^\s@<>,;"]+\.[^\s@<>,;"]+$/;
 
 /**
  * ctx.email.send: a mail of project code through the project's SMTP settings and mail queue, kind
- * `custom` in the mail log, counted against the project's hourly mail budget like auth mails.
- * Resolves once the mail is queued (delivery and its retries are the mail worker's).
+ * `custom` in the mail log. Limited per project to PROJECT_EMAIL_PER_MINUTE, and counted against
+ * the project's hourly mail budget like auth mails (AUTH_MAIL_PER_PROJECT_PER_HOUR). Resolves once
+ * the mail is queued (delivery and its retries are the mail worker's).
  */
 @Injectable()
 export class ProjectMail {
+  private readonly rate: EffectRateLimit;
+  private readonly maxBodyBytes: number;
+
   constructor(
     private readonly outbox: MailOutbox,
     private readonly limits: AuthRateLimits,
-  ) {}
+    resources: PlatformResources,
+    @Inject(PROJECT_HOST_CONFIG) private readonly config: ProjectHostConfig,
+  ) {
+    this.rate = new EffectRateLimit(resources.redis, {
+      key: 'email',
+      call: 'ctx.email.send',
+      unit: 'mails',
+      perMinute: config.PROJECT_EMAIL_PER_MINUTE,
+    });
+    this.maxBodyBytes = config.PROJECT_EMAIL_BODY_KB * 1024;
+  }
 
   async send(projectId: string, input: unknown): Promise<{ id: string }> {
-    const mail = parse(input);
+    const mail = parse(input, this.maxBodyBytes);
+    await this.rate.take(projectId);
     if (!(await this.limits.takeProjectMail(projectId))) {
-      throw new EffectError('ctx.email.send: the project has sent its hourly mail budget; try later');
+      throw new EffectError(
+        `ctx.email.send: the project's budget of ${this.config.AUTH_MAIL_PER_PROJECT_PER_HOUR} mails per hour ` +
+          '(auth mails included) is spent; try later',
+      );
     }
     const id = await this.outbox.enqueue(projectId, { kind: 'custom', ...mail });
     if (!id) throw new EffectError('ctx.email.send: the mail could not be queued; try again');
@@ -31,7 +52,10 @@ export class ProjectMail {
   }
 }
 
-function parse(input: unknown): { to: string; subject: string; text: string; html?: string } {
+function parse(
+  input: unknown,
+  maxBodyBytes: number,
+): { to: string; subject: string; text: string; html?: string } {
   if (!isRecord(input)) throw new EffectError('ctx.email.send: pass { to, subject, text?, html? }');
   const { to, subject, text, html } = input;
   if (typeof to !== 'string' || !ADDRESS.test(to.trim()) || to.length > 320) {
@@ -48,8 +72,8 @@ function parse(input: unknown): { to: string; subject: string; text: string; htm
   if (html !== undefined && typeof html !== 'string')
     throw new EffectError('ctx.email.send: html must be a string');
   if (!text && !html) throw new EffectError('ctx.email.send: give text or html');
-  if ((text?.length ?? 0) + (html?.length ?? 0) > MAX_BODY) {
-    throw new EffectError(`ctx.email.send: text and html together are limited to ${MAX_BODY} characters`);
+  if (Buffer.byteLength(text ?? '') + Buffer.byteLength(html ?? '') > maxBodyBytes) {
+    throw new EffectError(`ctx.email.send: text and html together are limited to ${maxBodyBytes / 1024} KB`);
   }
   return { to: to.trim(), subject, text: text ?? '', ...(html ? { html } : {}) };
 }

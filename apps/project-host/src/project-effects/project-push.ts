@@ -5,6 +5,7 @@ import { PROJECT_HOST_CONFIG } from '../app.tokens.js';
 import { PlatformResources } from '../platform/platform-resources.js';
 import type { ProjectHostConfig } from '../project-host.config.js';
 import { EffectError, isRecord } from './effect-error.js';
+import { EffectRateLimit } from './effect-rate-limit.js';
 
 const MAX_TITLE = 200;
 const MAX_BODY = 4_096;
@@ -33,15 +34,27 @@ export class ProjectPush implements OnApplicationShutdown {
   private readonly listeners = new Map<string, Set<Listener>>();
   private subscriber?: Redis;
   private readonly prefix = `${queuePrefix()}:push`;
+  private readonly rate: EffectRateLimit;
 
   constructor(
     private readonly resources: PlatformResources,
     @Inject(PROJECT_HOST_CONFIG) private readonly config: ProjectHostConfig,
-  ) {}
+  ) {
+    this.rate = new EffectRateLimit(resources.redis, {
+      key: 'push',
+      call: 'ctx.push.send',
+      unit: 'messages',
+      perMinute: config.PROJECT_PUSH_PER_MINUTE,
+    });
+  }
 
-  /** Publishes to the user's streams; resolves with how many host connections listen for them. */
+  /**
+   * Publishes to the user's streams (at most PROJECT_PUSH_PER_MINUTE per project); resolves with
+   * how many host connections listen for them.
+   */
   async send(projectId: string, input: unknown): Promise<{ listeners: number }> {
     const { userId, message } = parse(input);
+    await this.rate.take(projectId);
     try {
       const listeners = await this.resources.redis.publish(
         this.channel(projectId, userId),
