@@ -68,6 +68,7 @@ describe('runner network policy', () => {
     const resolver = await dns.start();
     dns.set('public.test', '127.0.0.2');
     dns.set('intranet.test', '127.0.0.3');
+    dns.set('rebind.test', '127.0.0.2', '127.0.0.1');
 
     privatePort = await listen('127.0.0.1', (req, res) => {
       if (req.url !== '/app') privateHits.push(req.url ?? '');
@@ -79,6 +80,12 @@ describe('runner network policy', () => {
       const path = (req.url ?? '/').split('?')[0];
       if (path === '/redirect')
         return void res.writeHead(302, { location: `http://127.0.0.1:${privatePort}/secret` }).end();
+      if (path === '/ws')
+        return void res.writeHead(200, { 'content-type': 'text/html' })
+          .end(`<title>WS</title><p id="out">pending</p>
+          <script>const ws = new WebSocket('ws://127.0.0.1:${privatePort}/socket');
+            ws.onopen = () => (document.getElementById('out').textContent = 'ws open');
+            ws.onerror = () => (document.getElementById('out').textContent = 'ws refused');</script>`);
       if (path === '/metadata')
         return void res.writeHead(200, { 'content-type': 'text/html' }).end(`<title>Metadata</title>
           <iframe src="http://169.254.169.254/latest/meta-data/"></iframe><p id="out">pending</p>
@@ -158,6 +165,52 @@ describe('runner network policy', () => {
     const message = `blocked by BROWSER_NETWORK_POLICY=public-only: 127.0.0.1 is a loopback address; set BROWSER_NETWORK_POLICY=allow-private or add 127.0.0.1 (or 127.0.0.1:${privatePort}) to BROWSER_ALLOWED_HOSTS`;
     expect(job.summary).toContain(message);
     expect(job.log).toContain(message);
+    expect(privateHits).toEqual([]);
+  }, 120_000);
+
+  it.each([
+    ['http://2130706433:PORT/', '127.0.0.1 is a loopback address'],
+    ['http://0x7f.0.0.1:PORT/', '127.0.0.1 is a loopback address'],
+    ['http://[::1]:PORT/', '::1 is a loopback address'],
+    ['http://[::ffff:127.0.0.1]:PORT/', '::ffff:7f00:1 (127.0.0.1) is a loopback address'],
+  ])(
+    'fails a job that opens %s',
+    async (url, what) => {
+      const job = await run('The page contains "Local app works"', url.replace('PORT', String(privatePort)));
+      expect(job.status).toBe('failed');
+      expect(job.summary).toContain(`blocked by BROWSER_NETWORK_POLICY=public-only: ${what}`);
+      expect(job.log).toContain(what);
+      expect(privateHits).toEqual([]);
+    },
+    120_000,
+  );
+
+  it('fails a step whose host name has rebound to 127.0.0.1 since the page before', async () => {
+    const job = await run(
+      [
+        `1. Open http://rebind.test:${publicPort}/`,
+        '2. The title is "Public"',
+        `3. Open http://rebind.test:${publicPort}/again`,
+        '4. The title is "Public"',
+      ].join('\n'),
+      `http://public.test:${publicPort}/`,
+    );
+    expect(job.status).toBe('failed');
+    expect(job.steps.map((s) => s.status)).toEqual(['passed', 'passed', 'failed', 'skipped']);
+    expect(job.summary).toContain(
+      'blocked by BROWSER_NETWORK_POLICY=public-only: rebind.test resolved to 127.0.0.1, a loopback address',
+    );
+    expect(privateHits).toEqual([]);
+  }, 120_000);
+
+  it('blocks a WebSocket to a private port, and the summary says so', async () => {
+    const job = await run('The page contains "ws refused"', `http://public.test:${publicPort}/ws`);
+    expect(job.status).toBe('succeeded');
+    expect(job.summary).toMatch(
+      new RegExp(
+        `The browser network policy blocked \\d+ requests? or navigations?; the first, 127\\.0\\.0\\.1:${privatePort}: blocked by BROWSER_NETWORK_POLICY=public-only`,
+      ),
+    );
     expect(privateHits).toEqual([]);
   }, 120_000);
 

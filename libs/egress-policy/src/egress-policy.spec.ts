@@ -93,6 +93,8 @@ describe('the policy', () => {
     expect(!decision.allowed && decision.message).toBe(
       'blocked by BROWSER_NETWORK_POLICY=public-only: 127.0.0.1 is a loopback address; set BROWSER_NETWORK_POLICY=allow-private or add 127.0.0.1 (or 127.0.0.1:8080) to BROWSER_ALLOWED_HOSTS',
     );
+    const mapped = browserPolicy('public-only').check('::ffff:127.0.0.1', 80, '::ffff:127.0.0.1');
+    expect(!mapped.allowed && mapped.message).toContain('::ffff:7f00:1 (127.0.0.1) is a loopback address');
     const named = browserPolicy('public-only').check('intranet.test', 80, '10.0.0.5');
     expect(!named.allowed && named.message).toContain(
       'intranet.test resolved to 10.0.0.5, a private address',

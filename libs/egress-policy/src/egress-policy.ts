@@ -3,6 +3,7 @@ import {
   type AddressClass,
   type Cidr,
   classifyIp,
+  embeddedIpv4,
   inCidr,
   parseCidr,
   parseIp,
@@ -144,9 +145,12 @@ export class EgressPolicy {
   ): { rule: string; addressClass: AddressClass; message: string } {
     const name = normalizeHost(host);
     const literal = parseIp(name)?.address === address;
+    // An IPv6 form of an IPv4 address (::ffff:7f00:1) is named with the address it stands for.
+    const v4 = embeddedIpv4(parseIp(address)!);
+    const shown = v4 ? `${address} (${v4.address})` : address;
     const what = literal
-      ? `${address} is ${ADDRESS_CLASS_LABEL[kind]}`
-      : `${name} resolved to ${address}, ${ADDRESS_CLASS_LABEL[kind]}`;
+      ? `${shown} is ${ADDRESS_CLASS_LABEL[kind]}`
+      : `${name} resolved to ${shown}, ${ADDRESS_CLASS_LABEL[kind]}`;
     const entry = literal ? address : name;
     const list = this.options.allowListSetting;
     const modeSetting = this.options.modeSetting;
