@@ -175,6 +175,27 @@ describe('dashboard pages', () => {
     }
   });
 
+  it('sends a Content-Security-Policy, anti-framing, nosniff and Referrer-Policy headers, and runs under them', async () => {
+    for (const path of ['/', `/projects/${projectId}/auth`, `/projects/${projectId}/emails`]) {
+      const res = await api.get(path);
+      const csp = String(res.headers['content-security-policy']);
+      expect(csp).toMatch(/script-src 'self'/);
+      expect(csp).not.toMatch(/unsafe-inline|unsafe-eval/);
+      expect(csp).toMatch(/frame-ancestors 'none'/);
+      expect(res.headers['x-frame-options']).toBe('DENY');
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+    }
+    expect((await api.get('/assets/dashboard.js')).headers['x-content-type-options']).toBe('nosniff');
+    const violations: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+    });
+    await page.goto(`${origin}/projects/${projectId}/auth`);
+    await page.waitForSelector('#auth-settings:not([hidden])');
+    expect(violations).toEqual([]);
+  });
+
   it('refuses the dashboard on a project host', async () => {
     const res = await api.at(`${slug}.localhost`, undefined).get('/');
     expect(res.status).toBe(404);

@@ -142,6 +142,44 @@ describe('runner pages', () => {
     expect(html).not.toMatch(/https?:\/\/(?!127\.0\.0\.1)[^"']*\.(js|css)/);
   });
 
+  it('sends a Content-Security-Policy, anti-framing, nosniff and Referrer-Policy headers, and its pages run under them', async () => {
+    for (const path of ['/', '/jobs/x']) {
+      const res = await fetch(`${origin}${path}`);
+      const csp = res.headers.get('content-security-policy') ?? '';
+      expect(csp).toMatch(/default-src 'self'/);
+      expect(csp).toMatch(/script-src 'self'/);
+      expect(csp).not.toMatch(/unsafe-inline|unsafe-eval/);
+      expect(csp).toMatch(/frame-ancestors 'none'/);
+      expect(csp).toMatch(/object-src 'none'/);
+      expect(res.headers.get('x-frame-options')).toBe('DENY');
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+    }
+    expect((await fetch(`${origin}/assets/runner.js`)).headers.get('x-content-type-options')).toBe('nosniff');
+
+    // A finished job's page: runner.js and the page's one inline script (hashed in the CSP) both run.
+    const id = await submit('The title is "Pages"');
+    for (let i = 0; i < 600; i++) {
+      const job = (await api.request(`/v1/jobs/${id}`)).json as { status: string };
+      if (job.status === 'succeeded' || job.status === 'failed') break;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    const page = await newPage();
+    await page.evaluateOnNewDocument(`
+      window.__violations = [];
+      document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));
+      localStorage.setItem('runner:apiKey', ${JSON.stringify(KEY)});
+    `);
+    await page.goto(`${origin}/jobs/${id}`);
+    await page.waitForSelector('#job-status .status-succeeded');
+    await page.waitForSelector('#script-section:not([hidden])');
+    expect(await page.evaluate('window.__violations')).toEqual([]);
+    await page.goto(`${origin}/`);
+    await page.waitForSelector(`a[href="/jobs/${id}"]`);
+    expect(await page.evaluate('window.__violations')).toEqual([]);
+    await page.close();
+  });
+
   it('lists the key’s recent jobs on the hub, linking to their pages', async () => {
     const id = await submit('The title is "Pages"');
     const page = await newPage();

@@ -4,6 +4,7 @@ export {
   type HttpBootstrapOptions,
 } from './bootstrap/http-bootstrap.js';
 export { registerStaticAssets } from './bootstrap/static-assets.js';
+export { inlineScriptSource, pageSecurityHeaders, type PageSecurityOptions } from './http/page-security.js';
 export { DependencyProbe, type ProbeResult } from './health/dependency-probe.js';
 export { HealthController } from './health/health.controller.js';
 export { HealthModule } from './health/health.module.js';

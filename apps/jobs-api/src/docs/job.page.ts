@@ -1,3 +1,5 @@
+import { inlineScriptSource } from '@suite/nest-core';
+
 const esc = (s: string): string =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
@@ -51,6 +53,9 @@ document.querySelector('#script-copy').addEventListener('click', async () => {
 new MutationObserver(() => void load()).observe(document.querySelector('#job-status'), { childList: true, subtree: true, characterData: true });
 void load();
 `;
+
+/** The CSP source that lets the job page's one inline script (and no other) run. */
+export const JOB_PAGE_INLINE_SCRIPT = inlineScriptSource(SCRIPT_PANEL);
 
 /** The job page's shell; /assets/runner.js fills it in live with the caller's API key. */
 export function renderJobPage(jobId: string): string {

@@ -1,8 +1,13 @@
-import { Controller, Get, Header, Inject, Param, UseGuards } from '@nestjs/common';
+import { Controller, Get, Header, Inject, Param, Res, UseGuards } from '@nestjs/common';
+import { pageSecurityHeaders } from '@suite/nest-core';
+import type { FastifyReply } from 'fastify';
 import { PROJECT_HOST_CONFIG } from '../app.tokens.js';
 import type { ProjectHostConfig } from '../project-host.config.js';
 import { ControlPlaneHostGuard } from '../projects/host.guards.js';
 import { authPage, emailsPage, projectsPage } from './dashboard.pages.js';
+
+/** The dashboard holds the admin token: its pages run only their own scripts and are never framed. */
+const PAGE_HEADERS = pageSecurityHeaders();
 
 /** The dashboard's pages (control-plane host only); their data comes from the control-plane API. */
 @UseGuards(ControlPlaneHostGuard)
@@ -12,19 +17,22 @@ export class DashboardController {
 
   @Get()
   @Header('content-type', 'text/html; charset=utf-8')
-  projects(): string {
+  projects(@Res({ passthrough: true }) reply: FastifyReply): string {
+    void reply.headers(PAGE_HEADERS);
     return projectsPage();
   }
 
   @Get('projects/:projectId/auth')
   @Header('content-type', 'text/html; charset=utf-8')
-  auth(@Param('projectId') projectId: string): string {
+  auth(@Param('projectId') projectId: string, @Res({ passthrough: true }) reply: FastifyReply): string {
+    void reply.headers(PAGE_HEADERS);
     return authPage(projectId, `${this.config.PUBLIC_URL.replace(/\/+$/, '')}/internal/auth/idp/callback`);
   }
 
   @Get('projects/:projectId/emails')
   @Header('content-type', 'text/html; charset=utf-8')
-  emails(@Param('projectId') projectId: string): string {
+  emails(@Param('projectId') projectId: string, @Res({ passthrough: true }) reply: FastifyReply): string {
+    void reply.headers(PAGE_HEADERS);
     return emailsPage(projectId);
   }
 }

@@ -19,5 +19,7 @@ export async function registerStaticAssets(app: NestFastifyApplication, appPubli
       prefix: '/assets/',
       decorateReply: false,
       maxAge: '1h',
+      // Scripts and stylesheets are only ever what their type says.
+      setHeaders: (reply) => void reply.header('x-content-type-options', 'nosniff'),
     });
 }

@@ -7,8 +7,32 @@ export interface MailProject {
   name: string;
 }
 
+/** How much of a user's name a mail shows. */
+export const MAIL_NAME_MAX_LENGTH = 50;
+
+/**
+ * A user's name as a mail may show it, or null. Anyone can register any address with any name, so
+ * the name is the sender's words in the project's mail: it is cut to MAIL_NAME_MAX_LENGTH, loses
+ * invisible and direction-changing characters, and is left out when it reads like a link or an
+ * address (mail clients turn those into links: a phishing lure in a trusted mail). The HTML is
+ * escaped as every value is.
+ */
+export function nameForMail(name: string | null): string | null {
+  if (!name) return null;
+  const visible = name
+    .normalize('NFKC')
+    // Bidirectional overrides and zero-width characters disguise what a name says.
+    .replace(/[\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (!visible) return null;
+  if (/[:/\\@<>]|www\.|\.[a-z]{2,}\b/i.test(visible)) return null;
+  return visible.length > MAIL_NAME_MAX_LENGTH ? `${visible.slice(0, MAIL_NAME_MAX_LENGTH - 1)}…` : visible;
+}
+
 export function welcomeMail(project: MailProject, to: string, name: string | null): OutgoingMail {
-  const greeting = name ? `Hello ${name},` : 'Hello,';
+  const shown = nameForMail(name);
+  const greeting = shown ? `Hello ${shown},` : 'Hello,';
   const body = `your ${project.name} account (${to}) is ready. You can sign in with your email and password.`;
   return build('welcome', to, `Welcome to ${project.name}`, [greeting, body]);
 }
