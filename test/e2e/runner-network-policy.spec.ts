@@ -86,6 +86,12 @@ describe('runner network policy', () => {
           <script>const ws = new WebSocket('ws://127.0.0.1:${privatePort}/socket');
             ws.onopen = () => (document.getElementById('out').textContent = 'ws open');
             ws.onerror = () => (document.getElementById('out').textContent = 'ws refused');</script>`);
+      if (path === '/flood')
+        return void res.writeHead(200, { 'content-type': 'text/html' })
+          .end(`<title>Flood</title><p id="out">pending</p>
+          <script>Promise.allSettled(Array.from({ length: 60 }, (_, i) =>
+            fetch('http://169.254.169.254/' + i, { mode: 'no-cors' }))).then(
+            () => (document.getElementById('out').textContent = 'all settled'));</script>`);
       if (path === '/metadata')
         return void res.writeHead(200, { 'content-type': 'text/html' }).end(`<title>Metadata</title>
           <iframe src="http://169.254.169.254/latest/meta-data/"></iframe><p id="out">pending</p>
@@ -236,6 +242,14 @@ describe('runner network policy', () => {
     expect(job.log).toMatch(
       /blocked http:\/\/169\.254\.169\.254\/latest\/meta-data\/: .*add 169\.254\.169\.254/,
     );
+  }, 120_000);
+
+  it('logs the first 50 blocks of a page that floods, and counts them all in the summary', async () => {
+    const job = await run('The page contains "all settled"', `http://public.test:${publicPort}/flood`);
+    expect(job.status).toBe('succeeded');
+    expect(job.summary).toContain('The browser network policy blocked 60 requests or navigations');
+    expect(job.log.match(/blocked http:\/\/169\.254\.169\.254\/\d+/g)).toHaveLength(50);
+    expect(job.log).toContain('more requests were blocked; only the first 50 are logged');
   }, 120_000);
 
   it('lets the one allow-listed private host through', async () => {

@@ -153,7 +153,10 @@ function connectPinned(pinned: PinnedAddresses, port: number): Promise<Socket> {
  */
 function relayTo(upstream: Socket): HttpServer {
   const relay = new EventEmitter();
+  // Should the browser be gone before the tunnel is handed over, the upstream must not linger.
+  const orphaned = setTimeout(() => upstream.destroy(), CONNECT_TIMEOUT_MS);
   relay.once('connection', (client: Socket) => {
+    clearTimeout(orphaned);
     client.pipe(upstream);
     upstream.pipe(client);
     client.on('error', () => upstream.destroy());

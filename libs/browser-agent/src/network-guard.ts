@@ -47,6 +47,7 @@ export interface BlockedConnection {
 }
 
 const guards = new WeakMap<Page, NetworkGuard>();
+const MAX_KEPT_BLOCKS = 200;
 
 /** The network guard of the context `page` belongs to, if it has one. */
 export function networkGuardOf(page: Page): NetworkGuard | undefined {
@@ -62,7 +63,10 @@ export const HOSTED_LIMITS =
  * setting, the scheme guard on frames and popups, and the list of what was blocked.
  */
 export class NetworkGuard {
+  /** The latest blocks (at most MAX_KEPT_BLOCKS); `blockedCount` counts them all. */
   readonly blocked: BlockedConnection[] = [];
+  blockedCount = 0;
+  firstBlocked: BlockedConnection | undefined;
   /** What this context cannot have enforced (hosted browsers), for the job log. */
   readonly limits: string[] = [];
   private readonly listeners = new Set<(blocked: BlockedConnection) => void>();
@@ -143,6 +147,10 @@ export class NetworkGuard {
 
   record(blocked: Omit<BlockedConnection, 'at'>): void {
     const entry = { ...blocked, at: Date.now() };
+    this.blockedCount += 1;
+    this.firstBlocked ??= entry;
+    // A page can fire requests in a loop: keep what a person needs, not all of it.
+    if (this.blocked.length >= MAX_KEPT_BLOCKS) this.blocked.shift();
     this.blocked.push(entry);
     for (const listener of this.listeners) listener(entry);
   }

@@ -1,5 +1,7 @@
 import type { AgentLog, BrowserSession } from '@suite/browser-agent';
 
+const MAX_LOGGED_BLOCKS = 50;
+
 /**
  * Puts the network side of a job's browser into its log: what the policy cannot enforce here
  * (hosted browsers), and every request or navigation it blocked, with the rule and the setting.
@@ -9,7 +11,19 @@ export function reportNetwork(session: BrowserSession, log: AgentLog): { stop: (
   if (!network) return { stop: () => undefined };
   for (const limit of network.limits)
     log.write({ outcome: 'info', level: 'warn', action: 'network', message: limit });
+  let logged = 0;
   const stop = network.onBlocked((blocked) => {
+    logged += 1;
+    if (logged > MAX_LOGGED_BLOCKS) {
+      if (logged === MAX_LOGGED_BLOCKS + 1)
+        log.write({
+          outcome: 'info',
+          level: 'warn',
+          action: 'network',
+          message: `more requests were blocked; only the first ${MAX_LOGGED_BLOCKS} are logged (the summary has the count)`,
+        });
+      return;
+    }
     log.write({
       outcome: 'info',
       level: 'error',
