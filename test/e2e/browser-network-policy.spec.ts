@@ -341,6 +341,48 @@ describe('browser network policy (public-only, per context proxy)', () => {
   });
 });
 
+describe('browser network policy (allow-private): service workers', () => {
+  it("sends a service worker's requests through the context's proxy too", async () => {
+    // A service worker needs a secure context: http://127.0.0.1 is one, and allow-private lets it load.
+    const site = createServer((req, res) => {
+      if (req.url === '/sw.js')
+        return void res
+          .writeHead(200, { 'content-type': 'text/javascript' })
+          .end(
+            `self.addEventListener('install', (e) => e.waitUntil(fetch('http://169.254.169.254/from-sw').catch(() => undefined)));`,
+          );
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(`<title>SW</title><script>navigator.serviceWorker.register('/sw.js')</script>`);
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    const pool = new BrowserPool({
+      open: () => launchLocalBrowser({ warn: () => undefined }),
+      network: {
+        policy: new EgressPolicy({
+          mode: 'allow-private',
+          allowedHosts: [],
+          modeSetting: 'BROWSER_NETWORK_POLICY',
+          allowListSetting: 'BROWSER_ALLOWED_HOSTS',
+          subject: 'browser network',
+        }),
+      },
+    });
+    try {
+      const session = await pool.acquire();
+      await session.page.goto(`http://127.0.0.1:${(site.address() as AddressInfo).port}/`);
+      const deadline = Date.now() + 20_000;
+      while (!session.network!.blocked.length && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 100));
+      expect(session.network!.blocked.map((b) => b.target)).toContain('http://169.254.169.254/from-sw');
+      await session.close();
+    } finally {
+      await pool.close();
+      await new Promise((resolve) => site.close(resolve));
+    }
+  });
+});
+
 describe('Chromium itself', () => {
   it('starts with a minimal environment: no database URL, keys or tokens', async () => {
     process.env.EGRESS_TEST_TOKEN = 'must-not-reach-chromium';
