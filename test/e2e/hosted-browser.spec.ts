@@ -47,8 +47,10 @@ describe('hosted_browser runs a job in a remote browser over CDP', () => {
   const artifacts = mkdtempSync(join(tmpdir(), 'hosted-artifacts-'));
 
   beforeAll(async () => {
-    site = createServer((_req, res) =>
-      res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Remote</title><button>Go</button>'),
+    site = createServer((req, res) =>
+      req.url === '/to-metadata'
+        ? res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end()
+        : res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Remote</title><button>Go</button>'),
     );
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     siteUrl = `http://127.0.0.1:${(site.address() as { port: number }).port}/`;
@@ -102,12 +104,15 @@ describe('hosted_browser runs a job in a remote browser over CDP', () => {
     expect(chromium.exitCode).toBeNull();
   });
 
-  it('applies the network policy where it can and says in the log what it cannot', async () => {
+  it.each([
+    ['http://169.254.169.254/latest/meta-data/', 'the metadata address'],
+    ['/to-metadata', 'a redirect to the metadata address'],
+  ])('applies the network policy where it can (%s: %s) and says in the log what it cannot', async (url) => {
     // Refused in every mode (this worker runs allow-private); an IP literal, so nothing is sent.
     const created = await api.request('/v1/jobs', {
       json: {
         query: 'The page contains "ami-id"',
-        initial_url: 'http://169.254.169.254/latest/meta-data/',
+        initial_url: url.startsWith('/') ? new URL(url, siteUrl).href : url,
         env: 'hosted_browser',
       },
     });
