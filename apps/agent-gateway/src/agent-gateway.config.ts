@@ -11,7 +11,7 @@ import {
   serviceEnv,
   z,
 } from '@suite/config';
-import { parseAllowList } from '@suite/egress-policy';
+import { dnsServerProblems, parseAllowList } from '@suite/egress-policy';
 import { servedLlmModels, type LlmModelRegistry } from '@suite/llm-agent';
 
 export const agentGatewayEnv = z.object({
@@ -44,7 +44,9 @@ export const agentGatewayEnv = z.object({
       ctx.addIssue({ code: 'custom', message: problem });
   }),
   /** DNS servers (`ip`, `ip:port`) webhook hosts are resolved with; unset: the system resolver. */
-  PUSH_DNS_SERVERS: envFields.list(),
+  PUSH_DNS_SERVERS: envFields.list().superRefine((servers, ctx) => {
+    for (const problem of dnsServerProblems(servers)) ctx.addIssue({ code: 'custom', message: problem });
+  }),
   /** One webhook POST waits this long before it counts as failed (and is retried). */
   PUSH_TIMEOUT_MS: envFields.positiveInt(10_000),
   PUSH_ATTEMPTS: envFields.positiveInt(5),

@@ -31,5 +31,11 @@ describe('browser worker network settings', () => {
     const list = browserWorkerEnv.safeParse({ ...base, BROWSER_ALLOWED_HOSTS: '10.0.0.0/40' });
     expect(list.success).toBe(false);
     expect(JSON.stringify(list.error?.issues)).toContain('10.0.0.0/40');
+    const dns = browserWorkerEnv.safeParse({ ...base, BROWSER_DNS_SERVERS: 'dns.example:53' });
+    expect(JSON.stringify(dns.error?.issues)).toContain('is not a DNS server address');
+    expect(
+      browserWorkerEnv.parse({ ...base, BROWSER_DNS_SERVERS: '127.0.0.1:5353,[::1]:53,10.0.0.2' })
+        .BROWSER_DNS_SERVERS,
+    ).toHaveLength(3);
   });
 });

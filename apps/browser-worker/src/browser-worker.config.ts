@@ -11,7 +11,7 @@ import {
   serviceEnv,
   z,
 } from '@suite/config';
-import { NETWORK_MODES, parseAllowList } from '@suite/egress-policy';
+import { dnsServerProblems, NETWORK_MODES, parseAllowList } from '@suite/egress-policy';
 import { servedLlmModels, type LlmModelRegistry } from '@suite/llm-agent';
 import { cpus } from 'node:os';
 
@@ -54,7 +54,9 @@ export const browserWorkerEnv = z.object({
       ctx.addIssue({ code: 'custom', message: problem });
   }),
   /** DNS servers (`ip`, `ip:port`) the browsers' proxy resolves with; unset: the system resolver. */
-  BROWSER_DNS_SERVERS: envFields.list(),
+  BROWSER_DNS_SERVERS: envFields.list().superRefine((servers, ctx) => {
+    for (const problem of dnsServerProblems(servers)) ctx.addIssue({ code: 'custom', message: problem });
+  }),
   /** Let job browsers download files (into a throw-away folder per job). */
   BROWSER_ALLOW_DOWNLOADS: envFields.bool(false),
   HOSTED_BROWSER_WS_URL: z

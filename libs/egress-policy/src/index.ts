@@ -25,6 +25,7 @@ export {
 export { pinnedRequest, type PinnedRequestOptions, type PinnedResponse } from './pinned-request.js';
 export {
   createHostResolver,
+  dnsServerProblems,
   EgressBlockedError,
   type HostResolver,
   isPinnedAddress,

@@ -1,4 +1,5 @@
 import type { LookupAddress, LookupOptions } from 'node:dns';
+import { isIP } from 'node:net';
 import { lookup as systemLookup, Resolver } from 'node:dns/promises';
 import type { EgressDecision, EgressPolicy } from './egress-policy.js';
 import { normalizeHost } from './egress-policy.js';
@@ -33,6 +34,18 @@ export function createHostResolver(servers: readonly string[] = []): HostResolve
     }
     return addresses;
   };
+}
+
+/** Why each of `servers` cannot be used as a DNS server (`ip`, `ip:port`, `[ipv6]:port`). */
+export function dnsServerProblems(servers: readonly string[]): string[] {
+  return servers.flatMap((server) => {
+    const match = /^\[([^\]]+)\](?::(\d+))?$/.exec(server) ?? /^([^:]+)(?::(\d+))?$/.exec(server);
+    const host = match?.[1] ?? (isIP(server) === 6 ? server : undefined);
+    const port = match?.[2] === undefined ? 53 : Number(match[2]);
+    return host && isIP(host) && port > 0 && port <= 65535
+      ? []
+      : [`"${server}" is not a DNS server address (ip, ip:port or [ipv6]:port)`];
+  });
 }
 
 /** A connection the policy refused; `message` says which rule and which setting to change. */
