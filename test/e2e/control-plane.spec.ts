@@ -11,6 +11,7 @@ import { createQueue, createRedisConnection, QueueName } from '../../libs/queue/
 import { freePort, startApp, waitForHttp, type AppProcess } from '../support/app-process.js';
 import { HostClient } from '../support/host-client.js';
 import { sql } from '../support/runner-client.js';
+import { TxtDns } from '../support/txt-dns.js';
 
 // The control-plane API of the BUILT project host, against this run's Postgres and Redis: tenant
 // databases are really created and dropped, user.deleted really lands on the auth-hooks queue.
@@ -19,6 +20,7 @@ const TOKEN = `cp-admin-${randomBytes(12).toString('hex')}`;
 const PREFIX = `${process.env.REDIS_PREFIX}-control-plane`;
 const run = randomBytes(3).toString('hex');
 const slugOf = (name: string): string => `${name}-${run}`;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 // A loaded machine (browsers of other suites) can take a while to start a Node process.
 const BOOT_TIMEOUT_MS = 60_000;
 
@@ -86,13 +88,19 @@ describe('control-plane API', () => {
     return { app, port: hostPort };
   };
 
+  // The custom domains' DNS: the hosts look TXT records up here (and re-check them every second).
+  const dns = new TxtDns();
+  let dnsEnv: NodeJS.ProcessEnv = {};
+
   beforeAll(async () => {
-    ({ port } = await startHost());
+    dnsEnv = { DOMAIN_DNS_SERVERS: `127.0.0.1:${await dns.start()}`, DOMAIN_RECHECK_INTERVAL_MS: '1000' };
+    ({ port } = await startHost(dnsEnv));
     api = new HostClient(port, `localhost:${port}`, TOKEN);
   }, BOOT_TIMEOUT_MS + 10_000);
 
   afterAll(async () => {
     await Promise.all(apps.map((app) => app.stop('SIGKILL')));
+    await dns.close();
     for (const projectId of created) {
       await dropTenantDatabase({ adminUrl: adminUrl(), projectId });
     }
@@ -490,7 +498,18 @@ describe('control-plane API', () => {
       await db.$disconnect();
     });
 
-    it('adds a verified domain that then serves the project', async () => {
+    const txt = (domain: string) => `_platform-verification.${domain}`;
+    const serves = async (domain: string): Promise<boolean> => {
+      const res = await api.at(domain).get('/api/user/me');
+      return (res.json as ErrorBody | undefined)?.code !== 'project_not_found';
+    };
+    const shownDomain = async (domain: string) =>
+      ((await api.get(`/v1/projects/${project.id}`)).json as ProjectBody).domains.find(
+        (d) => d.domain === domain,
+      );
+
+    it('adds a domain that serves the project only once its DNS TXT record holds the token', async () => {
+      // verified: true is the admin's word, honoured only with a development setting (not here).
       const res = await api.post(`/v1/projects/${project.id}/domains`, {
         domain: verifiedDomain.toUpperCase() + '.',
         verified: true,
@@ -500,8 +519,8 @@ describe('control-plane API', () => {
       expect(res.json).toEqual({
         id: expect.any(String),
         domain: verifiedDomain,
-        verified: true,
-        verifiedAt: expect.any(String),
+        verified: false,
+        verifiedAt: null,
         verificationToken: expect.stringMatching(/^[0-9a-f]{32}$/),
         dnsRecord: {
           type: 'TXT',
@@ -510,18 +529,29 @@ describe('control-plane API', () => {
         },
         createdAt: expect.any(String),
       });
+      expect(dns.asked).toContain(txt(verifiedDomain));
+      expect(await serves(verifiedDomain)).toBe(false);
+
+      // The owner publishes the record; the check (asked for, or periodic) verifies the domain.
+      dns.records.set(txt(verifiedDomain), ['some-other=record', `platform-verification=${token}`]);
+      const verified = await api.post(`/v1/projects/${project.id}/domains/${verifiedDomain}/verify`, {});
+      expect(verified.status).toBe(200);
+      expect(verified.json).toMatchObject({
+        domain: verifiedDomain,
+        verified: true,
+        verifiedAt: expect.any(String),
+      });
       const shown = (await api.get(`/v1/projects/${project.id}`)).json as ProjectBody;
       expect(shown.hosts).toEqual([`${project.id}.localhost`, `${project.slug}.localhost`, verifiedDomain]);
-      expect(shown.domains).toMatchObject([{ domain: verifiedDomain, verified: true }]);
 
+      resolver.invalidate();
       const resolved = await resolver.resolve(`${verifiedDomain}:${port}`);
       expect(resolved).toMatchObject({ kind: 'project', context: { project: { id: project.id } } });
       // Over HTTP the host is a project host now: whatever /api/user/me answers, it is not "no project".
-      const me = await api.at(verifiedDomain).get('/api/user/me');
-      expect((me.json as ErrorBody | undefined)?.code).not.toBe('project_not_found');
+      expect(await serves(verifiedDomain)).toBe(true);
     });
 
-    it('adds an unverified domain with a DNS TXT token that does not serve the project yet', async () => {
+    it('keeps a domain pending while its record is missing or holds another token', async () => {
       const res = await api.post(`/v1/projects/${project.id}/domains`, { domain: pendingDomain });
       expect(res.status).toBe(201);
       expect(res.json).toMatchObject({ domain: pendingDomain, verified: false, verifiedAt: null });
@@ -532,22 +562,57 @@ describe('control-plane API', () => {
       expect(before.status).toBe(404);
       expect((before.json as ErrorBody).code).toBe('project_not_found');
 
-      // Posting it again with verified: true marks it verified (200, the same token).
+      // Posting it again with verified: true changes nothing without the development setting.
       const again = await api.post(`/v1/projects/${project.id}/domains`, {
         domain: pendingDomain,
         verified: true,
       });
       expect(again.status).toBe(200);
-      expect(again.json).toMatchObject({
-        domain: pendingDomain,
-        verified: true,
-        verificationToken: (res.json as { verificationToken: string }).verificationToken,
-      });
-      resolver.invalidate(); // this test's resolver remembered "unknown" for a few seconds
-      expect(await resolver.resolve(pendingDomain)).toMatchObject({ kind: 'project' });
-      // The host forgot its cached "unknown" at once: the domain serves the project now.
-      const after = await api.at(pendingDomain).get('/api/user/me');
-      expect((after.json as ErrorBody | undefined)?.code).not.toBe('project_not_found');
+      expect(again.json).toMatchObject({ domain: pendingDomain, verified: false });
+      dns.records.set(txt(pendingDomain), ['platform-verification=0123456789abcdef0123456789abcdef']);
+      const wrong = await api.post(`/v1/projects/${project.id}/domains/${pendingDomain}/verify`, {});
+      expect(wrong.json).toMatchObject({ verified: false });
+      expect(await serves(pendingDomain)).toBe(false);
+
+      // The right token: posting it again checks again, and the host forgets its cached "unknown".
+      const token = (res.json as { verificationToken: string }).verificationToken;
+      dns.records.set(txt(pendingDomain), [`platform-verification=${token}`]);
+      const posted = await api.post(`/v1/projects/${project.id}/domains`, { domain: pendingDomain });
+      expect(posted.status).toBe(200);
+      expect(posted.json).toMatchObject({ domain: pendingDomain, verified: true });
+      expect(await serves(pendingDomain)).toBe(true);
+      expect((await api.post(`/v1/projects/${project.id}/domains/nope.example.test/verify`, {})).status).toBe(
+        404,
+      );
+    });
+
+    it('re-checks domains periodically: a record that appears verifies, one that is gone un-verifies', async () => {
+      const domain = `periodic-${run}.example.test`;
+      const res = await api.post(`/v1/projects/${project.id}/domains`, { domain });
+      const token = (res.json as { verificationToken: string }).verificationToken;
+      expect(res.json).toMatchObject({ verified: false });
+      dns.records.set(txt(domain), [`platform-verification=${token}`]);
+      for (let i = 0; i < 300 && !(await shownDomain(domain))?.verified; i++) await sleep(100);
+      expect(await shownDomain(domain)).toMatchObject({ verified: true });
+      expect(await serves(domain)).toBe(true);
+      // The owner (or whoever holds the domain now) removed the record.
+      dns.records.set(txt(domain), []);
+      for (let i = 0; i < 300 && (await shownDomain(domain))?.verified; i++) await sleep(100);
+      expect(await shownDomain(domain)).toMatchObject({ verified: false, verifiedAt: null });
+      expect(await serves(domain)).toBe(false);
+    });
+
+    it('honours verified: true only with the development setting DOMAIN_VERIFIED_BY_ADMIN', async () => {
+      const dev = await startHost({ ...dnsEnv, DOMAIN_VERIFIED_BY_ADMIN: 'true' });
+      const devApi = new HostClient(dev.port, `localhost:${dev.port}`, TOKEN);
+      const domain = `dev-${run}.example.test`;
+      const res = await devApi.post(`/v1/projects/${project.id}/domains`, { domain, verified: true });
+      expect(res.status).toBe(201);
+      expect(res.json).toMatchObject({ domain, verified: true, verifiedAt: expect.any(String) });
+      // Without the setting the same request leaves the domain to its DNS check.
+      const other = `nodev-${run}.example.test`;
+      const refused = await api.post(`/v1/projects/${project.id}/domains`, { domain: other, verified: true });
+      expect(refused.json).toMatchObject({ domain: other, verified: false });
     });
 
     it('answers 409 when another project has the domain', async () => {

@@ -134,6 +134,30 @@ export const projectHostEnv = z
     PROJECT_EMAIL_BODY_KB: envFields.positiveInt(256),
     /** ctx.push.send calls per minute of one project. */
     PROJECT_PUSH_PER_MINUTE: envFields.positiveInt(600),
+    // Custom domains (control-plane/domain-verification.ts) ------------------------------------
+    /**
+     * DNS servers (`ip` or `ip:port`, comma-separated) that custom-domain TXT records are looked
+     * up with; unset: the system's. A port other than 53 works (the lookup does not go through
+     * glibc), which is how tests point it at a local server.
+     */
+    DOMAIN_DNS_SERVERS: z
+      .string()
+      .regex(
+        /^\s*(?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:]+\])(?::\d{1,5})?(?:\s*,\s*(?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:]+\])(?::\d{1,5})?)*\s*$/i,
+        'must be comma-separated IP addresses, each with an optional :port',
+      )
+      .optional(),
+    /** How often every custom domain's TXT record is checked again (0: never). */
+    DOMAIN_RECHECK_INTERVAL_MS: z.coerce
+      .number({ error: 'must be a number' })
+      .int('must be a whole number')
+      .min(0, 'must be >= 0')
+      .default(3_600_000),
+    /**
+     * Development only: POST /v1/projects/{id}/domains with `verified: true` marks the domain
+     * verified without its DNS check (and while it is on, re-checks never take a domain back).
+     */
+    DOMAIN_VERIFIED_BY_ADMIN: envFields.bool(false),
     /** Set by `platform dev`: a local host that, as the spec says, never fires `user.deleted`. */
     PLATFORM_DEV_MODE: envFields.bool(false),
 

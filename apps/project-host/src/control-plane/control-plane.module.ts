@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { MailDeliveryModule } from '../mail/mail-delivery.module.js';
 import { AdminTokenGuard } from './admin-token.guard.js';
+import { DomainVerification } from './domain-verification.js';
 import { MailLogService } from './mail-log.service.js';
 import { ProjectEmailsController } from './project-emails.controller.js';
 import { ProjectSettingsService } from './project-settings.service.js';
@@ -21,6 +22,7 @@ import { UsersAdminService } from './users-admin.service.js';
     ProjectSettingsService,
     UsersAdminService,
     MailLogService,
+    DomainVerification,
   ],
 })
 export class ControlPlaneModule {}

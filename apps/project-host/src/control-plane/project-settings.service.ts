@@ -17,6 +17,7 @@ import {
   type SmtpSettingsView,
 } from './project.view.js';
 import { isUniqueViolation, ProjectsService } from './projects.service.js';
+import { DomainVerification } from './domain-verification.js';
 
 /**
  * A project's auth settings, SMTP server and custom domains. Secrets left out of a PUT keep their
@@ -27,15 +28,19 @@ import { isUniqueViolation, ProjectsService } from './projects.service.js';
 export class ProjectSettingsService {
   private readonly hostDomain: string;
   private readonly controlPlaneHost: string;
+  /** DOMAIN_VERIFIED_BY_ADMIN: development only, `verified: true` skips the DNS check. */
+  private readonly adminMayVerify: boolean;
 
   constructor(
     private readonly resources: PlatformResources,
     private readonly resolver: ProjectResolver,
     private readonly projects: ProjectsService,
+    private readonly domains: DomainVerification,
     @Inject(PROJECT_HOST_CONFIG) config: ProjectHostConfig,
   ) {
     this.hostDomain = config.PROJECT_HOST_DOMAIN.toLowerCase();
     this.controlPlaneHost = new URL(config.PUBLIC_URL).hostname.toLowerCase();
+    this.adminMayVerify = config.DOMAIN_VERIFIED_BY_ADMIN;
   }
 
   async updateAuth(projectId: string, body: unknown): Promise<AuthSettingsView> {
@@ -86,9 +91,11 @@ export class ProjectSettingsService {
   }
 
   /**
-   * Adds a custom domain with a fresh DNS TXT verification token; `verified: true` marks it verified
-   * at once (the admin's word replaces the DNS check). Adding a domain the project already has
-   * answers it as it is (marking it verified when asked); another project's domain is a 409.
+   * Adds a custom domain with a fresh DNS TXT verification token and looks the record up at once:
+   * the domain serves the project only when the record holds the token. `verified: true` marks it
+   * verified without the check only with the development setting DOMAIN_VERIFIED_BY_ADMIN (else it
+   * is ignored). Adding a domain the project already has checks it again and answers it; another
+   * project's domain is a 409.
    */
   async addDomain(projectId: string, body: unknown): Promise<{ created: boolean; domain: DomainView }> {
     const project = await this.projects.require(projectId);
@@ -102,10 +109,12 @@ export class ProjectSettingsService {
     if (input.domain === this.controlPlaneHost)
       throw invalid('domain', 'is the control plane\u2019s own host');
 
+    const byAdmin = input.verified && this.adminMayVerify;
     const existing = await this.resources.db.customDomain.findUnique({ where: { domain: input.domain } });
     if (existing && existing.projectId !== project.id) throw domainTaken(input.domain);
     if (existing) {
-      if (!input.verified || existing.verified) return { created: false, domain: domainView(existing) };
+      if (existing.verified) return { created: false, domain: domainView(existing) };
+      if (!byAdmin) return { created: false, domain: domainView(await this.domains.verify(existing)) };
       const updated = await this.resources.db.customDomain.update({
         where: { id: existing.id },
         data: { verified: true, verifiedAt: new Date() },
@@ -118,17 +127,31 @@ export class ProjectSettingsService {
         data: {
           projectId: project.id,
           domain: input.domain,
-          verified: input.verified,
-          verifiedAt: input.verified ? new Date() : null,
+          verified: byAdmin,
+          verifiedAt: byAdmin ? new Date() : null,
           verificationToken: randomBytes(16).toString('hex'),
         },
       });
       this.resolver.invalidate();
-      return { created: true, domain: domainView(created) };
+      return { created: true, domain: domainView(byAdmin ? created : await this.domains.verify(created)) };
     } catch (error) {
       if (isUniqueViolation(error)) throw domainTaken(input.domain);
       throw error;
     }
+  }
+
+  /** POST …/domains/{domain}/verify: the DNS check now (the admin added the record). */
+  async verifyDomain(projectId: string, name: string): Promise<DomainView> {
+    const project = await this.projects.require(projectId);
+    const domain = await this.resources.db.customDomain.findUnique({
+      where: { domain: name.toLowerCase().replace(/\.$/, '') },
+    });
+    if (!domain || domain.projectId !== project.id) {
+      throw new AuthError(AuthErrorCode.NotFound, `domain "${name}" is not a domain of this project`, {
+        status: 404,
+      });
+    }
+    return domainView(await this.domains.verify(domain));
   }
 }
 

@@ -71,4 +71,11 @@ export class ProjectsController {
     void reply.status(created ? 201 : 200);
     return domain;
   }
+
+  /** Looks the domain's DNS TXT record up now; 200 with the domain, verified or still pending. */
+  @Post(':projectId/domains/:domain/verify')
+  @HttpCode(200)
+  verifyDomain(@Param('projectId') projectId: string, @Param('domain') domain: string): Promise<DomainView> {
+    return this.settings.verifyDomain(projectId, domain);
+  }
 }
