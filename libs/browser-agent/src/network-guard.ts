@@ -85,7 +85,9 @@ export class NetworkGuard {
     const guard = new NetworkGuard(options);
     const contextOptions: BrowserContextOptions = {};
     try {
-      if (options.allowDownloads) {
+      if (options.allowDownloads && options.hosted) {
+        // A hosted browser saves downloads on the provider's machine, as the provider decides.
+      } else if (options.allowDownloads) {
         guard.downloads = await mkdtemp(join(tmpdir(), 'browser-downloads-'));
         contextOptions.downloadBehavior = { policy: 'allow', downloadPath: guard.downloads };
       } else {
