@@ -537,7 +537,7 @@ export function authLoginMarkdown(r: AuthLoginResult): string {
   return [
     '## 7. Auth: `POST /api/user/auth/login` vs raw bcrypt',
     '',
-    `The raw rate: @node-rs/bcrypt \`verify\` (the host's library; a libuv threadpool task) against the hash the host stored for the user (cost ${r.bcryptCost}, the host's default \`BCRYPT_COST\`), ${r.raw.inflight} compares in flight for ${Math.round(r.raw.elapsedMs / 1000)} s in a child Node process with the host's environment (threadpool ${r.raw.threadpool}). Then logins of that user at the same concurrency against the host (each also a rate-limit check, a user query, a session insert and a hook event). ${LIMITS_NOTE} Aim: logins ≥ ${Math.round(r.aims.shareOfRaw * 100)}% of the raw rate, 0 errors.`,
+    `The raw rate: bcrypt \`compare\` (the host's library; a libuv threadpool task) against the hash the host stored for the user (cost ${r.bcryptCost}, the host's default \`BCRYPT_COST\`), ${r.raw.inflight} compares in flight for ${Math.round(r.raw.elapsedMs / 1000)} s in a child Node process with the host's environment (threadpool ${r.raw.threadpool}). Then logins of that user at the same concurrency against the host (each also a rate-limit check, a user query, a session insert and a hook event). ${LIMITS_NOTE} Aim: logins ≥ ${Math.round(r.aims.shareOfRaw * 100)}% of the raw rate, 0 errors.`,
     '',
     `Raw bcrypt: **${r.raw.comparesPerSecond} compares/s** (machine CPU meanwhile ${r.rawCpuPercent.machine}% of all cores).`,
     '',

@@ -1,7 +1,7 @@
 /**
  * Run as a child process by the auth-login benchmark (`node bench/support/bcrypt-rate.ts`): the raw
- * rate of bcrypt compares with the library and the settings the project host uses — @node-rs/bcrypt
- * `verify` (a libuv threadpool task, like the host's PasswordHasher), resolved from
+ * rate of bcrypt compares with the library and the settings the project host uses — `bcrypt`
+ * `compare` (a libuv threadpool task, like the host's PasswordHasher), resolved from
  * apps/project-host, against a hash the host stored, in a fresh Node process whose environment is
  * the host's (so the same UV_THREADPOOL_SIZE). `BENCH_BCRYPT_INFLIGHT` compares are kept in flight
  * for `BENCH_BCRYPT_SECONDS`, after a one-second warm-up, counting the compares completed within
@@ -15,7 +15,7 @@ type Verify = (password: string, hash: string) => Promise<boolean>;
 const appRequire = createRequire(
   join(import.meta.dirname, '..', '..', 'apps', 'project-host', 'package.json'),
 );
-const { verify } = appRequire('@node-rs/bcrypt') as { verify: Verify };
+const { compare: verify } = appRequire('bcrypt') as { compare: Verify };
 
 const hash = process.env.BENCH_BCRYPT_HASH ?? '';
 const password = process.env.BENCH_BCRYPT_PASSWORD ?? '';
