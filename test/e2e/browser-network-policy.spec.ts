@@ -406,6 +406,7 @@ describe('Chromium itself', () => {
     const first = chromiumArgs((m) => warnings.push(m));
     chromiumArgs((m) => warnings.push(m));
     expect(first.includes('--no-sandbox')).toBe(runningAsRoot());
+    expect(chromiumArgs(() => undefined, 'off')).toContain('--no-sandbox');
     expect(warnings.length).toBeLessThanOrEqual(1);
   });
 });

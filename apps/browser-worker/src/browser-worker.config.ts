@@ -26,6 +26,11 @@ export const browserWorkerEnv = z.object({
   /** Jobs run at once by this process; one browser context each. Default: one per core, max 4. */
   WORKER_CONCURRENCY: envFields.positiveInt(Math.min(4, Math.max(1, cpus().length))),
   CHROMIUM_PATH: z.string().min(1).optional(),
+  /**
+   * `auto`: Chromium keeps its own sandbox unless the worker runs as root; `off`: never use it
+   * (unsafe; only where the sandbox cannot start, e.g. a container that forbids user namespaces).
+   */
+  CHROMIUM_SANDBOX: z.enum(['auto', 'off'], { error: 'must be auto or off' }).default('auto'),
   /** ARTIFACTS_DIR, ARTIFACT_STORE, ARTIFACT_DOWNLOAD, S3_*: where job artifacts live. */
   ...artifactEnv,
   /** Wall clock of one job, from claim to verdict. */

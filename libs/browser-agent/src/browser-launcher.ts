@@ -33,16 +33,24 @@ export function runningAsRoot(): boolean {
   return process.getuid?.() === 0;
 }
 
+/** `auto`: Chromium's own sandbox unless this process is root; `off`: never (an explicit, unsafe choice). */
+export type ChromiumSandbox = 'auto' | 'off';
+
 /**
  * The flags for one launch: CHROMIUM_ARGS, plus `--no-sandbox` only as root (Chromium's sandbox
- * refuses to start as root), which is reported once through `warn`.
+ * refuses to start as root) or when `sandbox` is `off`, which is reported once through `warn`.
  */
-export function chromiumArgs(warn: (message: string) => void = (m) => process.emitWarning(m)): string[] {
-  if (!runningAsRoot()) return [...CHROMIUM_ARGS];
+export function chromiumArgs(
+  warn: (message: string) => void = (m) => process.emitWarning(m),
+  sandbox: ChromiumSandbox = 'auto',
+): string[] {
+  if (sandbox === 'auto' && !runningAsRoot()) return [...CHROMIUM_ARGS];
   if (!warnedNoSandbox) {
     warnedNoSandbox = true;
     warn(
-      'Chromium runs with --no-sandbox because this process runs as root; run the worker as an unprivileged user (the image uses uid 1000) to keep its sandbox',
+      sandbox === 'off'
+        ? 'Chromium runs with --no-sandbox because CHROMIUM_SANDBOX=off; job pages then run without the browser sandbox'
+        : 'Chromium runs with --no-sandbox because this process runs as root; run the worker as an unprivileged user (the image uses uid 1000) to keep its sandbox',
     );
   }
   return ['--no-sandbox', ...CHROMIUM_ARGS];
@@ -69,6 +77,8 @@ export interface LocalBrowserOptions {
   extraArgs?: readonly string[];
   /** Where the once-only `--no-sandbox` warning goes (as root). Default: a process warning. */
   warn?: (message: string) => void;
+  /** Default `auto`: Chromium's sandbox unless running as root. */
+  sandbox?: ChromiumSandbox;
 }
 
 export const DEFAULT_VIEWPORT = { width: 1280, height: 720 } as const;
@@ -98,7 +108,7 @@ export async function launchLocalBrowser(options: LocalBrowserOptions = {}): Pro
       env: chromiumEnv(profile),
       defaultViewport: options.viewport ?? DEFAULT_VIEWPORT,
       args: [
-        ...chromiumArgs(options.warn),
+        ...chromiumArgs(options.warn, options.sandbox),
         `--window-size=${(options.viewport ?? DEFAULT_VIEWPORT).width},${(options.viewport ?? DEFAULT_VIEWPORT).height}`,
         ...(options.extraArgs ?? []),
       ],
@@ -112,10 +122,12 @@ export async function launchLocalBrowser(options: LocalBrowserOptions = {}): Pro
     return browser;
   } catch (error) {
     await removeProfile();
-    throw new Error(
-      `could not start Chromium at ${executablePath}: ${error instanceof Error ? error.message : String(error)}`,
-      { cause: error },
-    );
+    const reason = error instanceof Error ? error.message : String(error);
+    // Containers often forbid the user namespaces Chromium's sandbox needs: say what to change.
+    const hint = /sandbox/i.test(reason)
+      ? ' (Chromium could not start its sandbox: allow user namespaces for the worker, e.g. a seccomp profile that permits them, or set CHROMIUM_SANDBOX=off to run without it, which is unsafe)'
+      : '';
+    throw new Error(`could not start Chromium at ${executablePath}: ${reason}${hint}`, { cause: error });
   }
 }
 

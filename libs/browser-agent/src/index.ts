@@ -14,6 +14,7 @@ export {
   CHROMIUM_ARGS,
   chromiumArgs,
   chromiumEnv,
+  type ChromiumSandbox,
   connectHostedBrowser,
   DEFAULT_CHROMIUM_PATH,
   DEFAULT_VIEWPORT,

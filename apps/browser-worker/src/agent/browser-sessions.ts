@@ -77,6 +77,7 @@ export class BrowserSessions implements OnApplicationShutdown {
                 launchLocalBrowser({
                   ...(this.config.CHROMIUM_PATH ? { executablePath: this.config.CHROMIUM_PATH } : {}),
                   warn: (message) => this.logger.warn(message),
+                  sandbox: this.config.CHROMIUM_SANDBOX,
                 }),
               network: this.network,
               // The next job's context and page are made while this worker is idle.
