@@ -9,9 +9,22 @@ import {
 import { createHostResolver, EgressPolicy } from '@suite/egress-policy';
 import { createHash } from 'node:crypto';
 import { createSocket } from 'node:dgram';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { repoRoot } from '../support/app-process.js';
 import { TestDns } from '../support/test-dns.js';
 
 // The filtering proxy of each browser context, against real Chromium. "Public" addresses are
@@ -409,4 +422,43 @@ describe('Chromium itself', () => {
     expect(chromiumArgs(() => undefined, 'off')).toContain('--no-sandbox');
     expect(warnings.length).toBeLessThanOrEqual(1);
   });
+
+  // Run as an unprivileged user (as the image does), Chromium keeps its sandbox and still works.
+  const setpriv = ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => existsSync(p));
+  (runningAsRoot() && setpriv ? it : it.skip)(
+    'keeps its sandbox when not running as root',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'sandbox-check-'));
+      chmodSync(dir, 0o755);
+      const script = join(dir, 'check.mjs');
+      const dist = (lib: string) => pathToFileURL(join(repoRoot, 'libs', lib, 'dist', 'index.js')).href;
+      writeFileSync(
+        script,
+        `import { launchLocalBrowser } from ${JSON.stringify(dist('browser-agent'))};
+       const browser = await launchLocalBrowser({ warn: (m) => console.log('warned: ' + m) });
+       const page = await browser.newPage();
+       await page.goto('data:text/html,<title>sandboxed</title>');
+       console.log(JSON.stringify({ uid: process.getuid(), title: await page.title(),
+         noSandbox: browser.process().spawnargs.includes('--no-sandbox') }));
+       await browser.close();`,
+      );
+      chmodSync(script, 0o644);
+      try {
+        const out = execFileSync(
+          setpriv!,
+          ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, script],
+          { env: { PATH: process.env.PATH, HOME: dir }, encoding: 'utf8', timeout: 60_000 },
+        );
+        expect(out).not.toContain('warned:');
+        expect(JSON.parse(out.trim().split('\n').pop()!)).toEqual({
+          uid: 65534,
+          title: 'sandboxed',
+          noSandbox: false,
+        });
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    90_000,
+  );
 });
