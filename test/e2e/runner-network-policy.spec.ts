@@ -43,8 +43,10 @@ describe('runner network policy', () => {
     return (server.address() as AddressInfo).port;
   };
 
+  let healthPort = 0;
   const startWorker = async (extra: NodeJS.ProcessEnv) => {
     const port = await freePort();
+    healthPort = port;
     worker = startApp('browser-worker', { ...env, HEALTH_PORT: String(port), ...extra });
     apps.push(worker);
     await waitForHttp(`http://127.0.0.1:${port}/health`, worker);
@@ -172,6 +174,10 @@ describe('runner network policy', () => {
     expect(job.summary).toContain(message);
     expect(job.log).toContain(message);
     expect(privateHits).toEqual([]);
+    const metrics = await (await fetch(`http://127.0.0.1:${healthPort}/metrics`)).text();
+    expect(metrics).toMatch(
+      /suite_browser_requests_blocked_total\{rule="BROWSER_NETWORK_POLICY=public-only"\} [1-9]/,
+    );
   }, 120_000);
 
   it.each([

@@ -9,6 +9,7 @@ export {
 export { endHttpSpan, httpSpanIds, runInHttpSpan, startHttpSpan } from './http-server-span.js';
 export {
   authOutcomes,
+  browserRequestsBlocked,
   browserRestarts,
   collectProcessMetrics,
   hookDuration,

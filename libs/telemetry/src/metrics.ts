@@ -63,6 +63,13 @@ export const browserRestarts = new Counter({
   registers: [metricsRegistry],
 });
 
+export const browserRequestsBlocked = new Counter({
+  name: 'suite_browser_requests_blocked_total',
+  help: 'Requests and navigations of job browsers refused by the network policy, by rule.',
+  labelNames: ['rule'] as const,
+  registers: [metricsRegistry],
+});
+
 /** A source read on scrape, at most once per `ttlMs`; a failed read keeps the last good values. */
 function cachedSource<T>(read: () => Promise<T>, ttlMs: number): () => Promise<T | undefined> {
   let value: T | undefined;

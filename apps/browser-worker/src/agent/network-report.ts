@@ -1,4 +1,5 @@
 import type { AgentLog, BrowserSession } from '@suite/browser-agent';
+import { browserRequestsBlocked } from '@suite/telemetry';
 
 const MAX_LOGGED_BLOCKS = 50;
 
@@ -13,6 +14,7 @@ export function reportNetwork(session: BrowserSession, log: AgentLog): { stop: (
     log.write({ outcome: 'info', level: 'warn', action: 'network', message: limit });
   let logged = 0;
   const stop = network.onBlocked((blocked) => {
+    browserRequestsBlocked.inc({ rule: blocked.rule });
     logged += 1;
     if (logged > MAX_LOGGED_BLOCKS) {
       if (logged === MAX_LOGGED_BLOCKS + 1)
