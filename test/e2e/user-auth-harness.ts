@@ -171,7 +171,8 @@ export async function startMailRig(): Promise<MailRig> {
         transport.close();
       },
       connection,
-      { concurrency: 4 },
+      // The host's mail jobs name its own backoff (mail-retry): a failed delivery here retries too.
+      { concurrency: 4, settings: { backoffStrategy: () => 1_000 } },
     );
     standIn = { worker, connection };
   };
@@ -239,7 +240,10 @@ export async function projectSigningKey(projectId: string): Promise<{ kid: strin
   return { kid: row.id, privateKey: createPrivateKey({ key: der, format: 'der', type: 'pkcs8' }) };
 }
 
-/** A compact JWS signed with an Ed25519 key (or unsigned with alg none when key is undefined). */
+/**
+ * A compact JWS signed with `key`: ES256 for a P-256 key, EdDSA for an Ed25519 one (or unsigned
+ * with alg none when key is undefined).
+ */
 export function forgeJwt(
   header: Record<string, unknown>,
   payload: Record<string, unknown>,
@@ -248,7 +252,11 @@ export function forgeJwt(
   const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
   const input = `${encode(header)}.${encode(payload)}`;
   if (!key) return `${input}.`;
-  return `${input}.${sign(null, Buffer.from(input), key).toString('base64url')}`;
+  const signature =
+    key.asymmetricKeyType === 'ec'
+      ? sign('sha256', Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' })
+      : sign(null, Buffer.from(input), key);
+  return `${input}.${signature.toString('base64url')}`;
 }
 
 export function sleep(ms: number): Promise<void> {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { generateKeyPairSync, createHmac } from 'node:crypto';
+import { generateKeyPairSync, createHmac, randomUUID } from 'node:crypto';
+import { AuthSecrets } from '../../apps/project-host/src/user-auth/crypto/auth-secrets.js';
 import { PasswordHasher } from '../../apps/project-host/src/user-auth/passwords/password-hasher.js';
 import {
   createTestProject,
@@ -11,6 +12,7 @@ import {
   type TokenPair,
 } from '../support/user-client.js';
 import {
+  AUTH_SECRET,
   decodeJwt,
   forgeJwt,
   GENEROUS_LIMITS,
@@ -240,10 +242,10 @@ describe('login', () => {
 });
 
 describe('access tokens', () => {
-  it('are EdDSA JWTs with typ project_access, the project as audience and issuer, 15 minutes, and a kid', async () => {
+  it('are ES256 JWTs with typ project_access, the project as audience and issuer, 15 minutes, and a kid', async () => {
     const { email, pair } = await signUp(main, 'Grace');
     const { header, payload } = decodeJwt(pair.accessToken);
-    expect(header).toEqual({ alg: 'EdDSA', typ: 'project_access', kid: expect.any(String) });
+    expect(header).toEqual({ alg: 'ES256', typ: 'project_access', kid: expect.any(String) });
     expect(payload).toMatchObject({
       typ: 'project_access',
       aud: main.id,
@@ -264,8 +266,13 @@ describe('access tokens', () => {
       'SELECT id, algorithm, public_jwk, private_key_sealed FROM signing_keys WHERE project_id = $1 AND retired_at IS NULL',
       [main.id],
     );
-    expect(key).toMatchObject({ id: header.kid, algorithm: 'EdDSA' });
-    expect(key!.public_jwk).toEqual({ kty: 'OKP', crv: 'Ed25519', x: expect.any(String) });
+    expect(key).toMatchObject({ id: header.kid, algorithm: 'ES256' });
+    expect(key!.public_jwk).toEqual({
+      kty: 'EC',
+      crv: 'P-256',
+      x: expect.any(String),
+      y: expect.any(String),
+    });
     expect(key!.private_key_sealed).not.toMatch(/BEGIN|PRIVATE/);
   });
 
@@ -339,7 +346,13 @@ describe('access tokens', () => {
       'lifetime beyond 15 minutes': forgeJwt(header, { ...payload, exp: now + 86_400 }, key.privateKey),
       'claim typ refresh': forgeJwt(header, { ...payload, typ: 'refresh' }, key.privateKey),
       'header typ JWT': forgeJwt({ ...header, typ: 'JWT' }, payload, key.privateKey),
-      'no header typ': forgeJwt({ alg: 'EdDSA', kid: header.kid }, payload, key.privateKey),
+      'no header typ': forgeJwt({ alg: 'ES256', kid: header.kid }, payload, key.privateKey),
+      'EdDSA header on the ES256 key': forgeJwt(
+        { ...header, alg: 'EdDSA' },
+        payload,
+        generateKeyPairSync('ed25519').privateKey,
+      ),
+      'ES384 header': forgeJwt({ ...header, alg: 'ES384' }, payload, key.privateKey),
       'other audience': forgeJwt(header, { ...payload, aud: other.id }, key.privateKey),
       'other issuer': forgeJwt(header, { ...payload, iss: 'https://evil.example' }, key.privateKey),
       'unknown kid': forgeJwt(
@@ -347,7 +360,7 @@ describe('access tokens', () => {
         payload,
         key.privateKey,
       ),
-      'foreign key': forgeJwt(header, payload, generateKeyPairSync('ed25519').privateKey),
+      'foreign key': forgeJwt(header, payload, generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey),
       'HS256 keyed with the public key': `${hs256Input}.${createHmac('sha256', Buffer.from(publicJwk.x, 'base64url')).update(hs256Input).digest('base64url')}`,
       'session id not a uuid': forgeJwt(header, { ...payload, sid: 'x' }, key.privateKey),
     };
@@ -359,6 +372,59 @@ describe('access tokens', () => {
         code: 'unauthorized',
       });
     }
+  });
+
+  it('rolls a project over from an Ed25519 key to ES256: tokens it already signed stay valid until they expire', async () => {
+    const fresh = await project();
+    // The project's key from before the move to ES256 (as an older host made it).
+    const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+    const legacyKid = randomUUID();
+    await mainQuery(
+      `INSERT INTO signing_keys (id, project_id, generation, algorithm, public_jwk, private_key_sealed)
+       VALUES ($1, $2, 1, 'EdDSA', $3, $4)`,
+      [
+        legacyKid,
+        fresh.id,
+        JSON.stringify(publicKey.export({ format: 'jwk' })),
+        new AuthSecrets(AUTH_SECRET).seal(
+          'signing-key-seal',
+          privateKey.export({ format: 'der', type: 'pkcs8' }),
+          `signing-key:${fresh.id}:${legacyKid}`,
+        ),
+      ],
+    );
+    // The next token is ES256 under a new generation; the Ed25519 key is retired.
+    const { pair } = await signUp(fresh);
+    const { header, payload } = decodeJwt(pair.accessToken);
+    expect(header).toMatchObject({ alg: 'ES256' });
+    expect(header.kid).not.toBe(legacyKid);
+    const keys = await mainQuery<{ id: string; algorithm: string; retired: boolean }>(
+      'SELECT id, algorithm, retired_at IS NOT NULL AS retired FROM signing_keys WHERE project_id = $1 ORDER BY generation',
+      [fresh.id],
+    );
+    expect(keys).toEqual([
+      { id: legacyKid, algorithm: 'EdDSA', retired: true },
+      { id: header.kid, algorithm: 'ES256', retired: false },
+    ]);
+    // A token the old key signed before the rollover is still good until it expires…
+    const legacy = forgeJwt({ alg: 'EdDSA', typ: 'project_access', kid: legacyKid }, payload, privateKey);
+    expect((await fresh.client.me(legacy)).status).toBe(200);
+    // …but an EdDSA token naming the new ES256 key, or an ES256 one naming the old key, is not.
+    expect(
+      (
+        await fresh.client.me(
+          forgeJwt({ alg: 'EdDSA', typ: 'project_access', kid: header.kid }, payload, privateKey),
+        )
+      ).status,
+    ).toBe(401);
+    const current = await projectSigningKey(fresh.id);
+    expect(
+      (
+        await fresh.client.me(
+          forgeJwt({ alg: 'ES256', typ: 'project_access', kid: legacyKid }, payload, current.privateKey),
+        )
+      ).status,
+    ).toBe(401);
   });
 
   it('creates one signing key per project even when its first sign-ups race', async () => {

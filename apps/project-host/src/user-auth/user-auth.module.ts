@@ -6,6 +6,7 @@ import { NonceCodes } from './codes/nonce-codes.js';
 import { NonceFailures } from './codes/nonce-failures.js';
 import { AuthSecrets } from './crypto/auth-secrets.js';
 import { UserAuthController } from './http/user-auth.controller.js';
+import { ProjectAccessStrategy } from './http/project-access.strategy.js';
 import { AccessTokenGuard, UserAuthGuard } from './http/user-auth.guards.js';
 import { AuthRateLimits } from './limits/auth-rate-limits.js';
 import { IDP_CLIENT_RESOLVER, ProjectIdpClientResolver } from './idp/idp-client.resolver.js';
@@ -59,6 +60,7 @@ import { SigningKeyStore } from './tokens/signing-key.store.js';
     AuthMailer,
     BackgroundTasks,
     UserAuthGuard,
+    ProjectAccessStrategy,
     AccessTokenGuard,
     PasswordAuthService,
     AccountClaims,

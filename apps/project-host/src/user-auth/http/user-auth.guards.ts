@@ -6,15 +6,18 @@ import {
   Injectable,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { AuthGuard } from '@nestjs/passport';
 import { AuthError, AuthErrorCode } from '@suite/errors';
 import { PROJECT_HOST_CONFIG } from '../../app.tokens.js';
 import type { ProjectRequest } from '../../projects/host.guards.js';
 import type { ProjectHostConfig } from '../../project-host.config.js';
 import { AuthRateLimits, type IpLimitGroup } from '../limits/auth-rate-limits.js';
 import { clientIp } from '../limits/client-ip.js';
-import { AccessTokens, type AccessClaims } from '../tokens/access-tokens.js';
+import { AccessTokens, headerOf, type AccessClaims } from '../tokens/access-tokens.js';
 import { audienceOf, RefreshSessions } from '../tokens/refresh-sessions.js';
 import type { ClientMeta } from '../tokens/token-pair.js';
+import { LEGACY_ACCESS_TOKEN_ALG } from '../user-auth.constants.js';
+import { PROJECT_ACCESS_STRATEGY } from './project-access.strategy.js';
 
 export interface UserAuthRoutePolicy {
   /** Refused with 403 email_password_disabled when the project turned email/password off. */
@@ -67,29 +70,46 @@ export class UserAuthGuard implements CanActivate {
 }
 
 /**
- * `Authorization: Bearer <access token>` of this project, for a session that is still signed in
- * (a sign-out or a detected token theft ends access at once here, not 15 minutes later).
+ * `Authorization: Bearer <access token>` of this project (verified by passport-jwt, see
+ * project-access.strategy.ts), for a session that is still signed in (a sign-out or a detected
+ * token theft ends access at once here, not 15 minutes later). A token signed before the move to
+ * ES256 (EdDSA) is verified by AccessTokens until it expires.
  */
 @Injectable()
-export class AccessTokenGuard implements CanActivate {
+export class AccessTokenGuard extends AuthGuard(PROJECT_ACCESS_STRATEGY) {
   constructor(
     private readonly tokens: AccessTokens,
     private readonly sessions: RefreshSessions,
-  ) {}
+  ) {
+    super();
+  }
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    const request = context.switchToHttp().getRequest<UserAuthRequest>();
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<UserAuthRequest & { user?: unknown }>();
     const project = request.projectContext!;
     const header = request.headers.authorization;
     const match = typeof header === 'string' ? /^Bearer[ ]+([^\s]+)\s*$/i.exec(header) : null;
     if (!match) throw new AuthError(AuthErrorCode.Unauthorized, 'Send Authorization: Bearer <accessToken>');
-    const claims = await this.tokens.verify(audienceOf(project), match[1]!);
-    if (!claims || !(await this.sessions.isLive(project, claims))) {
-      throw new AuthError(AuthErrorCode.Unauthorized, 'The access token is invalid or expired');
+    let claims: AccessClaims | undefined;
+    if (headerOf(match[1]!)?.alg === LEGACY_ACCESS_TOKEN_ALG) {
+      claims = await this.tokens.verify(audienceOf(project), match[1]!);
+    } else {
+      await super.canActivate(context);
+      claims = request.user as AccessClaims | undefined;
     }
+    if (!claims || !(await this.sessions.isLive(project, claims))) throw invalidToken();
     request.accessClaims = claims;
     return true;
   }
+
+  override handleRequest<T>(error: unknown, user: T | false): T {
+    if (error || !user) throw invalidToken();
+    return user;
+  }
+}
+
+function invalidToken(): AuthError {
+  return new AuthError(AuthErrorCode.Unauthorized, 'The access token is invalid or expired');
 }
 
 /** The verified claims of the request's access token (routes behind AccessTokenGuard). */

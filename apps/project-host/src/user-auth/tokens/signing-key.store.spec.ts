@@ -61,7 +61,7 @@ describe('SigningKeyStore', () => {
     expect(new Set(keys.map((key) => key.kid)).size).toBe(1);
     const rows = await db.signingKey.findMany({ where: { projectId } });
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ generation: 1, algorithm: 'EdDSA', retiredAt: null });
+    expect(rows[0]).toMatchObject({ generation: 1, algorithm: 'ES256', retiredAt: null });
     expect(JSON.stringify(rows[0]!.publicJwk)).not.toContain('"d"');
   });
 

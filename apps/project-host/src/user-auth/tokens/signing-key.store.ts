@@ -18,6 +18,8 @@ import {
 
 export interface SigningKey {
   kid: string;
+  /** ES256, or EdDSA for a key made before the move to ES256 (it only verifies until retired). */
+  algorithm: string;
   generation: number;
   publicKey: KeyObject;
   /** Missing when the sealed key does not open (AUTH_SECRET changed): it can verify, not sign. */
@@ -53,7 +55,13 @@ export class SigningKeyStore {
   async signingKey(projectId: string): Promise<SigningKey & { privateKey: KeyObject }> {
     const keys = await this.keys(projectId);
     const current = usable(keys);
-    if (current && Date.now() - current.createdAt.getTime() < SIGNING_KEY_ROTATE_AFTER_MS) return current;
+    // An old key is rotated, and so is one of an earlier algorithm (the rollover to ES256).
+    if (
+      current &&
+      current.algorithm === ACCESS_TOKEN_ALG &&
+      Date.now() - current.createdAt.getTime() < SIGNING_KEY_ROTATE_AFTER_MS
+    )
+      return current;
     // The generation after the newest one this caller saw: of all callers that saw the same state,
     // exactly one inserts it and the others adopt it.
     return this.createGeneration(projectId, this.cache.get(projectId)!.highest + 1);
@@ -109,6 +117,7 @@ export class SigningKeyStore {
     }
     return {
       kid: row.id,
+      algorithm: row.algorithm,
       generation: row.generation,
       publicKey: createPublicKey({ key: row.publicJwk as unknown as JsonWebKey, format: 'jwk' }),
       privateKey: sealedPrivate
@@ -138,7 +147,7 @@ export class SigningKeyStore {
     generation: number,
   ): Promise<SigningKey & { privateKey: KeyObject }> {
     const kid = randomUUID();
-    const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+    const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const now = new Date();
     try {
       await this.resources.db.$transaction([
