@@ -12,6 +12,7 @@ import {
   type TestProject,
 } from '../support/user-client.js';
 import {
+  codeFrom,
   GENEROUS_LIMITS,
   HookEvents,
   infra,
@@ -389,6 +390,41 @@ describe('sign-in', () => {
       email_verified: unknown;
     };
     expect(payload.email_verified).toBe(false);
+  });
+
+  it('hands an account whose address was never proven to whoever confirms an email change by the mailed code', async () => {
+    // Someone signs up with a provider that did not verify the address, then moves the account to
+    // the victim's address: the code goes to the victim, who confirms it.
+    provider.claims = person({ email_verified: false });
+    const { final } = await signIn(platform);
+    const accessToken = final.searchParams.get('accessToken')!;
+    const refreshToken = final.searchParams.get('refreshToken')!;
+    const victim = uniqueEmail('victim');
+    const pending = await hostOf(platform).put('/api/user/me', { email: victim }, { token: accessToken });
+    expect(pending.status).toBe(202);
+    const code = codeFrom(await mail.waitFor(victim, /Confirm your new email/));
+    const before = (await events.of(platform.id)).length;
+    const confirmed = await hostOf(platform).post('/api/user/auth/email-change/callback', { code });
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.json).toMatchObject({ email: victim });
+    const userId = (confirmed.json as { id: string }).id;
+    // Whoever set the account up is out: sessions gone, the provider link dropped.
+    expect((await hostOf(platform).get('/api/user/me', { token: accessToken })).status).toBe(401);
+    expect((await platform.client.refresh(refreshToken)).status).toBe(401);
+    expect(await tenantQuery(platform.id, 'SELECT 1 FROM identities WHERE user_id = $1', [userId])).toEqual(
+      [],
+    );
+    const [row] = await tenantQuery<{ email_verified: boolean }>(
+      platform.id,
+      'SELECT email_verified FROM users WHERE id = $1',
+      [userId],
+    );
+    expect(row).toEqual({ email_verified: true });
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const published = (await events.of(platform.id))
+      .slice(before)
+      .filter((e) => e.user?.id === userId && e.kind !== 'auth.failed');
+    expect(published.map((e) => [e.kind, e.claimed ?? false])).toEqual([['user.updated', true]]);
   });
 
   it('keeps Platform and Custom projects apart: own client id, own users', async () => {

@@ -16,6 +16,8 @@ import type { AccessClaims } from '../tokens/access-tokens.js';
 import { EMAIL_CHANGE_CODE_TTL_MS, TX_OPTIONS } from '../user-auth.constants.js';
 import type { ConfirmedEmail, PendingEmailChange, Profile } from '../user-auth.types.js';
 import { snapshotOf } from '../user-snapshot.js';
+import { RefreshSessions } from '../tokens/refresh-sessions.js';
+import { AccountClaims } from './account-claim.js';
 
 export type ProfileUpdate = { status: 200; body: Profile } | { status: 202; body: PendingEmailChange };
 
@@ -34,6 +36,8 @@ export class ProfileService {
     private readonly events: AuthEventsPublisher,
     private readonly mailer: AuthMailer,
     private readonly state: AuthStateCache,
+    private readonly claims: AccountClaims,
+    private readonly sessions: RefreshSessions,
   ) {}
 
   async me(ctx: ProjectContext, claims: AccessClaims): Promise<Profile> {
@@ -66,6 +70,7 @@ export class ProfileService {
     const { code } = parseRequest(codeBody, body);
     let previous: TenantDb.User | undefined;
     let updated: TenantDb.User | undefined;
+    let claimed = false;
     try {
       updated = await ctx.tenant.$transaction(async (tx) => {
         const nonce = await this.codes.consume(tx, ctx.project.id, 'email_change', code);
@@ -76,6 +81,10 @@ export class ProfileService {
         // Rolled back: the change stays pending and the code unspent, as the spec's table says.
         if (await tx.user.findUnique({ where: { email: nonce.email }, select: { id: true } }))
           throw new EmailTaken();
+        // The code proves the new address, not who set the account up: an account whose address
+        // was never proven goes to the prover (sessions, links and password dropped) first.
+        const proven = await this.claims.proveAddress(tx, user);
+        claimed = proven.claimed;
         return tx.user.update({
           where: { id: user.id },
           data: { email: nonce.email, pendingEmail: null, emailVerified: true },
@@ -94,8 +103,9 @@ export class ProfileService {
       throw new AuthError(AuthErrorCode.IdentityAlreadyExists);
     }
     if (!updated || !previous) return this.failures.refuse(ctx, 'email_change', code, 'email');
+    if (claimed) await this.sessions.signedOutEverywhere(ctx, updated.id);
     await this.mailer.send(ctx, emailChangedMail(ctx.project, previous.email, updated.email));
-    await this.publishUpdated(ctx, updated);
+    await this.publishUpdated(ctx, updated, claimed);
     return { id: updated.id, name: updated.name, email: updated.email };
   }
 
@@ -175,9 +185,9 @@ export class ProfileService {
     return user;
   }
 
-  private async publishUpdated(ctx: ProjectContext, user: TenantDb.User): Promise<void> {
+  private async publishUpdated(ctx: ProjectContext, user: TenantDb.User, claimed = false): Promise<void> {
     await this.events.publish(ctx.project.id, [
-      { kind: 'user.updated', user: snapshotOf(user), provider: 'email' },
+      { kind: 'user.updated', user: snapshotOf(user), provider: 'email', ...(claimed ? { claimed } : {}) },
     ]);
   }
 }
