@@ -189,6 +189,9 @@ describe('browser hand-off schemes and the project app-scheme list', () => {
     'android-app://com.evil/https/evil.example/',
     'intent://evil.example/#Intent;scheme=https;end',
     'web+steal://evil.example/',
+    'some-browser-https://evil.example/',
+    'x-safari-http://evil.example/',
+    'ddgquicklink://evil.example/',
   ])('refuses %s: the OS hands it to a browser, on a web origin', (uri) => {
     const result = checkRedirectUri(uri, HOSTS);
     expect(result.ok).toBe(false);

@@ -63,7 +63,20 @@ const HANDOFF_SCHEMES = new Set([
   'android-app',
   'intent',
   'x-web-search',
+  'ddgquicklink',
+  'dolphin',
+  'puffin',
+  'puffins',
+  'ucweb',
+  'mibrowser',
+  'qqbrowser',
+  'kiwi',
+  'edge',
+  'chrome-http',
+  'chrome-https',
 ]);
+/** A browser's web scheme in disguise: opera-https, touch-http, x-safari-https, web+… and the like. */
+const HANDOFF_PATTERN = /^(?:web\+|x-safari)|[-+.]https?$/;
 const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//;
 const SCHEME_NAME = /^[a-z][a-z0-9+.-]{0,62}$/;
 
@@ -77,7 +90,7 @@ export function appSchemeProblem(scheme: string): string | undefined {
     return 'is a web scheme (web redirects go by host, not scheme)';
   if (REFUSED_SCHEMES.has(scheme)) return `is a refused scheme`;
   // web+ schemes are handed by browsers to a registered web page (registerProtocolHandler).
-  if (HANDOFF_SCHEMES.has(scheme) || scheme.startsWith('web+'))
+  if (HANDOFF_SCHEMES.has(scheme) || HANDOFF_PATTERN.test(scheme))
     return 'is a browser hand-off scheme (it opens a web origin, which would receive the tokens)';
   return undefined;
 }
