@@ -242,9 +242,17 @@ export class IdpSignInService {
         if (identity.name && identity.name !== linked.user.name) changes.name = identity.name;
         if (picture !== linked.user.picture) changes.picture = picture;
         const updated = Object.keys(changes).length > 0;
-        const row = updated
-          ? await tx.user.update({ where: { id: linked.userId }, data: changes })
-          : linked.user;
+        // The provider now vouches for the account's own address: it is proven (not a profile
+        // change the hooks hear of; the same provider account set the account up).
+        const proves =
+          identity.emailVerified && identity.email === linked.user.email && !linked.user.emailVerified;
+        const row =
+          updated || proves
+            ? await tx.user.update({
+                where: { id: linked.userId },
+                data: { ...changes, ...(proves ? { emailVerified: true } : {}) },
+              })
+            : linked.user;
         if (identity.email && identity.email !== linked.email) {
           await tx.identity.update({ where: { id: linked.id }, data: { email: identity.email } });
         }
