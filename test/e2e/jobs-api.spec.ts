@@ -1155,6 +1155,10 @@ describe('service endpoints', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     expect(res.text).toMatch(/swagger-ui/i);
+    // Never framed (clickjacking), never sniffed.
+    expect(res.headers.get('content-security-policy')).toMatch(/frame-ancestors 'none'/);
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     const assets = [...res.text.matchAll(/(?:src|href)="\.\/(docs\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]!);
     expect(assets.length).toBeGreaterThanOrEqual(2);
     for (const asset of assets) {
