@@ -218,8 +218,8 @@ export interface RefreshRun extends AuthRun {
   revokedFamilies: number;
   /**
    * Session rows the host stored during the run: one successor per real rotation. About the number
-   * of 200 answers when every request presented a fresh token (a re-presented token within the
-   * reuse grace gets the cached pair and stores nothing).
+   * of 200 answers when every request presented a fresh token (a re-presented token would be a
+   * 401: the host has no reuse grace by default).
    */
   rotationsStored: number;
 }
