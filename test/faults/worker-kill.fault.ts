@@ -5,12 +5,15 @@ import { FaultStack, type JobView } from './support/fault-stack.js';
 // A browser worker killed with SIGKILL in the middle of a job. What the code promises
 // (browser-job.consumer.ts): BullMQ notices the lost lock within STALLED_INTERVAL_MS and hands the
 // job out once more; a job whose worker dies a second time ends `failed` with the reason. Never a
-// job left `running`.
+// job left `running`. The reaper (the JOB_TIMEOUT_MS path) is off here, so every takeover below can
+// only be BullMQ's stall detection; no wall-clock bound is asserted (a busy machine is slow).
 
 const STALLED_MS = 8_000;
 
 describe('fault: a worker killed mid-job', () => {
-  const stack = new FaultStack('worker-kill', { env: { STALLED_INTERVAL_MS: String(STALLED_MS) } });
+  const stack = new FaultStack('worker-kill', {
+    env: { STALLED_INTERVAL_MS: String(STALLED_MS), REAPER_INTERVAL_MS: '0' },
+  });
   let api: RunnerClient;
 
   /** `firstVisitOnly`: the page is slow for the first run only, so a rerun finishes quickly. */
@@ -64,9 +67,8 @@ describe('fault: a worker killed mid-job', () => {
     );
     expect(rows.map((row) => row.worker_id)).toEqual(['survivor', 'survivor']);
     expect(rows.map((row) => row.attempts)).toEqual([2, 2]);
-    // Taken over after the stall check (lock expiry plus one check, a few STALLED_INTERVAL_MS),
-    // not after the reaper's JOB_TIMEOUT_MS path; the margin absorbs a busy machine.
-    for (const row of rows) expect(row.started_at.getTime() - killedAt).toBeLessThan(5 * STALLED_MS);
+    // Started again after the kill, by the survivor (the reaper is off: stall detection did it).
+    for (const row of rows) expect(row.started_at.getTime()).toBeGreaterThan(killedAt);
   });
 
   it('fails a job whose worker dies twice, with the reason, and leaves nothing running', async () => {
