@@ -13,7 +13,7 @@ import {
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { tenantAppRoleName, tenantDatabaseName } from '../../libs/db/src/tenant-provisioning.js';
-import { createQueue, createRedisConnection, type QueueName } from '../../libs/queue/src/index.js';
+import { createQueue, createRedisConnection, QueueName } from '../../libs/queue/src/index.js';
 import { repoRoot } from '../support/app-process.js';
 import {
   createTestProject,
@@ -503,7 +503,7 @@ beforeAll(async () => {
 
   // Delayed jobs of the flood must not outlive the suite.
   const connection = createRedisConnection(infra.REDIS_URL);
-  const jobs = createQueue('project-jobs' as unknown as QueueName, connection);
+  const jobs = createQueue(QueueName.ProjectJobs, connection);
   for (let removed = 1; removed > 0;) removed = (await jobs.clean(0, 10_000, 'delayed')).length;
   await jobs.close();
   connection.disconnect();

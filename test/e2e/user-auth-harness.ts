@@ -141,34 +141,36 @@ export async function startMailRig(): Promise<MailRig> {
     };
     const worker = createWorker(
       QueueName.Mail,
-      async (job) => {
-        const settings = await withClient(infra.DATABASE_URL, (db) =>
-          db.query<{ host: string; port: number; from: string }>(
-            'SELECT host, port, "from" FROM smtp_settings WHERE project_id = $1',
-            [job.data.projectId],
-          ),
-        );
-        const smtpSettings = settings.rows[0];
-        if (!smtpSettings) return;
-        const transport = nodemailer.createTransport({
-          host: smtpSettings.host,
-          port: smtpSettings.port,
-          secure: false,
-          ignoreTLS: true,
-        });
-        let { to, subject, text, html } = job.data.content;
-        if (job.data.sealed) {
-          // The host seals mail bodies with AUTH_SECRET (links and codes never sit in Redis in clear).
-          const opened = new AuthSecrets(AUTH_SECRET).open(
-            'mail-seal',
-            job.data.sealed,
-            `mail:${job.data.mailLogId}`,
+      {
+        send: async (job) => {
+          const settings = await withClient(infra.DATABASE_URL, (db) =>
+            db.query<{ host: string; port: number; from: string }>(
+              'SELECT host, port, "from" FROM smtp_settings WHERE project_id = $1',
+              [job.data.projectId],
+            ),
           );
-          ({ subject, text, html } = JSON.parse(opened!.toString('utf8')) as typeof job.data.content);
-          to = job.data.content.to;
-        }
-        await transport.sendMail({ from: smtpSettings.from, to, subject, text, html });
-        transport.close();
+          const smtpSettings = settings.rows[0];
+          if (!smtpSettings) return;
+          const transport = nodemailer.createTransport({
+            host: smtpSettings.host,
+            port: smtpSettings.port,
+            secure: false,
+            ignoreTLS: true,
+          });
+          let { to, subject, text, html } = job.data.content;
+          if (job.data.sealed) {
+            // The host seals mail bodies with AUTH_SECRET (links and codes never sit in Redis in clear).
+            const opened = new AuthSecrets(AUTH_SECRET).open(
+              'mail-seal',
+              job.data.sealed,
+              `mail:${job.data.mailLogId}`,
+            );
+            ({ subject, text, html } = JSON.parse(opened!.toString('utf8')) as typeof job.data.content);
+            to = job.data.content.to;
+          }
+          await transport.sendMail({ from: smtpSettings.from, to, subject, text, html });
+          transport.close();
+        },
       },
       connection,
       // The host's mail jobs name its own backoff (mail-retry): a failed delivery here retries too.

@@ -1,5 +1,8 @@
 export {
+  JobNames,
   QueueName,
+  type JobName,
+  type ProjectJobPayload,
   type AuthHookPayload,
   type BrowserJobPayload,
   type MailPayload,
@@ -8,8 +11,12 @@ export {
 } from './queue-names.js';
 export { createProducerConnection, createRedisConnection } from './redis-connection.js';
 export {
+  assertJobHandlers,
   createQueue,
   createWorker,
+  MissingJobHandlerError,
+  type JobHandlers,
+  type TypedWorker,
   queuePrefix,
   queueSnapshot,
   type QueueSnapshot,

@@ -1,8 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
-import { createQueue, createWorker, queueSnapshot } from './queue-factory.js';
-import { QueueName, type BrowserJobPayload } from './queue-names.js';
+import {
+  createQueue,
+  createWorker,
+  MissingJobHandlerError,
+  queueSnapshot,
+  type JobHandlers,
+} from './queue-factory.js';
+import { JobNames, QueueName, type BrowserJobPayload } from './queue-names.js';
 import { createRedisConnection } from './redis-connection.js';
 
 // Real Redis: tools/devstack sets REDIS_URL and a REDIS_PREFIX of its own for every test run.
@@ -36,9 +42,11 @@ describe('browser job queue (real Redis)', () => {
     const received = new Promise<BrowserJobPayload>((resolve) => {
       const worker = createWorker(
         QueueName.BrowserJobs,
-        async (job) => {
-          resolve(job.data);
-          return 'ok';
+        {
+          run: async (job) => {
+            resolve(job.data);
+            return 'ok';
+          },
         },
         workerConnection,
       );
@@ -63,5 +71,24 @@ describe('browser job queue (real Redis)', () => {
     expect((await connection.keys(`${prefix}:mail:*`)).length).toBeGreaterThan(0);
     expect((await connection.keys('suite:mail:*')).sort()).toEqual(defaultKeysBefore);
     await queue.close();
+  });
+});
+
+describe('typed job names', () => {
+  it('refuses at boot a consumer that leaves a job name of its queue unhandled', () => {
+    const connection = createRedisConnection(redisUrl, { lazyConnect: true });
+    const handlers = {} as JobHandlers<typeof QueueName.Mail>;
+    expect(() => createWorker(QueueName.Mail, handlers, connection)).toThrow(
+      new MissingJobHandlerError(QueueName.Mail, ['send']),
+    );
+    expect(() => createWorker(QueueName.Mail, handlers, connection)).toThrow(
+      'queue mail: no handler for job "send"',
+    );
+    connection.disconnect();
+  });
+
+  it('names the jobs of every queue', () => {
+    expect(Object.keys(JobNames).sort()).toEqual(Object.values(QueueName).sort());
+    for (const names of Object.values(JobNames)) expect(names.length).toBeGreaterThan(0);
   });
 });

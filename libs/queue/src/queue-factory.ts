@@ -1,21 +1,42 @@
-import { Queue, Worker, type Job, type QueueOptions, type WorkerOptions } from 'bullmq';
+import { Queue, UnrecoverableError, Worker, type Job, type QueueOptions, type WorkerOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { QueueName, QueuePayloads } from './queue-names.js';
+import { JobNames, type JobName, type QueueName, type QueuePayloads } from './queue-names.js';
 
 /** Key prefix of every queue; tests and parallel suites use their own so they never share keys. */
 export function queuePrefix(env: NodeJS.ProcessEnv = process.env): string {
   return env.REDIS_PREFIX || 'suite';
 }
 
-export type TypedQueue<N extends QueueName> = Queue<QueuePayloads[N], unknown, string>;
-export type TypedJob<N extends QueueName> = Job<QueuePayloads[N], unknown, string>;
+export type TypedQueue<N extends QueueName> = Queue<QueuePayloads[N], unknown, JobName<N>>;
+export type TypedJob<N extends QueueName> = Job<QueuePayloads[N], unknown, JobName<N>>;
+export type TypedWorker<N extends QueueName> = Worker<QueuePayloads[N], unknown, JobName<N>>;
+
+/** A consumer's handler of every job name of its queue (see JobNames). */
+export type JobHandlers<N extends QueueName> = {
+  [K in JobName<N>]: (job: TypedJob<N>) => Promise<unknown>;
+};
+
+/** Thrown at boot by createWorker when a consumer leaves a job name of its queue unhandled. */
+export class MissingJobHandlerError extends Error {
+  constructor(queue: QueueName, names: string[]) {
+    super(`queue ${queue}: no handler for job ${names.map((n) => JSON.stringify(n)).join(', ')}`);
+    this.name = 'MissingJobHandlerError';
+  }
+}
+
+/** The boot check of a consumer: every job name of `queue` has a handler (else it throws). */
+export function assertJobHandlers<N extends QueueName>(queue: N, handlers: JobHandlers<N>): void {
+  const table = handlers as Record<string, unknown>;
+  const missing = (JobNames[queue] as readonly string[]).filter((name) => typeof table[name] !== 'function');
+  if (missing.length > 0) throw new MissingJobHandlerError(queue, missing);
+}
 
 export function createQueue<N extends QueueName>(
   name: N,
   connection: Redis,
   options: Partial<QueueOptions> = {},
 ): TypedQueue<N> {
-  return new Queue<QueuePayloads[N], unknown, string>(name, {
+  return new Queue<QueuePayloads[N], unknown, JobName<N>>(name, {
     connection,
     prefix: queuePrefix(),
     defaultJobOptions: {
@@ -30,13 +51,26 @@ export function createQueue<N extends QueueName>(
   });
 }
 
+/**
+ * A consumer of queue `name`: each job goes to the handler of its name. Checks first that every job
+ * name of the queue has a handler (MissingJobHandlerError otherwise, so the worker does not boot);
+ * a job of a name the queue does not carry fails without retries.
+ */
 export function createWorker<N extends QueueName>(
   name: N,
-  processor: (job: TypedJob<N>) => Promise<unknown>,
+  handlers: JobHandlers<N>,
   connection: Redis,
   options: Partial<WorkerOptions> = {},
-): Worker<QueuePayloads[N], unknown, string> {
-  return new Worker<QueuePayloads[N], unknown, string>(name, processor, {
+): TypedWorker<N> {
+  assertJobHandlers(name, handlers);
+  const table = handlers as Record<string, ((job: TypedJob<N>) => Promise<unknown>) | undefined>;
+  const processor = async (job: TypedJob<N>): Promise<unknown> => {
+    const handler = Object.hasOwn(table, job.name) ? table[job.name] : undefined;
+    if (!handler)
+      throw new UnrecoverableError(`queue ${name} carries no job named ${JSON.stringify(job.name)}`);
+    return handler(job);
+  };
+  return new Worker<QueuePayloads[N], unknown, JobName<N>>(name, processor, {
     connection,
     prefix: queuePrefix(),
     concurrency: 1,

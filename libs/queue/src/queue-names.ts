@@ -6,8 +6,23 @@ export const QueueName = {
   AuthHooks: 'auth-hooks',
   Mail: 'mail',
   PushNotifications: 'push-notifications',
+  ProjectJobs: 'project-jobs',
 } as const;
 export type QueueName = (typeof QueueName)[keyof typeof QueueName];
+
+/**
+ * The job names each queue carries. Producers can add only these (a typed queue refuses others at
+ * compile time), and a consumer must handle every one: `createWorker` checks at boot that each name
+ * of its queue has a handler and refuses to start otherwise.
+ */
+export const JobNames = {
+  [QueueName.BrowserJobs]: ['run'],
+  [QueueName.AuthHooks]: ['batch'],
+  [QueueName.Mail]: ['send'],
+  [QueueName.PushNotifications]: ['deliver'],
+  [QueueName.ProjectJobs]: ['run'],
+} as const satisfies Record<QueueName, readonly string[]>;
+export type JobName<N extends QueueName> = (typeof JobNames)[N][number];
 
 /** A browser test to run. Postgres holds the job itself; the payload only points at it. */
 export interface BrowserJobPayload {
@@ -33,6 +48,15 @@ export interface MailPayload {
   trace: TraceCarrier;
 }
 
+/** One run of a project job (`jobs/<name>.ts`); the code is the project's active deployment at run time. */
+export interface ProjectJobPayload {
+  projectId: string;
+  /** The project's job name, e.g. `welcome` for jobs/welcome.ts. */
+  name: string;
+  payload: unknown;
+}
+
+/** One status change of a task to POST to one of its A2A push notification configs. */
 export interface PushNotificationPayload {
   configId: string;
   jobId: string;
@@ -46,4 +70,5 @@ export interface QueuePayloads {
   [QueueName.AuthHooks]: AuthHookPayload;
   [QueueName.Mail]: MailPayload;
   [QueueName.PushNotifications]: PushNotificationPayload;
+  [QueueName.ProjectJobs]: ProjectJobPayload;
 }

@@ -14,8 +14,13 @@ import {
   pinnedRequest,
 } from '@suite/egress-policy';
 import type { JobEvent, Principal } from '@suite/jobs';
-import { createRedisConnection, createWorker, QueueName, type TypedJob } from '@suite/queue';
-import type { Worker } from 'bullmq';
+import {
+  createRedisConnection,
+  createWorker,
+  QueueName,
+  type TypedJob,
+  type TypedWorker,
+} from '@suite/queue';
 import type { Redis } from 'ioredis';
 import { createHash, randomUUID } from 'node:crypto';
 import type { AgentGatewayConfig } from '../agent-gateway.config.js';
@@ -54,7 +59,7 @@ const toWire = (row: MainDb.PushNotificationConfig): TaskPushNotificationConfig 
 export class A2aPushService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('a2a-push');
   private readonly watched = new Map<string, () => Promise<void>>();
-  private worker?: Worker;
+  private worker?: TypedWorker<typeof QueueName.PushNotifications>;
   private workerConnection?: Redis;
   private readonly policy: EgressPolicy;
   private readonly resolve: HostResolver;
@@ -76,7 +81,7 @@ export class A2aPushService implements OnApplicationBootstrap, OnApplicationShut
     this.workerConnection.on('error', () => undefined);
     this.worker = createWorker(
       QueueName.PushNotifications,
-      (job) => this.deliver(job),
+      { deliver: (job) => this.deliver(job) },
       this.workerConnection,
       {
         concurrency: 8,

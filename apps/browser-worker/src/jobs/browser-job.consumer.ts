@@ -7,9 +7,8 @@ import {
 } from '@nestjs/common';
 import { FINAL_JOB_STATUSES, JobStatus } from '@suite/contracts';
 import type { ArtifactStore, JobEventsPublisher } from '@suite/jobs';
-import { createWorker, QueueName, type TypedJob } from '@suite/queue';
+import { createWorker, QueueName, type TypedJob, type TypedWorker } from '@suite/queue';
 import { extractTraceContext, jobDuration, jobQueueWait, traceSteps, withSpan } from '@suite/telemetry';
-import type { Worker } from 'bullmq';
 import { hostname } from 'node:os';
 import { AGENT_RUNNER, InfrastructureError, type AgentRunner } from '../agent/agent-runner.js';
 import type { BrowserWorkerConfig } from '../browser-worker.config.js';
@@ -31,7 +30,7 @@ const formatLimit = (ms: number): string => (ms % 60_000 === 0 ? `${ms / 60_000}
 export class BrowserJobConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('browser-jobs');
   private readonly workerId: string;
-  private worker?: Worker;
+  private worker?: TypedWorker<typeof QueueName.BrowserJobs>;
 
   constructor(
     @Inject(BROWSER_WORKER_CONFIG) private readonly config: BrowserWorkerConfig,
@@ -45,7 +44,7 @@ export class BrowserJobConsumer implements OnApplicationBootstrap, OnApplication
   onApplicationBootstrap(): void {
     this.worker = createWorker(
       QueueName.BrowserJobs,
-      (job) => this.process(job),
+      { run: (job) => this.process(job) },
       this.resources.workerConnection,
       {
         concurrency: this.config.WORKER_CONCURRENCY,

@@ -1,7 +1,12 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { createRedisConnection, createWorker, QueueName, type TypedJob } from '@suite/queue';
+import {
+  createRedisConnection,
+  createWorker,
+  QueueName,
+  type TypedJob,
+  type TypedWorker,
+} from '@suite/queue';
 import { extractTraceContext, hookDuration, withSpan } from '@suite/telemetry';
-import type { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { PROJECT_HOST_CONFIG } from '../app.tokens.js';
 import { ActiveDeployments } from '../project-code/active-deployments.js';
@@ -20,7 +25,7 @@ const CONCURRENCY = 8;
 @Injectable()
 export class AuthHooksProcessor implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('auth-hooks');
-  private worker?: Worker;
+  private worker?: TypedWorker<typeof QueueName.AuthHooks>;
   private connection?: Redis;
 
   constructor(
@@ -32,7 +37,7 @@ export class AuthHooksProcessor implements OnModuleInit, OnApplicationShutdown {
   onModuleInit(): void {
     this.connection = createRedisConnection(this.config.REDIS_URL);
     this.connection.on('error', () => undefined);
-    this.worker = createWorker(QueueName.AuthHooks, (job) => this.process(job), this.connection, {
+    this.worker = createWorker(QueueName.AuthHooks, { batch: (job) => this.process(job) }, this.connection, {
       concurrency: CONCURRENCY,
     });
     this.worker.on('error', (error) => this.logger.warn({ err: error }, 'auth-hooks worker error'));

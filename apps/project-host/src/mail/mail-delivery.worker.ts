@@ -5,8 +5,7 @@ import {
   Logger,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
-import { createRedisConnection, createWorker, QueueName } from '@suite/queue';
-import type { Worker } from 'bullmq';
+import { createRedisConnection, createWorker, QueueName, type TypedWorker } from '@suite/queue';
 import type { Redis } from 'ioredis';
 import { PROJECT_HOST_CONFIG } from '../app.tokens.js';
 import type { ProjectHostConfig } from '../project-host.config.js';
@@ -18,7 +17,7 @@ import { mailRetryDelay } from './mail-job.js';
 @Injectable()
 export class MailDeliveryWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('mail-delivery');
-  private worker?: Worker;
+  private worker?: TypedWorker<typeof QueueName.Mail>;
   private connection?: Redis;
   private lastErrorLogAt = 0;
 
@@ -33,12 +32,17 @@ export class MailDeliveryWorker implements OnApplicationBootstrap, BeforeApplica
       connectionName: 'project-host-mail',
     });
     this.connection.on('error', () => undefined);
-    this.worker = createWorker(QueueName.Mail, (job) => this.processor.deliver(job), this.connection, {
-      concurrency: this.config.MAIL_CONCURRENCY,
-      settings: {
-        backoffStrategy: (attemptsMade) => mailRetryDelay(attemptsMade, this.config.MAIL_RETRY_DELAY_MS),
+    this.worker = createWorker(
+      QueueName.Mail,
+      { send: (job) => this.processor.deliver(job) },
+      this.connection,
+      {
+        concurrency: this.config.MAIL_CONCURRENCY,
+        settings: {
+          backoffStrategy: (attemptsMade) => mailRetryDelay(attemptsMade, this.config.MAIL_RETRY_DELAY_MS),
+        },
       },
-    });
+    );
     this.worker.on('error', (error) => {
       // Redis being away repeats the same error many times a second; once a minute says enough.
       if (Date.now() - this.lastErrorLogAt < 60_000) return;

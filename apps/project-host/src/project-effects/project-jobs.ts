@@ -52,7 +52,7 @@ export class ProjectJobs {
       );
     }
     try {
-      await this.jobs.queue.add(name, { projectId, name, payload }, { delay: delayMs, jobId: id });
+      await this.jobs.queue.add('run', { projectId, name, payload }, { delay: delayMs, jobId: id });
       return { id };
     } catch {
       await this.jobs.release(projectId, id);

@@ -5,15 +5,21 @@ import {
   type OnApplicationBootstrap,
   type BeforeApplicationShutdown,
 } from '@nestjs/common';
-import { createRedisConnection, queuePrefix } from '@suite/queue';
-import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import {
+  createRedisConnection,
+  createWorker,
+  QueueName,
+  type TypedJob,
+  type TypedWorker,
+} from '@suite/queue';
+import { UnrecoverableError } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { PROJECT_HOST_CONFIG } from '../app.tokens.js';
 import { ActiveDeployments } from '../project-code/active-deployments.js';
 import type { JobResult } from '../project-code/sandbox/sandbox-protocol.js';
 import { SandboxPool } from '../project-code/sandbox/sandbox-pool.js';
 import type { ProjectHostConfig } from '../project-host.config.js';
-import { PROJECT_JOBS_QUEUE, ProjectJobsQueue, type ProjectJobPayload } from './project-jobs.queue.js';
+import { ProjectJobsQueue } from './project-jobs.queue.js';
 
 /** Jobs of different projects run side by side; one project's jobs share its sandbox. */
 const CONCURRENCY = 4;
@@ -26,7 +32,7 @@ const CONCURRENCY = 4;
 @Injectable()
 export class ProjectJobsWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('project-jobs');
-  private worker?: Worker<ProjectJobPayload, unknown, string>;
+  private worker?: TypedWorker<typeof QueueName.ProjectJobs>;
   private connection?: Redis;
 
   constructor(
@@ -39,9 +45,7 @@ export class ProjectJobsWorker implements OnApplicationBootstrap, BeforeApplicat
   onApplicationBootstrap(): void {
     this.connection = createRedisConnection(this.config.REDIS_URL, { connectionName: 'project-host-jobs' });
     this.connection.on('error', () => undefined);
-    this.worker = new Worker<ProjectJobPayload, unknown, string>(PROJECT_JOBS_QUEUE, (job) => this.run(job), {
-      connection: this.connection,
-      prefix: queuePrefix(),
+    this.worker = createWorker(QueueName.ProjectJobs, { run: (job) => this.run(job) }, this.connection, {
       concurrency: CONCURRENCY,
     });
     this.worker.on('error', (error) => this.logger.warn({ err: error.message }, 'project-jobs worker error'));
@@ -62,7 +66,7 @@ export class ProjectJobsWorker implements OnApplicationBootstrap, BeforeApplicat
     });
   }
 
-  async run(job: Job<ProjectJobPayload, unknown, string>): Promise<unknown> {
+  async run(job: TypedJob<typeof QueueName.ProjectJobs>): Promise<unknown> {
     const { projectId, name, payload } = job.data;
     const deployment = await this.active.get(projectId);
     const deployed = deployment?.jobs.get(name);
