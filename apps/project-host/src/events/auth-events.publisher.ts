@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import type { AuthEventKind, HookUser as UserSnapshot } from '@suite/platform-sdk';
 import { createRedisConnection, queuePrefix, QueueName } from '@suite/queue';
 import { injectTraceContext } from '@suite/telemetry';
 import { QueueEvents } from 'bullmq';
@@ -8,25 +9,11 @@ import { PlatformResources } from '../platform/platform-resources.js';
 import type { ProjectHostConfig } from '../project-host.config.js';
 import { AuthStateCache } from './auth-state.cache.js';
 
-/** The spec's hook event kinds. */
-export type AuthEventKind =
-  | 'user.created'
-  | 'user.signed_in'
-  | 'user.signed_out'
-  | 'user.updated'
-  | 'user.password_updated'
-  | 'user.deleted'
-  | 'magic_link_requested'
-  | 'password_reset_requested'
-  | 'auth.failed';
-
-/** What a hook may see of a user: never passwords, tokens, codes or identity-provider subjects. */
-export interface UserSnapshot {
-  id: string;
-  email: string;
-  name: string | null;
-  picture: string | null;
-}
+/**
+ * The hook contract is the SDK's: its event kinds, and what a hook may see of a user (never
+ * passwords, tokens, codes or identity-provider subjects).
+ */
+export type { AuthEventKind, HookUser as UserSnapshot } from '@suite/platform-sdk';
 
 export interface AuthEvent {
   kind: AuthEventKind;

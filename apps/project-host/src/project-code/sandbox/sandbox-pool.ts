@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { HOOK_HANDLERS } from '@suite/platform-sdk';
 import { SandboxPool as Sandboxes, sandboxSettings, type SandboxProcess } from '@suite/sandbox';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,8 +57,11 @@ export class SandboxPool implements OnModuleInit, OnApplicationShutdown {
   }
 }
 
-/** The code travels as a file in the sandbox's read-only folder; the call names its path. */
+/**
+ * The code travels as a file in the sandbox's read-only folder; the call names its path, and
+ * carries the SDK's handler names (the one hook contract, see sandbox-protocol.ts).
+ */
 function toWire(sandbox: SandboxProcess, call: SandboxCall): WireCall {
   const { code, ...rest } = call;
-  return { ...rest, module: sandbox.module(code) };
+  return { ...rest, module: sandbox.module(code), hookHandlers: HOOK_HANDLERS } as WireCall;
 }

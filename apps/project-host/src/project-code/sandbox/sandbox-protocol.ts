@@ -41,9 +41,15 @@ export type SandboxCall =
  */
 export type WireCall = SandboxCall extends infer C
   ? C extends SandboxCall
-    ? Omit<C, 'code'> & { module: string }
+    ? Omit<C, 'code'> & { module: string; hookHandlers: HookHandlerNames }
     : never
   : never;
+
+/**
+ * Which handler of the auth hook runs for which event kind: the SDK's HOOK_HANDLERS, sent by the
+ * host with every call (the runner imports only Node built-ins, so it cannot import the SDK).
+ */
+export type HookHandlerNames = Readonly<Record<string, string>>;
 
 /** What a job handler sees as `ctx.job`. */
 export interface SandboxJob {

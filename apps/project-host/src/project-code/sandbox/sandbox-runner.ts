@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import type {
   ApiResult,
   EffectOp,
+  HookHandlerNames,
   HookResult,
   JobResult,
   InspectResult,
@@ -20,18 +21,6 @@ import type {
   SandboxUser,
   WireCall,
 } from './sandbox-protocol.js';
-
-const HANDLERS: Record<string, string> = {
-  'user.created': 'onUserCreated',
-  'user.signed_in': 'onUserSignedIn',
-  'user.signed_out': 'onUserSignedOut',
-  'user.updated': 'onUserUpdated',
-  'user.password_updated': 'onUserPasswordUpdated',
-  'user.deleted': 'onUserDeleted',
-  magic_link_requested: 'onMagicLinkRequested',
-  password_reset_requested: 'onPasswordResetRequested',
-  'auth.failed': 'onAuthFailed',
-};
 
 type Loaded = Record<string, unknown> & { default?: unknown };
 const modules = new Map<string, Promise<Loaded>>();
@@ -77,7 +66,7 @@ function load(module: string): Promise<Loaded> {
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null;
 
-async function inspect(module: string): Promise<InspectResult> {
+async function inspect(module: string, hookHandlers: HookHandlerNames): Promise<InspectResult> {
   const mod = await load(module);
   const value = mod.default;
   const def = isObject(value) ? value : undefined;
@@ -97,7 +86,7 @@ async function inspect(module: string): Promise<InspectResult> {
     methods: Array.isArray(def?.methods) ? def.methods.map((m) => String(m).toUpperCase()) : null,
     blocking: def?.blocking,
     timeoutMs: def?.timeoutMs,
-    handlers: def ? Object.values(HANDLERS).filter((name) => typeof def[name] === 'function') : [],
+    handlers: def ? Object.values(hookHandlers).filter((name) => typeof def[name] === 'function') : [],
   };
 }
 
@@ -193,12 +182,17 @@ function effectContext() {
   };
 }
 
-async function runHook(module: string, events: unknown[], env: Record<string, string>): Promise<HookResult> {
+async function runHook(
+  module: string,
+  events: unknown[],
+  env: Record<string, string>,
+  hookHandlers: HookHandlerNames,
+): Promise<HookResult> {
   const def = (await load(module)).default;
   const ran: HookResult['ran'] = [];
   for (const event of events) {
     const kind = isObject(event) ? String(event.kind) : '';
-    const name = HANDLERS[kind];
+    const name = Object.hasOwn(hookHandlers, kind) ? hookHandlers[kind] : undefined;
     const handler = name && isObject(def) ? def[name] : undefined;
     if (typeof handler !== 'function') {
       ran.push({ kind, handler: null });
@@ -221,11 +215,11 @@ async function runJob(module: string, job: SandboxJob, env: Record<string, strin
 function run(call: WireCall): Promise<unknown> {
   switch (call.op) {
     case 'inspect':
-      return inspect(call.module);
+      return inspect(call.module, call.hookHandlers);
     case 'api':
       return runApi(call.module, call.request, call.user, call.env);
     case 'hook':
-      return runHook(call.module, call.events, call.env);
+      return runHook(call.module, call.events, call.env, call.hookHandlers);
     case 'job':
       return runJob(call.module, call.job, call.env);
   }
