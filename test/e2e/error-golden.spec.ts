@@ -1,0 +1,544 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { A2aStack } from '../support/a2a-stack.js';
+import { createTestProject, dropTestProject, type TestProject } from '../support/user-client.js';
+import { GENEROUS_LIMITS, infra, startProjectHost, type Host } from './user-auth-harness.js';
+
+// Golden error bodies: every kind of bad input each contract refuses, with the exact status,
+// content type and body a client sees (byte-for-byte for HTTP bodies). They pin the wire output
+// of the validation and error mappers: /v1 (pydantic-style 422 `detail`), /api/user and the
+// control plane (`{code,message}`), /a2a (JSON-RPC errors) and /mcp (isError tool results).
+// Record them again only for a deliberate contract change: UPDATE_GOLDEN=1 rewrites the file.
+
+const GOLDEN_FILE = join(import.meta.dirname, 'golden', 'error-bodies.json');
+const UPDATE = process.env.UPDATE_GOLDEN === '1';
+const KEY = 'error-golden-key';
+const ADMIN = 'user-auth-admin-token-0123456789';
+const MISSING_ID = '00000000-0000-4000-8000-000000000000';
+
+interface HttpCase {
+  method: string;
+  path: string;
+  /** A JSON value (serialised), or a raw string with `contentType`. */
+  json?: unknown;
+  raw?: string;
+  contentType?: string;
+  headers?: Record<string, string>;
+}
+
+interface GoldenHttp {
+  status: number;
+  contentType: string | undefined;
+  /** The parsed body when it serialises back to the same bytes, else the raw text. */
+  body?: unknown;
+  text?: string;
+}
+
+type Golden = Record<string, unknown>;
+
+const golden: Golden = existsSync(GOLDEN_FILE)
+  ? (JSON.parse(readFileSync(GOLDEN_FILE, 'utf8')) as Golden)
+  : {};
+const recorded: Golden = {};
+
+function send(base: string, host: string | undefined, input: HttpCase): Promise<GoldenHttp> {
+  const url = new URL(input.path, base);
+  const payload =
+    input.raw !== undefined ? input.raw : input.json !== undefined ? JSON.stringify(input.json) : undefined;
+  const headers: Record<string, string> = { host: host ?? url.host, ...input.headers };
+  if (payload !== undefined) {
+    headers['content-type'] = input.contentType ?? 'application/json';
+    headers['content-length'] = String(Buffer.byteLength(payload));
+  }
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: url.hostname,
+        port: url.port,
+        method: input.method,
+        path: url.pathname + url.search,
+        headers,
+        setHost: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', reject);
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          const result: GoldenHttp = {
+            status: res.statusCode ?? 0,
+            contentType: res.headers['content-type'],
+          };
+          try {
+            const body: unknown = JSON.parse(text);
+            if (JSON.stringify(body) === text) result.body = body;
+            else result.text = text;
+          } catch {
+            result.text = text;
+          }
+          resolve(result);
+        });
+      },
+    );
+    req.on('error', reject);
+    req.setTimeout(30_000, () => req.destroy(new Error(`${input.method} ${input.path} timed out`)));
+    if (payload !== undefined) req.write(payload);
+    req.end();
+  });
+}
+
+function check(name: string, actual: unknown): void {
+  recorded[name] = actual;
+  if (UPDATE) return;
+  expect(Object.hasOwn(golden, name) ? { [name]: golden[name] } : `no golden entry for ${name}`).toEqual({
+    [name]: actual,
+  });
+  // toEqual ignores key order; the wire does not.
+  expect(JSON.stringify(actual)).toBe(JSON.stringify(golden[name]));
+}
+
+const stack = new A2aStack('error-golden', KEY);
+let runner = '';
+let host: Host;
+let project: TestProject;
+let accessToken = '';
+
+beforeAll(async () => {
+  await stack.start();
+  runner = await stack.startJobsApi();
+  host = await startProjectHost({ ...GENEROUS_LIMITS });
+  project = await createTestProject({ databaseUrl: infra.DATABASE_URL, port: host.port, smtpPort: 9 });
+  const registered = await send(`http://127.0.0.1:${host.port}`, project.host, {
+    method: 'POST',
+    path: '/api/user/auth/register',
+    json: { email: `golden-${project.slug}@example.com`, password: 'Vt!golden-Pass-42q9' },
+  });
+  accessToken = (registered.body as { accessToken: string }).accessToken;
+}, 120_000);
+
+afterAll(async () => {
+  await host?.app.stop();
+  if (project) await dropTestProject(infra.DATABASE_URL, project).catch(() => undefined);
+  await stack.stop();
+  if (UPDATE) {
+    mkdirSync(join(import.meta.dirname, 'golden'), { recursive: true });
+    const merged = { ...golden, ...recorded };
+    const sorted = Object.fromEntries(Object.keys(merged).map((key) => [key, merged[key]]));
+    writeFileSync(GOLDEN_FILE, `${JSON.stringify(sorted, null, 2)}\n`);
+  }
+});
+
+describe('/v1 (pydantic-style 422 detail and the runner error bodies)', () => {
+  const cases: Record<string, HttpCase> = {
+    'create: empty object': { method: 'POST', path: '/v1/jobs', json: {} },
+    'create: no body': { method: 'POST', path: '/v1/jobs', raw: '' },
+    'create: null body': { method: 'POST', path: '/v1/jobs', json: null },
+    'create: array body': { method: 'POST', path: '/v1/jobs', json: [] },
+    'create: wrong types everywhere': {
+      method: 'POST',
+      path: '/v1/jobs',
+      json: { query: 5, initial_url: 7, model: false, env: 'desktop', highlight_mouse: 'true', metadata: [] },
+    },
+    'create: null where a default exists': {
+      method: 'POST',
+      path: '/v1/jobs',
+      json: { query: 'q', initial_url: null, env: null, highlight_mouse: null },
+    },
+    'create: empty query': { method: 'POST', path: '/v1/jobs', json: { query: '' } },
+    'create: query too long': { method: 'POST', path: '/v1/jobs', json: { query: 'x'.repeat(20_001) } },
+    'create: metadata too large': {
+      method: 'POST',
+      path: '/v1/jobs',
+      json: { query: 'q', metadata: { blob: 'x'.repeat(70_000) } },
+    },
+    'create: float for a boolean': {
+      method: 'POST',
+      path: '/v1/jobs',
+      json: { query: 'q', highlight_mouse: 1 },
+    },
+    'create: unknown model': { method: 'POST', path: '/v1/jobs', json: { query: 'q', model: 'gpt-nope' } },
+    'create: malformed JSON': { method: 'POST', path: '/v1/jobs', raw: '{"query": "q",' },
+    'create: too deeply nested JSON': {
+      method: 'POST',
+      path: '/v1/jobs',
+      raw: `{"query":"q","metadata":${'['.repeat(200)}${']'.repeat(200)}}`,
+    },
+    'create: text/plain body': {
+      method: 'POST',
+      path: '/v1/jobs',
+      raw: 'query=q',
+      contentType: 'text/plain',
+    },
+    'create: no key': {
+      method: 'POST',
+      path: '/v1/jobs',
+      json: { query: 'q' },
+      headers: { authorization: '' },
+    },
+    'create: wrong key': {
+      method: 'POST',
+      path: '/v1/jobs',
+      json: { query: 'q' },
+      headers: { authorization: 'Bearer not-a-key' },
+    },
+    'list: bad limit and status': { method: 'GET', path: '/v1/jobs?limit=abc&status=nope' },
+    'list: limit out of range': { method: 'GET', path: '/v1/jobs?limit=0' },
+    'list: limit too high': { method: 'GET', path: '/v1/jobs?limit=201' },
+    'get: unknown job': { method: 'GET', path: `/v1/jobs/${MISSING_ID}` },
+    'get: not a uuid': { method: 'GET', path: '/v1/jobs/not-a-uuid' },
+    'cancel: unknown job': { method: 'DELETE', path: `/v1/jobs/${MISSING_ID}` },
+    'log: unknown job': { method: 'GET', path: `/v1/jobs/${MISSING_ID}/log` },
+    'video: unknown job': { method: 'GET', path: `/v1/jobs/${MISSING_ID}/video` },
+    'script: unknown format': { method: 'GET', path: `/v1/jobs/${MISSING_ID}/script?format=docx` },
+    'script: unknown job': { method: 'GET', path: `/v1/jobs/${MISSING_ID}/script` },
+    'route: unknown path': { method: 'GET', path: '/v1/nope' },
+    'route: wrong method': { method: 'PATCH', path: '/v1/jobs' },
+  };
+  it.each(Object.keys(cases))('%s', async (name) => {
+    const input = cases[name]!;
+    const headers = { authorization: `Bearer ${KEY}`, ...input.headers };
+    for (const [key, value] of Object.entries(headers))
+      if (value === '') delete headers[key as 'authorization'];
+    check(`v1 ${name}`, await send(runner, undefined, { ...input, headers }));
+  });
+});
+
+describe('/api/user ({code,message})', () => {
+  const long = 'x'.repeat(300);
+  const cases: Record<string, HttpCase> = {
+    'register: empty object': { method: 'POST', path: '/api/user/auth/register', json: {} },
+    'register: wrong types': {
+      method: 'POST',
+      path: '/api/user/auth/register',
+      json: { email: 5, password: 5, name: 5 },
+    },
+    'register: bad email, empty password': {
+      method: 'POST',
+      path: '/api/user/auth/register',
+      json: { email: 'not-an-email', password: '' },
+    },
+    'register: email too long': {
+      method: 'POST',
+      path: '/api/user/auth/register',
+      json: { email: `${long}@example.com`, password: 'Vt!golden-Pass-42q9' },
+    },
+    'register: email null': {
+      method: 'POST',
+      path: '/api/user/auth/register',
+      json: { email: null, password: 'Vt!golden-Pass-42q9' },
+    },
+    'register: password too long': {
+      method: 'POST',
+      path: '/api/user/auth/register',
+      json: { email: 'a@example.com', password: 'p'.repeat(1025) },
+    },
+    'register: name too long with control characters': {
+      method: 'POST',
+      path: '/api/user/auth/register',
+      json: { email: 'a@example.com', password: 'Vt!golden-Pass-42q9', name: `${long}\u0007` },
+    },
+    'register: name with a control character': {
+      method: 'POST',
+      path: '/api/user/auth/register',
+      json: { email: 'a@example.com', password: 'Vt!golden-Pass-42q9', name: 'a\nb' },
+    },
+    'register: weak password': {
+      method: 'POST',
+      path: '/api/user/auth/register',
+      json: { email: 'weak@example.com', password: 'password' },
+    },
+    'register: array body': { method: 'POST', path: '/api/user/auth/register', json: [] },
+    'register: string body': { method: 'POST', path: '/api/user/auth/register', json: 'hello' },
+    'register: null body': { method: 'POST', path: '/api/user/auth/register', json: null },
+    'register: no body': { method: 'POST', path: '/api/user/auth/register' },
+    'register: malformed JSON': { method: 'POST', path: '/api/user/auth/register', raw: '{"email":' },
+    'register: text/plain body': {
+      method: 'POST',
+      path: '/api/user/auth/register',
+      raw: 'email=a',
+      contentType: 'text/plain',
+    },
+    'login: password missing': {
+      method: 'POST',
+      path: '/api/user/auth/login',
+      json: { email: 'a@example.com' },
+    },
+    'login: wrong password': {
+      method: 'POST',
+      path: '/api/user/auth/login',
+      json: { email: 'nobody@example.com', password: 'whatever' },
+    },
+    'refresh: empty token, revoke not a boolean': {
+      method: 'POST',
+      path: '/api/user/auth/refresh',
+      json: { refreshToken: '  ', revoke: 'yes' },
+    },
+    'refresh: token missing': { method: 'POST', path: '/api/user/auth/refresh', json: {} },
+    'refresh: unknown token': {
+      method: 'POST',
+      path: '/api/user/auth/refresh',
+      json: { refreshToken: 'no-such-token' },
+    },
+    'magic link: no query': { method: 'GET', path: '/api/user/auth/magic-link' },
+    'magic link: repeated email': {
+      method: 'GET',
+      path: '/api/user/auth/magic-link?email=a%40example.com&email=b%40example.com',
+    },
+    'magic link: bad email': { method: 'GET', path: '/api/user/auth/magic-link?email=nope' },
+    'magic link: empty email and redirect_uri': {
+      method: 'GET',
+      path: '/api/user/auth/magic-link?email=&redirect_uri=',
+    },
+    'magic link callback: no code': { method: 'GET', path: '/api/user/auth/magic-link/callback' },
+    'magic link callback: empty code': { method: 'GET', path: '/api/user/auth/magic-link/callback?code=%20' },
+    'magic link callback: unknown code': {
+      method: 'GET',
+      path: '/api/user/auth/magic-link/callback?code=nope',
+    },
+    'forgot password: empty object': { method: 'POST', path: '/api/user/auth/forgot-password', json: {} },
+    'forgot password callback: wrong types': {
+      method: 'POST',
+      path: '/api/user/auth/forgot-password/callback',
+      json: { code: 5, password: '' },
+    },
+    'forgot password callback: code too long': {
+      method: 'POST',
+      path: '/api/user/auth/forgot-password/callback',
+      json: { code: 'c'.repeat(513), password: 'Vt!golden-Pass-42q9' },
+    },
+    'email change callback: code missing': {
+      method: 'POST',
+      path: '/api/user/auth/email-change/callback',
+      json: {},
+    },
+    'me: no token': { method: 'GET', path: '/api/user/me' },
+    'update me: wrong types': {
+      method: 'PUT',
+      path: '/api/user/me',
+      json: { name: 5, email: 'bad', currentPassword: '' },
+      headers: { authorization: 'Bearer {access}' },
+    },
+    'update me: name null and bad email type': {
+      method: 'PUT',
+      path: '/api/user/me',
+      json: { name: null, email: 7 },
+      headers: { authorization: 'Bearer {access}' },
+    },
+    'update me: array body': {
+      method: 'PUT',
+      path: '/api/user/me',
+      json: [],
+      headers: { authorization: 'Bearer {access}' },
+    },
+    'route: unknown path': { method: 'GET', path: '/api/user/nope' },
+  };
+  it.each(Object.keys(cases))('%s', async (name) => {
+    const input = cases[name]!;
+    const headers = Object.fromEntries(
+      Object.entries(input.headers ?? {}).map(([key, value]) => [
+        key,
+        value.replace('{access}', accessToken),
+      ]),
+    );
+    check(`user ${name}`, await send(`http://127.0.0.1:${host.port}`, project.host, { ...input, headers }));
+  });
+});
+
+describe('control plane ({code,message})', () => {
+  const cases: Record<string, HttpCase> = {
+    'create project: empty object': { method: 'POST', path: '/v1/projects', json: {} },
+    'create project: array body': { method: 'POST', path: '/v1/projects', json: [] },
+    'create project: slug too short': { method: 'POST', path: '/v1/projects', json: { slug: 'ab' } },
+    'create project: slug with capitals': {
+      method: 'POST',
+      path: '/v1/projects',
+      json: { slug: 'Bad_Slug' },
+    },
+    'create project: reserved slug': { method: 'POST', path: '/v1/projects', json: { slug: 'admin' } },
+    'create project: uuid slug': { method: 'POST', path: '/v1/projects', json: { slug: MISSING_ID } },
+    'create project: slug not a string': { method: 'POST', path: '/v1/projects', json: { slug: 5 } },
+    'create project: name with a control character': {
+      method: 'POST',
+      path: '/v1/projects',
+      json: { slug: 'golden-ok', name: 'a\u0001' },
+    },
+    'list projects: page 0': { method: 'GET', path: '/v1/projects?page=0' },
+    'list projects: pageSize too big': { method: 'GET', path: '/v1/projects?pageSize=101' },
+    'auth settings: empty object': { method: 'PUT', path: '/v1/projects/{project}/auth', json: {} },
+    'auth settings: bad idpMode': {
+      method: 'PUT',
+      path: '/v1/projects/{project}/auth',
+      json: { enabled: true, emailPassword: true, allowSignups: true, idpMode: 'google' },
+    },
+    'auth settings: string boolean': {
+      method: 'PUT',
+      path: '/v1/projects/{project}/auth',
+      json: { enabled: 'true', emailPassword: true, allowSignups: true, idpMode: 'off' },
+    },
+    'auth settings: bad redirect schemes': {
+      method: 'PUT',
+      path: '/v1/projects/{project}/auth',
+      json: {
+        enabled: true,
+        emailPassword: true,
+        allowSignups: true,
+        idpMode: 'off',
+        redirectSchemes: ['https'],
+      },
+    },
+    'auth settings: redirect schemes not a list': {
+      method: 'PUT',
+      path: '/v1/projects/{project}/auth',
+      json: { enabled: true, emailPassword: true, allowSignups: true, idpMode: 'off', redirectSchemes: 'x' },
+    },
+    'smtp settings: empty object': { method: 'PUT', path: '/v1/projects/{project}/smtp', json: {} },
+    'smtp settings: bad host': {
+      method: 'PUT',
+      path: '/v1/projects/{project}/smtp',
+      json: { host: 'bad host!', port: 25, secure: false, from: 'a@example.com' },
+    },
+    'smtp settings: bad port': {
+      method: 'PUT',
+      path: '/v1/projects/{project}/smtp',
+      json: { host: 'smtp.example.com', port: 70000, secure: false, from: 'a@example.com' },
+    },
+    'smtp settings: bad from': {
+      method: 'PUT',
+      path: '/v1/projects/{project}/smtp',
+      json: { host: 'smtp.example.com', port: 25, secure: false, from: 'nobody' },
+    },
+    'domains: IP address': {
+      method: 'POST',
+      path: '/v1/projects/{project}/domains',
+      json: { domain: '10.0.0.1' },
+    },
+    'domains: single label': {
+      method: 'POST',
+      path: '/v1/projects/{project}/domains',
+      json: { domain: 'shop' },
+    },
+    'domains: verified not a boolean': {
+      method: 'POST',
+      path: '/v1/projects/{project}/domains',
+      json: { domain: 'shop.example.com', verified: 'yes' },
+    },
+    'users: search too long': {
+      method: 'GET',
+      path: `/v1/projects/{project}/users?search=${'s'.repeat(321)}`,
+    },
+    'users: bad page': { method: 'GET', path: '/v1/projects/{project}/users?page=x' },
+    'emails: bad status': { method: 'GET', path: '/v1/projects/{project}/emails?status=lost' },
+    'unknown project': { method: 'GET', path: `/v1/projects/${MISSING_ID}` },
+    'no token': { method: 'GET', path: '/v1/projects', headers: { authorization: '' } },
+    'wrong token': { method: 'GET', path: '/v1/projects', headers: { authorization: 'Bearer nope' } },
+  };
+  it.each(Object.keys(cases))('%s', async (name) => {
+    const input = cases[name]!;
+    const headers: Record<string, string> = { authorization: `Bearer ${ADMIN}`, ...input.headers };
+    if (headers.authorization === '') delete headers.authorization;
+    const path = input.path.replace('{project}', project.id);
+    check(
+      `control plane ${name}`,
+      await send(`http://127.0.0.1:${host.port}`, `localhost:${host.port}`, { ...input, path, headers }),
+    );
+  });
+});
+
+describe('/a2a (JSON-RPC errors)', () => {
+  const rpc = (method: string, params?: unknown): HttpCase => ({
+    method: 'POST',
+    path: '/a2a',
+    json: { jsonrpc: '2.0', id: 1, method, ...(params === undefined ? {} : { params }) },
+  });
+  const message = (extra: Record<string, unknown>) => ({ message: { messageId: 'm-1', ...extra } });
+  const cases: Record<string, HttpCase> = {
+    'no key': { ...rpc('GetTask', { id: MISSING_ID }), headers: { authorization: '' } },
+    'wrong key': { ...rpc('GetTask', { id: MISSING_ID }), headers: { authorization: 'Bearer nope' } },
+    'no A2A-Version': { ...rpc('GetTask', { id: MISSING_ID }), headers: { 'a2a-version': '' } },
+    'A2A-Version 0.3': { ...rpc('GetTask', { id: MISSING_ID }), headers: { 'a2a-version': '0.3' } },
+    'malformed JSON': { method: 'POST', path: '/a2a', raw: '{"jsonrpc":' },
+    'empty batch': { method: 'POST', path: '/a2a', json: [] },
+    'not an object': { method: 'POST', path: '/a2a', json: 'hello' },
+    'no method': { method: 'POST', path: '/a2a', json: { jsonrpc: '2.0', id: 1 } },
+    'wrong jsonrpc version': {
+      method: 'POST',
+      path: '/a2a',
+      json: { jsonrpc: '1.0', id: 1, method: 'GetTask' },
+    },
+    'unknown method': rpc('tasks/get', { id: 'x' }),
+    'params not an object': rpc('SendMessage', 'x'),
+    'message missing': rpc('SendMessage', {}),
+    'parts empty': rpc('SendMessage', message({ parts: [] })),
+    'messageId missing': rpc('SendMessage', { message: { parts: [{ text: 'Open the page' }] } }),
+    'part with two kinds': rpc('SendMessage', message({ parts: [{ text: 'a', url: 'https://x' }] })),
+    'part text not a string': rpc('SendMessage', message({ parts: [{ text: 5 }] })),
+    'role agent': rpc('SendMessage', message({ role: 'ROLE_AGENT', parts: [{ text: 'Open the page' }] })),
+    'empty query': rpc('SendMessage', message({ parts: [{ text: '' }] })),
+    'metadata not an object': rpc('SendMessage', message({ parts: [{ text: 'Open' }], metadata: [1] })),
+    'unknown task': rpc('GetTask', { id: MISSING_ID }),
+    'task id missing': rpc('GetTask', {}),
+    'historyLength negative': rpc('GetTask', { id: MISSING_ID, historyLength: -1 }),
+    'cancel unknown task': rpc('CancelTask', { id: MISSING_ID }),
+    'list: pageSize too big': rpc('ListTasks', { pageSize: 101 }),
+    'list: bad pageToken': rpc('ListTasks', { pageToken: 'garbage' }),
+    'list: unknown status filter matches nothing': rpc('ListTasks', { status: 'TASK_STATE_NOPE' }),
+    'push config: unknown task': rpc('CreateTaskPushNotificationConfig', {
+      taskId: MISSING_ID,
+      pushNotificationConfig: { url: 'https://hooks.example.com/a2a' },
+    }),
+  };
+  it.each(Object.keys(cases))('%s', async (name) => {
+    const input = cases[name]!;
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${KEY}`,
+      'a2a-version': '1.0',
+      ...input.headers,
+    };
+    for (const [key, value] of Object.entries(headers)) if (value === '') delete headers[key];
+    check(`a2a ${name}`, await send(stack.gatewayUrl, undefined, { ...input, headers }));
+  });
+});
+
+describe('/mcp (isError results and protocol errors)', () => {
+  let client: Client;
+  beforeAll(async () => {
+    client = new Client({ name: 'error-golden', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${stack.gatewayUrl}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${KEY}` } },
+      }),
+    );
+  });
+  afterAll(() => client?.close().catch(() => undefined));
+
+  const cases: Record<string, [string, Record<string, unknown>]> = {
+    'run: no query': ['run_browser_test', {}],
+    'run: empty query': ['run_browser_test', { query: '' }],
+    'run: wrong types': ['run_browser_test', { query: 5, env: 'desktop', highlight_mouse: 'yes' }],
+    'run: unknown model': ['run_browser_test', { query: 'Open the page', model: 'gpt-nope' }],
+    'get: unknown job': ['get_job', { job_id: MISSING_ID }],
+    'get: not a uuid': ['get_job', { job_id: 'nope' }],
+    'get: no job_id': ['get_job', {}],
+    'log: unknown job': ['get_job_log', { job_id: MISSING_ID }],
+    'cancel: unknown job': ['cancel_job', { job_id: MISSING_ID }],
+    'list: limit 0': ['list_jobs', { limit: 0 }],
+    'list: bad status': ['list_jobs', { status: 'nope' }],
+    'unknown tool': ['no_such_tool', {}],
+  };
+  it.each(Object.keys(cases))('%s', async (name) => {
+    const [tool, args] = cases[name]!;
+    let outcome: unknown;
+    try {
+      outcome = { result: await client.callTool({ name: tool, arguments: args }) };
+    } catch (error) {
+      const { code, message } = error as { code?: unknown; message?: unknown };
+      outcome = { error: { code, message } };
+    }
+    check(`mcp ${name}`, outcome);
+  });
+});
