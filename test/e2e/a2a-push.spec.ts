@@ -45,6 +45,7 @@ describe('A2A push notifications', () => {
     hookUrl = `http://127.0.0.1:${(hook.address() as { port: number }).port}/hook`;
     await stack.start();
     await stack.startWorker();
+    await stack.startPushWorker();
   }, 60_000);
 
   afterAll(async () => {
@@ -210,7 +211,8 @@ describe('A2A push notifications', () => {
       },
     });
     const { id } = res.body.result!.task as { id: string };
-    // The first delivery (the task starts working) is refused; the gateway dies before its retry.
+    // The first delivery (the task starts working) is refused; the gateway, which follows the task,
+    // dies before it ends (the push worker retries the refused delivery).
     const deadline = Date.now() + 30_000;
     while (!refused.restart) {
       if (Date.now() > deadline) throw new Error('no delivery attempt');

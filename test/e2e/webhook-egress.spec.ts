@@ -33,7 +33,8 @@ describe('webhook egress', () => {
   const until = async (what: string, check: () => boolean) => {
     const deadline = Date.now() + 45_000;
     while (!check()) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${stack.apps[0]?.output()}`);
+      if (Date.now() > deadline)
+        throw new Error(`timed out waiting for ${what}\n${stack.pushWorker?.output()}`);
       await new Promise((r) => setTimeout(r, 200));
     }
   };
@@ -62,6 +63,7 @@ describe('webhook egress', () => {
       LOG_LEVEL: 'warn',
     });
     await stack.start();
+    await stack.startPushWorker();
   }, 60_000);
 
   afterAll(async () => {
@@ -114,8 +116,8 @@ describe('webhook egress', () => {
     });
     expect(created.body.error).toBeUndefined();
     await rpc('CancelTask', { id: taskId });
-    await until('the refusal in the gateway log', () =>
-      (stack.apps[0]?.output() ?? '').includes('rebind.test resolved to 127.0.0.1, a loopback address'),
+    await until('the refusal in the push worker log', () =>
+      (stack.pushWorker?.output() ?? '').includes('rebind.test resolved to 127.0.0.1, a loopback address'),
     );
     expect(publicHits).not.toContain('/rebound');
     expect(privateHits).toEqual([]);

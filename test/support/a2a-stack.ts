@@ -12,13 +12,16 @@ const pages: Record<string, string> = {
 };
 
 /**
- * The gateway (and, on demand, a browser worker) as real built processes against this run's
- * Postgres and Redis, with a Redis prefix of their own and a local site to test.
+ * The gateway (and, on demand, a browser worker and the push worker that delivers webhooks) as real
+ * built processes against this run's Postgres and Redis, with a Redis prefix of their own and a
+ * local site to test.
  */
 export class A2aStack {
   readonly apps: AppProcess[] = [];
   readonly env: NodeJS.ProcessEnv = {};
   gatewayUrl = '';
+  /** The push worker, once `startPushWorker` ran: its log tells what webhooks were refused. */
+  pushWorker?: AppProcess;
   siteUrl = '';
   private site?: Server;
   private gateway?: AppProcess;
@@ -91,6 +94,16 @@ export class A2aStack {
     const worker = startApp('browser-worker', { ...this.env, HEALTH_PORT: String(port) });
     this.apps.push(worker);
     await waitForHttp(`http://127.0.0.1:${port}/health`, worker);
+    return worker;
+  }
+
+  /** The push worker: without it, notifications wait in their queue. */
+  async startPushWorker(): Promise<AppProcess> {
+    const port = await freePort();
+    const worker = startApp('push-worker', { ...this.env, HEALTH_PORT: String(port) });
+    this.apps.push(worker);
+    await waitForHttp(`http://127.0.0.1:${port}/health`, worker);
+    this.pushWorker = worker;
     return worker;
   }
 

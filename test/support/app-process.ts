@@ -5,7 +5,8 @@ import { join } from 'node:path';
 
 export const repoRoot = join(import.meta.dirname, '..', '..');
 
-export type AppName = 'jobs-api' | 'agent-gateway' | 'browser-worker' | 'project-host';
+export type AppName =
+  'jobs-api' | 'agent-gateway' | 'browser-worker' | 'project-host' | 'project-worker' | 'push-worker';
 
 export interface AppProcess {
   child: ChildProcess;

@@ -11,8 +11,8 @@ import {
   serviceEnv,
   z,
 } from '@suite/config';
-import { dnsServerProblems, parseAllowList } from '@suite/egress-policy';
 import { servedLlmModels, type LlmModelRegistry } from '@suite/llm-agent';
+import { webhookEnv } from '@suite/push-delivery';
 
 export const agentGatewayEnv = z.object({
   ...serviceEnv,
@@ -35,20 +35,9 @@ export const agentGatewayEnv = z.object({
     .optional(),
   /** A blocking SendMessage answers with the still-working task after this long. */
   A2A_BLOCKING_TIMEOUT_MS: envFields.positiveInt(120_000),
-  /**
-   * Webhooks are public-only; these hosts, host:port pairs, IPs and CIDRs (`hooks.internal`,
-   * `10.0.0.7:8080`, `10.1.0.0/16`, `[fd00::1]:443`) are let through even when private.
-   */
-  PUSH_ALLOWED_HOSTS: envFields.list().superRefine((entries, ctx) => {
-    for (const problem of parseAllowList(entries).problems)
-      ctx.addIssue({ code: 'custom', message: problem });
-  }),
-  /** DNS servers (`ip`, `ip:port`) webhook hosts are resolved with; unset: the system resolver. */
-  PUSH_DNS_SERVERS: envFields.list().superRefine((servers, ctx) => {
-    for (const problem of dnsServerProblems(servers)) ctx.addIssue({ code: 'custom', message: problem });
-  }),
-  /** One webhook POST waits this long before it counts as failed (and is retried). */
-  PUSH_TIMEOUT_MS: envFields.positiveInt(10_000),
+  /** PUSH_ALLOWED_HOSTS, PUSH_DNS_SERVERS: where webhooks may go (checked when a config is stored). */
+  ...webhookEnv,
+  /** Delivery attempts of one notification (the push worker POSTs them). */
   PUSH_ATTEMPTS: envFields.positiveInt(5),
   /** Extra Host header values /mcp accepts besides the listener's and PUBLIC_RUNNER_URL's. */
   MCP_ALLOWED_HOSTS: envFields.list(),

@@ -9,6 +9,11 @@ export { DependencyProbe, type ProbeResult } from './health/dependency-probe.js'
 export { HealthController } from './health/health.controller.js';
 export { HealthModule } from './health/health.module.js';
 export {
+  WORKER_HEALTH_OPTIONS,
+  WorkerHealthServer,
+  type WorkerHealthOptions,
+} from './health/worker-health.server.js';
+export {
   HEALTH_EXTRAS,
   HEALTH_OPTIONS,
   HealthService,

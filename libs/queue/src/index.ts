@@ -23,3 +23,4 @@ export {
   type TypedJob,
   type TypedQueue,
 } from './queue-factory.js';
+export { QueueHealth } from './queue-health.js';

@@ -5,23 +5,9 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import type { MainDb } from '@suite/db';
-import {
-  createHostResolver,
-  EgressBlockedError,
-  type EgressPolicy,
-  type HostResolver,
-  pinnedRequest,
-} from '@suite/egress-policy';
+import { createHostResolver, type EgressPolicy, type HostResolver } from '@suite/egress-policy';
 import type { JobEvent, Principal } from '@suite/jobs';
-import {
-  createRedisConnection,
-  createWorker,
-  QueueName,
-  type TypedJob,
-  type TypedWorker,
-} from '@suite/queue';
-import type { Redis } from 'ioredis';
+import { PushConfigRepository, type PushConfig } from '@suite/push-delivery';
 import { createHash, randomUUID } from 'node:crypto';
 import type { AgentGatewayConfig } from '../agent-gateway.config.js';
 import { AGENT_GATEWAY_CONFIG } from '../app.tokens.js';
@@ -30,12 +16,12 @@ import { isFinalStatus, TaskEvents } from '../runner/task-events.js';
 import { invalidParams, Params, readAuthentication } from './a2a-params.js';
 import { A2aTasksService } from './a2a-tasks.service.js';
 import type { StreamResponse, TaskPushNotificationConfig } from './a2a.types.js';
-import { assertPublicWebhookUrl, parseWebhookUrl, webhookPolicy } from './webhook-url.guard.js';
+import { assertPublicWebhookUrl, webhookPolicy } from './webhook-url.guard.js';
 
 /** How far back a restarted gateway looks for tasks whose final notification may be unsent. */
 const RESUME_WINDOW_MS = 6 * 3600_000;
 
-const toWire = (row: MainDb.PushNotificationConfig): TaskPushNotificationConfig => ({
+const toWire = (row: PushConfig): TaskPushNotificationConfig => ({
   id: row.id,
   taskId: row.jobId,
   url: row.url,
@@ -51,16 +37,16 @@ const toWire = (row: MainDb.PushNotificationConfig): TaskPushNotificationConfig 
 });
 
 /**
- * A2A push notifications: configs live in Postgres; every change of a task with configs becomes
- * one BullMQ job per config (so delivery survives a restart and is retried with backoff), and the
- * processor POSTs the StreamResponse to the webhook.
+ * A2A push notifications, the gateway's half: configs live in Postgres (PushConfigRepository);
+ * every change of a task with configs becomes one BullMQ job per config on the push-notifications
+ * queue (so delivery survives a restart and is retried with backoff). The push worker
+ * (apps/push-worker) consumes it and POSTs the StreamResponse to the webhook.
  */
 @Injectable()
 export class A2aPushService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('a2a-push');
   private readonly watched = new Map<string, () => Promise<void>>();
-  private worker?: TypedWorker<typeof QueueName.PushNotifications>;
-  private workerConnection?: Redis;
+  private readonly configs: PushConfigRepository;
   private readonly policy: EgressPolicy;
   private readonly resolve: HostResolver;
 
@@ -68,26 +54,14 @@ export class A2aPushService implements OnApplicationBootstrap, OnApplicationShut
     private readonly resources: RunnerResources,
     private readonly tasks: A2aTasksService,
     private readonly events: TaskEvents,
-    @Inject(AGENT_GATEWAY_CONFIG) private readonly config: AgentGatewayConfig,
+    @Inject(AGENT_GATEWAY_CONFIG) config: AgentGatewayConfig,
   ) {
+    this.configs = new PushConfigRepository(resources.db);
     this.policy = webhookPolicy(config.PUSH_ALLOWED_HOSTS);
     this.resolve = createHostResolver(config.PUSH_DNS_SERVERS);
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    this.workerConnection = createRedisConnection(this.config.REDIS_URL, {
-      connectionName: 'agent-gateway-push',
-    });
-    this.workerConnection.on('error', () => undefined);
-    this.worker = createWorker(
-      QueueName.PushNotifications,
-      { deliver: (job) => this.deliver(job) },
-      this.workerConnection,
-      {
-        concurrency: 8,
-      },
-    );
-    this.worker.on('error', () => undefined);
     await this.resume().catch((error: unknown) =>
       this.logger.warn({ err: error }, 'could not resume push notifications of open tasks'),
     );
@@ -99,18 +73,12 @@ export class A2aPushService implements OnApplicationBootstrap, OnApplicationShut
    */
   private async resume(): Promise<void> {
     const since = new Date(Date.now() - RESUME_WINDOW_MS);
-    const configs = await this.resources.db.pushNotificationConfig.findMany({
-      where: { job: { OR: [{ finishedAt: null }, { finishedAt: { gte: since } }] } },
-      select: { jobId: true },
-    });
-    for (const jobId of new Set(configs.map((c) => c.jobId))) await this.follow(jobId);
+    for (const jobId of await this.configs.tasksToFollow(since)) await this.follow(jobId);
   }
 
   async onApplicationShutdown(): Promise<void> {
     for (const stop of this.watched.values()) await stop().catch(() => undefined);
     this.watched.clear();
-    await this.worker?.close().catch(() => undefined);
-    this.workerConnection?.disconnect();
   }
 
   async createFromParams(principal: Principal, rawParams: unknown): Promise<TaskPushNotificationConfig> {
@@ -146,11 +114,7 @@ export class A2aPushService implements OnApplicationBootstrap, OnApplicationShut
       authScheme: config.authentication?.scheme ?? null,
       authCredentials: config.authentication?.credentials ?? null,
     };
-    const row = await this.resources.db.pushNotificationConfig.upsert({
-      where: { jobId_id: { jobId, id } },
-      create: { id, jobId, ...data },
-      update: data,
-    });
+    const row = await this.configs.save(jobId, id, data);
     const job = await this.tasks.findJob(principal, jobId);
     if (isFinalStatus(job.status)) await this.enqueue(job.id, job.status, [row]);
     else await this.follow(job.id);
@@ -161,9 +125,7 @@ export class A2aPushService implements OnApplicationBootstrap, OnApplicationShut
     const params = Params.of(rawParams);
     const job = await this.tasks.findJob(principal, params.requiredString('taskId'));
     const id = params.requiredString('id');
-    const row = await this.resources.db.pushNotificationConfig.findUnique({
-      where: { jobId_id: { jobId: job.id, id } },
-    });
+    const row = await this.configs.find(job.id, id);
     if (!row) throw invalidParams(`Task ${job.id} has no push notification config ${JSON.stringify(id)}`);
     return toWire(row);
   }
@@ -178,12 +140,7 @@ export class A2aPushService implements OnApplicationBootstrap, OnApplicationShut
     const skip = Number(params.string('pageToken') || '0');
     if (!Number.isInteger(skip) || skip < 0)
       throw invalidParams('params.pageToken is not a token this server issued');
-    const rows = await this.resources.db.pushNotificationConfig.findMany({
-      where: { jobId: job.id },
-      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-      skip,
-      take: pageSize + 1,
-    });
+    const rows = await this.configs.page(job.id, skip, pageSize + 1);
     return {
       configs: rows.slice(0, pageSize).map(toWire),
       nextPageToken: rows.length > pageSize ? String(skip + pageSize) : '',
@@ -194,10 +151,7 @@ export class A2aPushService implements OnApplicationBootstrap, OnApplicationShut
     const params = Params.of(rawParams);
     const job = await this.tasks.findJob(principal, params.requiredString('taskId'));
     const id = params.requiredString('id');
-    const { count } = await this.resources.db.pushNotificationConfig.deleteMany({
-      where: { jobId: job.id, id },
-    });
-    if (count === 0)
+    if (!(await this.configs.delete(job.id, id)))
       throw invalidParams(`Task ${job.id} has no push notification config ${JSON.stringify(id)}`);
   }
 
@@ -227,16 +181,11 @@ export class A2aPushService implements OnApplicationBootstrap, OnApplicationShut
       this.watched.delete(jobId);
       await stop?.().catch(() => undefined);
     }
-    const configs = await this.resources.db.pushNotificationConfig.findMany({ where: { jobId } });
-    await this.enqueue(jobId, status, configs);
+    await this.enqueue(jobId, status, await this.configs.ofTask(jobId));
   }
 
   /** One queue job per config and status; the id makes replicas that all saw the change send once. */
-  private async enqueue(
-    jobId: string,
-    status: string,
-    configs: MainDb.PushNotificationConfig[],
-  ): Promise<void> {
+  private async enqueue(jobId: string, status: string, configs: PushConfig[]): Promise<void> {
     if (!configs.length) return;
     const job = await this.resources.db.job.findUnique({ where: { id: jobId } });
     if (!job) return;
@@ -254,45 +203,6 @@ export class A2aPushService implements OnApplicationBootstrap, OnApplicationShut
         { configId: config.id, jobId, event, trace: {} },
         { jobId: `push-${queueId}` },
       );
-    }
-  }
-
-  private async deliver(job: TypedJob<typeof QueueName.PushNotifications>): Promise<void> {
-    const { configId, jobId, event } = job.data;
-    const config = await this.resources.db.pushNotificationConfig.findUnique({
-      where: { jobId_id: { jobId, id: configId } },
-    });
-    if (!config) return; // deleted since: nothing to send
-    const url = parseWebhookUrl(config.url);
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
-    if (config.authScheme) {
-      headers.authorization = `${config.authScheme} ${config.authCredentials ?? ''}`.trim();
-    }
-    if (config.token) headers['x-a2a-notification-token'] = config.token;
-    // Resolved and checked here, then connected to exactly that address; redirects are not followed.
-    const response = await pinnedRequest(url, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify(event),
-      timeoutMs: this.config.PUSH_TIMEOUT_MS,
-      policy: this.policy,
-      resolve: this.resolve,
-    }).catch((error: unknown) => {
-      if (error instanceof EgressBlockedError) {
-        this.logger.warn(
-          { jobId, configId, rule: error.decision.rule },
-          `webhook ${url.origin} refused: ${error.message}`,
-        );
-      }
-      throw error;
-    });
-    if (response.status >= 300 && response.status < 400) {
-      throw new Error(
-        `webhook ${url.origin} answered ${response.status} (a redirect${response.location ? ` to ${response.location}` : ''}); redirects are not followed`,
-      );
-    }
-    if (response.status < 200 || response.status >= 300) {
-      throw new Error(`webhook ${url.origin} answered ${response.status}`);
     }
   }
 }

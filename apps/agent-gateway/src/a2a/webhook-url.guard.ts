@@ -1,19 +1,13 @@
-import { EgressBlockedError, EgressPolicy, type HostResolver, resolveChecked } from '@suite/egress-policy';
+import {
+  EgressBlockedError,
+  type EgressPolicy,
+  type HostResolver,
+  resolveChecked,
+} from '@suite/egress-policy';
 import { invalidParams } from './a2a-params.js';
 
-/**
- * Webhooks are public-only: loopback, private, link-local (cloud metadata), CGNAT, multicast and
- * reserved addresses in every form (IPv4-mapped, NAT64, decimal/octal/hex) are refused unless
- * PUSH_ALLOWED_HOSTS lists the host, host:port or a CIDR holding the address.
- */
-export function webhookPolicy(allowedHosts: readonly string[]): EgressPolicy {
-  return new EgressPolicy({
-    mode: 'public-only',
-    allowedHosts,
-    allowListSetting: 'PUSH_ALLOWED_HOSTS',
-    subject: 'webhook',
-  });
-}
+/** The webhooks' egress policy (public-only, PUSH_ALLOWED_HOSTS), the push worker's too. */
+export { webhookPolicy } from '@suite/push-delivery';
 
 /** Parses a webhook URL and refuses what can never be delivered (scheme, credentials). */
 export function parseWebhookUrl(raw: string): URL {
