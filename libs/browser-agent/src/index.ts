@@ -63,17 +63,37 @@ export {
 export {
   type InterpretedQuery,
   interpretQuery,
-  recordAction,
   runInterpreter,
   type RunInterpreterOptions,
   type RunResult,
-  type StepResult,
-  type StepStatus,
   type Verdict,
 } from './interpreter-agent.js';
+export {
+  errorMessage,
+  type ExecutedStep,
+  StepExecutor,
+  type StepExecutorOptions,
+  type StepResult,
+  type StepStatus,
+  stepBudgetMs,
+  type StepView,
+  WATCHDOG_SLACK_MS,
+} from './step-executor.js';
+export { RunGuard, type RunStopKind, RunStoppedError } from './run-guard.js';
+export { SecretValues, secretFieldValues, secretsFromMetadata } from './secret-values.js';
+export { type RunVideoOptions, withVideo } from './with-video.js';
+export {
+  exportBlocker,
+  exportTestScript,
+  jsString,
+  secretEnvName,
+  TEST_SCRIPT_FORMATS,
+  type TestScriptFormat,
+  type TestScriptOptions,
+} from './script-export/test-script-export.js';
 export { describeElement, type ElementLocator } from './element-description-script.js';
 export { parseKeys } from './key-names.js';
-export { type RecordedAction } from './recorded-action.js';
+export { recordAction, type RecordedAction } from './recorded-action.js';
 export { PagePointer } from './page-pointer.js';
 export {
   DEFAULT_LIMITS,
@@ -85,7 +105,7 @@ export {
 } from './run-limits.js';
 export { type ActionStep, runAction } from './step-actions.js';
 export { countHolds, runAssertion, textMatches, urlMatches } from './step-assertions.js';
-export { describeFound, type StepContext, type StepReport } from './step-context.js';
+export { describeFound, sleep, type StepContext, type StepReport } from './step-context.js';
 export {
   type AssertCountStep,
   type AssertElementTextStep,

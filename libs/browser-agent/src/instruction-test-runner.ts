@@ -2,7 +2,8 @@ import type { Page } from 'puppeteer-core';
 import type { AgentLog } from './agent-log.js';
 import { interpretQuery, runInterpreter, type RunResult } from './interpreter-agent.js';
 import type { RunLimits } from './run-limits.js';
-import { VideoRecorder, type VideoRecorderOptions, type VideoResult } from './video-recorder.js';
+import type { VideoResult } from './video-recorder.js';
+import { type RunVideoOptions, withVideo } from './with-video.js';
 
 export interface InstructionTestOptions {
   page: Page;
@@ -13,7 +14,7 @@ export interface InstructionTestOptions {
   initialUrl?: string;
   signal?: AbortSignal;
   /** Where to record the run; omit for no video. */
-  video?: Omit<VideoRecorderOptions, 'highlightMouse'>;
+  video?: RunVideoOptions;
 }
 
 export interface InstructionTestResult extends RunResult {
@@ -49,14 +50,8 @@ export async function runInstructionTest(options: InstructionTestOptions): Promi
     };
   }
   log.info(`parsed ${interpreted.steps.length} ${interpreted.steps.length === 1 ? 'step' : 'steps'}`);
-  const recorder = options.video
-    ? new VideoRecorder({ ...options.video, highlightMouse: options.highlightMouse ?? false })
-    : undefined;
-  await recorder?.start(options.page);
-  let result: RunResult | undefined;
-  let video: VideoResult | undefined;
-  try {
-    result = await runInterpreter({
+  const result = await withVideo(options, options.video, () =>
+    runInterpreter({
       page: options.page,
       steps: interpreted.steps,
       log,
@@ -64,21 +59,7 @@ export async function runInstructionTest(options: InstructionTestOptions): Promi
       ...(options.highlightMouse !== undefined ? { highlightMouse: options.highlightMouse } : {}),
       ...(options.initialUrl ? { initialUrl: options.initialUrl } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
-    });
-  } finally {
-    video = await recorder?.stop();
-    if (video) {
-      // The file's location is the server's business, not the log reader's.
-      if (video.ok) log.info(`recorded ${Math.round(video.durationMs / 100) / 10} s of video`);
-      else
-        log.write({
-          outcome: 'info',
-          level: 'warn',
-          message: 'the video could not be recorded',
-          error: video.error,
-        });
-    }
-    await log.flush();
-  }
-  return { ...result, rejected: false, ...(video ? { video } : {}) };
+    }),
+  );
+  return { ...result, rejected: false };
 }

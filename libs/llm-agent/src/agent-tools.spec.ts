@@ -1,7 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { planToolCall } from './agent-tools.js';
 import { retryAfterMs } from './llm-provider.js';
-import { SecretValues, secretsFromMetadata } from './secret-values.js';
 
 describe('planToolCall', () => {
   it('turns a ref into a target the interpreter locates by CSS', () => {
@@ -40,20 +39,6 @@ describe('planToolCall', () => {
       error: expect.stringContaining('"state" must be one of visible, hidden'),
     });
     expect(planToolCall('done', { passed: 'yes', summary: 's' }, 1)).toMatchObject({ kind: 'invalid' });
-  });
-});
-
-describe('secrets', () => {
-  it('redacts values to placeholders and reveals placeholders, longest value first', () => {
-    const secrets = new SecretValues({ short: 'abc', long: 'abcdef' });
-    expect(secrets.redact('x abcdef y abc')).toBe('x {{secret.long}} y {{secret.short}}');
-    expect(secrets.reveal('{{secret.short}}!')).toBe('abc!');
-  });
-
-  it('reads string secrets from job metadata and ignores the rest', () => {
-    expect(secretsFromMetadata({ secrets: { password: 'p', pin: 1234 } })).toEqual({ password: 'p' });
-    expect(secretsFromMetadata({ secrets: ['p'] })).toEqual({});
-    expect(secretsFromMetadata(undefined)).toEqual({});
   });
 });
 

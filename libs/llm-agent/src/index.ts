@@ -22,7 +22,7 @@ export {
   type ToolDefinition,
   type ToolResult,
 } from './llm-provider.js';
-export { type LlmTestOptions, type LlmTestResult, runLlmTest, withVideo } from './llm-test-runner.js';
+export { type LlmTestOptions, type LlmTestResult, runLlmTest } from './llm-test-runner.js';
 export {
   createProvider,
   DEFAULT_MODELS,
@@ -35,7 +35,7 @@ export {
 } from './model-registry.js';
 export { OpenAiProvider, type OpenAiProviderOptions } from './openai-provider.js';
 export { formatSnapshot, type PageSnapshot, REF_ATTRIBUTE, takeSnapshot } from './page-snapshot.js';
-export { instructionFor } from './script-export.js';
+export { instructionFor } from './instruction-lines.js';
 export {
   type HealingReplayOptions,
   type HealingReplayResult,
@@ -44,15 +44,17 @@ export {
   type ReplayReport,
   runHealingReplay,
 } from './script-replay.js';
+/** Moved to `@suite/browser-agent`; re-exported while the apps still import them from here. */
 export {
   exportBlocker,
   exportTestScript,
   jsString,
+  SecretValues,
   secretEnvName,
+  secretsFromMetadata,
   TEST_SCRIPT_FORMATS,
   type TestScriptFormat,
   type TestScriptOptions,
-} from './test-script-export.js';
-export { SecretValues, secretsFromMetadata } from './secret-values.js';
+} from '@suite/browser-agent';
 export { costOf, type ModelPricing, type RunUsage } from './token-usage.js';
 export { servedLlmModels } from './served-models.js';

@@ -5,11 +5,11 @@ import {
   recordAction,
   runInstructionTest,
   runInterpreter,
-  type Step,
+  SecretValues,
+  withVideo,
 } from '@suite/browser-agent';
 import { type LlmRunResult, runLlmAgent } from './llm-agent.js';
-import { type LlmTestOptions, type LlmTestResult, withVideo } from './llm-test-runner.js';
-import { SecretValues } from './secret-values.js';
+import type { LlmTestOptions, LlmTestResult } from './llm-test-runner.js';
 import { formatUsd } from './token-usage.js';
 
 export interface ReplayOptions extends Omit<InstructionTestOptions, 'query'> {
@@ -76,7 +76,7 @@ export async function runHealingReplay(
   }
   const secrets = new SecretValues(options.secrets);
   for (const value of secrets.values) log.addSecret(value);
-  const steps = parsed.steps.map((step) => revealSecrets(step, secrets));
+  const steps = parsed.steps.map((step) => secrets.revealStep(step));
   const lines = parsed.steps.map((step) => step.text);
   return withVideo(options, video, async () => {
     log.info(
@@ -173,12 +173,4 @@ export async function runHealingReplay(
 function savedNote(report: ReplayReport): string {
   if (report.modelCallsSaved === undefined) return '';
   return ` (${report.modelCallsSaved} model ${report.modelCallsSaved === 1 ? 'call' : 'calls'} saved)`;
-}
-
-/** Placeholders become values in what reaches the page, never in the step's text (the log shows it). */
-function revealSecrets(step: Step, secrets: SecretValues): Step {
-  const out: Record<string, unknown> = { ...step };
-  for (const [key, value] of Object.entries(step))
-    if (key !== 'text' && typeof value === 'string') out[key] = secrets.reveal(value);
-  return out as unknown as Step;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { RecordedAction } from '@suite/browser-agent';
+import type { RecordedAction } from '../recorded-action.js';
 import { exportBlocker, exportTestScript, jsString, secretEnvName } from './test-script-export.js';
 
 const ACTIONS: RecordedAction[] = [

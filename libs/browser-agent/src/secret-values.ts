@@ -1,6 +1,9 @@
+import type { Step } from './step-types.js';
+
 /**
- * Secrets from the job's metadata (e.g. `metadata.secrets = { password: "…" }`). The model only ever
- * sees `{{secret.NAME}}`; the value is put back only where it is typed into the page.
+ * Secrets from the job's metadata (e.g. `metadata.secrets = { password: "…" }`). Outside the page
+ * they only ever appear as `{{secret.NAME}}` (what the model sees, what scripts record); the value
+ * is put back only where it is typed into the page. The agent log masks them too (`AgentLog.addSecret`).
  */
 export class SecretValues {
   private readonly entries: Array<{ name: string; value: string; placeholder: string }>;
@@ -34,6 +37,14 @@ export class SecretValues {
     for (const entry of this.entries) out = out.split(entry.placeholder).join(entry.value);
     return out;
   }
+
+  /** The step as it reaches the page (typed text, URLs, expected texts); its `text`, which the log shows, keeps the placeholders. */
+  revealStep(step: Step): Step {
+    const out: Record<string, unknown> = { ...step };
+    for (const [key, value] of Object.entries(step))
+      if (key !== 'text' && typeof value === 'string') out[key] = this.reveal(value);
+    return out as unknown as Step;
+  }
 }
 
 /** `metadata.secrets` as a name → value map, ignoring anything that is not a string. */
@@ -44,5 +55,16 @@ export function secretsFromMetadata(metadata: unknown): Record<string, string> {
     Object.entries(secrets as Record<string, unknown>).filter(
       (entry): entry is [string, string] => typeof entry[1] === 'string',
     ),
+  );
+}
+
+/** Fields whose typed value is kept out of the log, the results and the summary. */
+const SECRET_FIELD =
+  /pass(?:word|code|phrase)?|secret|token|api[\s_-]?key|\bpin\b|otp|one[\s-]time|cvc|cvv|security code/i;
+
+/** Values the steps type into fields that look secret ("Password", "API key"), to mask in the log. */
+export function secretFieldValues(steps: readonly Step[]): string[] {
+  return steps.flatMap((step) =>
+    step.action === 'type' && step.target && SECRET_FIELD.test(step.target.name) ? [step.value] : [],
   );
 }

@@ -1,4 +1,6 @@
-import type { ElementLocator, MatchMode, RecordedAction, Target } from '@suite/browser-agent';
+import type { ElementLocator } from '../element-description-script.js';
+import type { RecordedAction } from '../recorded-action.js';
+import type { MatchMode, Target } from '../step-types.js';
 
 export type TestScriptFormat = 'playwright' | 'puppeteer';
 export const TEST_SCRIPT_FORMATS: readonly TestScriptFormat[] = ['playwright', 'puppeteer'];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { interpretQuery, type Step } from '@suite/browser-agent';
 import { planToolCall } from './agent-tools.js';
-import { instructionFor, type ScriptElement } from './script-export.js';
+import { instructionFor, type ScriptElement } from './instruction-lines.js';
 
 const ELEMENTS: Record<string, ScriptElement> = {
   e1: { role: 'textbox', name: 'Email' },
