@@ -5,13 +5,23 @@ import { MailOutbox } from '../mail/mail-outbox.js';
 import { MailSealer } from '../mail/mail-sealer.js';
 import { ControlPlaneHostGuard, ProjectHostGuard } from '../projects/host.guards.js';
 import { ProjectResolver } from '../projects/project-resolver.js';
+import { Clock, SystemClock } from './clock.js';
+import { EphemeralStore, RedisEphemeralStore } from './ephemeral-store.js';
 import { PlatformResources } from './platform-resources.js';
+import { RateLimiters, RedisRateLimiters } from './rate-limiters.js';
 
-/** Shared by the control plane and the project hosts: resources, host resolution, mail, events. */
+/**
+ * Shared by the control plane and the project hosts: the connections (PlatformResources, used only
+ * by the repositories and adapters), the clock, short-lived values, rate-limit counters, host
+ * resolution, mail, events.
+ */
 @Global()
 @Module({
   providers: [
     PlatformResources,
+    { provide: Clock, useClass: SystemClock },
+    { provide: EphemeralStore, useClass: RedisEphemeralStore },
+    { provide: RateLimiters, useClass: RedisRateLimiters },
     ProjectResolver,
     ProjectHostGuard,
     ControlPlaneHostGuard,
@@ -22,6 +32,9 @@ import { PlatformResources } from './platform-resources.js';
   ],
   exports: [
     PlatformResources,
+    Clock,
+    EphemeralStore,
+    RateLimiters,
     ProjectResolver,
     ProjectHostGuard,
     ControlPlaneHostGuard,

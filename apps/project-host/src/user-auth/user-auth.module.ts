@@ -23,7 +23,10 @@ import { ProfileService } from './services/profile.service.js';
 import { AccessTokens } from './tokens/access-tokens.js';
 import { RefreshGraceCache } from './tokens/refresh-grace.cache.js';
 import { RefreshSessions } from './tokens/refresh-sessions.js';
+import { PrismaSigningKeyRepository, SigningKeyRepository } from './tokens/signing-key.repository.js';
 import { SigningKeyStore } from './tokens/signing-key.store.js';
+import { AuthStores } from './store/auth-store.js';
+import { PrismaAuthStores } from './store/prisma-auth-store.js';
 
 /**
  * The reserved `/api/user/*` routes of every project host: email/password, magic link, forgot
@@ -50,6 +53,8 @@ import { SigningKeyStore } from './tokens/signing-key.store.js';
       inject: [PROJECT_HOST_CONFIG],
       useFactory: (config: ProjectHostConfig) => new PasswordHasher(config.BCRYPT_COST),
     },
+    { provide: AuthStores, useClass: PrismaAuthStores },
+    { provide: SigningKeyRepository, useClass: PrismaSigningKeyRepository },
     SigningKeyStore,
     AccessTokens,
     RefreshGraceCache,

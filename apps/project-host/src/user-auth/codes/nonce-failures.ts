@@ -3,6 +3,7 @@ import type { NonceKind } from '@suite/db';
 import { AuthError, AuthErrorCode } from '@suite/errors';
 import { AuthEventsPublisher, type AuthEvent } from '../../events/auth-events.publisher.js';
 import type { ProjectContext } from '../../projects/project-context.js';
+import { AuthStores } from '../store/auth-store.js';
 import { snapshotOf } from '../user-snapshot.js';
 import { NonceCodes } from './nonce-codes.js';
 
@@ -11,6 +12,7 @@ import { NonceCodes } from './nonce-codes.js';
 export class NonceFailures {
   constructor(
     private readonly codes: NonceCodes,
+    private readonly stores: AuthStores,
     private readonly events: AuthEventsPublisher,
   ) {}
 
@@ -21,8 +23,9 @@ export class NonceFailures {
     code: string,
     provider: AuthEvent['provider'],
   ): Promise<never> {
-    const nonce = await this.codes.find(ctx.tenant, ctx.project.id, kind, code);
-    const user = nonce?.userId ? await ctx.tenant.user.findUnique({ where: { id: nonce.userId } }) : null;
+    const store = this.stores.of(ctx);
+    const nonce = await this.codes.find(store, ctx.project.id, kind, code);
+    const user = nonce?.userId ? await store.users.findById(nonce.userId) : null;
     await this.events.publish(ctx.project.id, [
       { kind: 'auth.failed', reason: 'nonce_invalid', user: user ? snapshotOf(user) : null, provider },
     ]);

@@ -12,11 +12,10 @@ import { ProjectResolver } from '../../projects/project-resolver.js';
 import type { ProjectHostConfig } from '../../project-host.config.js';
 import { looksLikeToken, randomToken } from '../crypto/auth-secrets.js';
 import { AuthRateLimits } from '../limits/auth-rate-limits.js';
-import { isUniqueViolation } from '../prisma-errors.js';
 import { assertRedirectUri, withQuery } from '../redirect-uri.js';
+import { AuthStores, DuplicateRecord } from '../store/auth-store.js';
 import { RefreshSessions } from '../tokens/refresh-sessions.js';
 import type { ClientMeta, TokenPair } from '../tokens/token-pair.js';
-import { TX_OPTIONS } from '../user-auth.constants.js';
 import { snapshotOf, tokenUserOf } from '../user-snapshot.js';
 import { AccountClaims } from '../services/account-claim.js';
 import { IDP_CLIENT_RESOLVER, type IdpClient, type IdpClientResolver } from './idp-client.resolver.js';
@@ -75,6 +74,7 @@ export class IdpSignInService {
     private readonly oidc: OidcClients,
     private readonly states: IdpStateStore,
     private readonly projects: ProjectResolver,
+    private readonly stores: AuthStores,
     private readonly sessions: RefreshSessions,
     private readonly limits: AuthRateLimits,
     private readonly events: AuthEventsPublisher,
@@ -190,7 +190,7 @@ export class IdpSignInService {
     try {
       result = await this.signIn(ctx, identity, meta).catch((error: unknown) => {
         // Two first sign-ins of one account raced: the second finds the first one's rows.
-        if (isUniqueViolation(error)) return this.signIn(ctx, identity, meta);
+        if (error instanceof DuplicateRecord) return this.signIn(ctx, identity, meta);
         throw error;
       });
     } catch (error) {
@@ -231,12 +231,9 @@ export class IdpSignInService {
    */
   private signIn(ctx: ProjectContext, identity: IdpIdentity, meta: ClientMeta): Promise<SignInResult> {
     const { issuer, subject } = identity;
-    return ctx.tenant.$transaction(async (tx): Promise<SignInResult> => {
+    return this.stores.of(ctx).transaction(async (tx): Promise<SignInResult> => {
       const picture = identity.picture ?? null;
-      const linked = await tx.identity.findUnique({
-        where: { issuer_subject: { issuer, subject } },
-        include: { user: true },
-      });
+      const linked = await tx.identities.findLinked(issuer, subject);
       if (linked) {
         const changes: { name?: string; picture?: string | null } = {};
         if (identity.name && identity.name !== linked.user.name) changes.name = identity.name;
@@ -248,13 +245,10 @@ export class IdpSignInService {
           identity.emailVerified && identity.email === linked.user.email && !linked.user.emailVerified;
         const row =
           updated || proves
-            ? await tx.user.update({
-                where: { id: linked.userId },
-                data: { ...changes, ...(proves ? { emailVerified: true } : {}) },
-              })
+            ? await tx.users.update(linked.userId, { ...changes, ...(proves ? { emailVerified: true } : {}) })
             : linked.user;
         if (identity.email && identity.email !== linked.email) {
-          await tx.identity.update({ where: { id: linked.id }, data: { email: identity.email } });
+          await tx.identities.updateEmail(linked.id, identity.email);
         }
         return {
           ok: true,
@@ -267,7 +261,7 @@ export class IdpSignInService {
 
       const email = identity.email;
       if (!email) return { ok: false, error: 'idp_oauth_failed', reason: 'idp_oauth_failed', user: null };
-      const existing = await tx.user.findUnique({ where: { email } });
+      const existing = await tx.users.findByEmail(email);
       if (existing) {
         // Linking on an unverified email would hand the account to whoever typed that address.
         if (!identity.emailVerified) {
@@ -281,19 +275,16 @@ export class IdpSignInService {
         // The provider proved the address: an account whose address never was is claimed first
         // (whoever registered it loses its password, sessions and links), and only then linked.
         const { claimed } = await this.claims.proveAddress(tx, existing);
-        await tx.identity.create({ data: { userId: existing.id, issuer, subject, email } });
-        const row = await tx.user.update({
-          where: { id: existing.id },
-          data: {
-            picture,
-            emailVerified: true,
-            // A claimed account keeps nothing its previous holder chose, the name included.
-            ...(claimed
-              ? { name: identity.name ?? null }
-              : identity.name && !existing.name
-                ? { name: identity.name }
-                : {}),
-          },
+        await tx.identities.link({ userId: existing.id, issuer, subject, email });
+        const row = await tx.users.update(existing.id, {
+          picture,
+          emailVerified: true,
+          // A claimed account keeps nothing its previous holder chose, the name included.
+          ...(claimed
+            ? { name: identity.name ?? null }
+            : identity.name && !existing.name
+              ? { name: identity.name }
+              : {}),
         });
         // A new subject on the user: user.updated (the spec's "idp_subject changed").
         return {
@@ -309,14 +300,12 @@ export class IdpSignInService {
       if (!ctx.auth.allowSignups) {
         return { ok: false, error: 'signup_disabled', reason: 'signup_disabled', user: null };
       }
-      const row = await tx.user.create({
-        data: {
-          email,
-          name: identity.name ?? null,
-          picture,
-          emailVerified: identity.emailVerified,
-          identities: { create: { issuer, subject, email } },
-        },
+      const row = await tx.users.create({
+        email,
+        name: identity.name ?? null,
+        picture,
+        emailVerified: identity.emailVerified,
+        identity: { issuer, subject, email },
       });
       return {
         ok: true,
@@ -325,7 +314,7 @@ export class IdpSignInService {
         updated: false,
         pair: await this.sessions.start(ctx, tx, tokenUserOf(row), meta),
       };
-    }, TX_OPTIONS);
+    });
   }
 
   private async publish(ctx: ProjectContext, events: Omit<AuthEvent, 'at' | 'provider'>[]): Promise<void> {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { queuePrefix } from '@suite/queue';
 import { timingSafeEqual } from 'node:crypto';
-import { PlatformResources } from '../../platform/platform-resources.js';
+import { EphemeralStore } from '../../platform/ephemeral-store.js';
 import { AuthSecrets, sha256Hex } from '../crypto/auth-secrets.js';
 import type { AuthorizationChecks } from './oidc-clients.js';
 
@@ -28,14 +28,14 @@ export interface PendingHop {
 }
 
 /**
- * The `state` of identity-provider sign-ins: 256 random bits, kept server-side in Redis (keyed by its
+ * The `state` of identity-provider sign-ins: 256 random bits, kept server-side (EphemeralStore: Redis; keyed by its
  * hash, sealed with AUTH_SECRET) for a few minutes, and consumed atomically (GETDEL), so it is
  * single use even when two callbacks race.
  */
 @Injectable()
 export class IdpStateStore {
   constructor(
-    private readonly resources: PlatformResources,
+    private readonly store: EphemeralStore,
     private readonly secrets: AuthSecrets,
   ) {}
 
@@ -43,14 +43,14 @@ export class IdpStateStore {
   async save(state: string, pending: PendingSignIn): Promise<void> {
     const key = this.key(state);
     const sealed = this.secrets.seal(SEAL, JSON.stringify(pending), key);
-    await this.resources.redis.set(key, sealed, 'EX', IDP_STATE_TTL_SECONDS);
+    await this.store.set(key, sealed, IDP_STATE_TTL_SECONDS * 1000);
   }
 
   /** The pending sign-in of `state`, at most once; undefined when unknown, expired or used. */
   async consume(state: unknown): Promise<PendingSignIn | undefined> {
     if (typeof state !== 'string' || state.length === 0 || state.length > 256) return undefined;
     const key = this.key(state);
-    const sealed = await this.resources.redis.getdel(key);
+    const sealed = await this.store.take(key);
     if (!sealed) return undefined;
     const opened = this.secrets.open(SEAL, sealed, key);
     return opened ? (JSON.parse(opened.toString('utf8')) as PendingSignIn) : undefined;
@@ -59,31 +59,26 @@ export class IdpStateStore {
   /** Keeps the hand-off of a just-started sign-in under `hop` (a fresh randomToken()). */
   async saveHop(hop: string, pending: PendingHop): Promise<void> {
     const key = this.hopKey(hop);
-    await this.resources.redis.set(
-      key,
-      this.secrets.seal(SEAL, JSON.stringify(pending), key),
-      'EX',
-      HOP_TTL_SECONDS,
-    );
+    await this.store.set(key, this.secrets.seal(SEAL, JSON.stringify(pending), key), HOP_TTL_SECONDS * 1000);
   }
 
   /** The hand-off of `hop`, at most once. */
   async takeHop(hop: unknown): Promise<PendingHop | undefined> {
     if (typeof hop !== 'string' || hop.length === 0 || hop.length > 256) return undefined;
     const key = this.hopKey(hop);
-    const sealed = await this.resources.redis.getdel(key);
+    const sealed = await this.store.take(key);
     const opened = sealed ? this.secrets.open(SEAL, sealed, key) : undefined;
     return opened ? (JSON.parse(opened.toString('utf8')) as PendingHop) : undefined;
   }
 
   /** Binds `state` to the browser holding the binding cookie `browserKey`. */
   async bind(state: string, browserKey: string): Promise<void> {
-    await this.resources.redis.set(this.bindKey(state), sha256Hex(browserKey), 'EX', IDP_STATE_TTL_SECONDS);
+    await this.store.set(this.bindKey(state), sha256Hex(browserKey), IDP_STATE_TTL_SECONDS * 1000);
   }
 
   /** Whether `browserKey` is the browser `state` was bound to (checked once: the binding is consumed). */
   async takeBinding(state: string, browserKey: string | undefined): Promise<boolean> {
-    const bound = await this.resources.redis.getdel(this.bindKey(state));
+    const bound = await this.store.take(this.bindKey(state));
     if (!bound || !browserKey) return false;
     const presented = Buffer.from(sha256Hex(browserKey));
     const expected = Buffer.from(bound);

@@ -3,14 +3,9 @@ import { AuthError, AuthErrorCode } from '@suite/errors';
 import { queuePrefix } from '@suite/queue';
 import { createHash } from 'node:crypto';
 import { isIPv6 } from 'node:net';
-import {
-  RateLimiterMemory,
-  RateLimiterRedis,
-  RateLimiterRes,
-  type RateLimiterAbstract,
-} from 'rate-limiter-flexible';
+import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { PROJECT_HOST_CONFIG } from '../../app.tokens.js';
-import { PlatformResources } from '../../platform/platform-resources.js';
+import { RateLimiters } from '../../platform/rate-limiters.js';
 import type { ProjectHostConfig } from '../../project-host.config.js';
 
 /** Per-IP buckets: each family of routes has its own, so refreshing never eats the login budget. */
@@ -23,9 +18,8 @@ const FIFTEEN_MINUTES = 15 * 60;
 const HOUR = 3600;
 
 /**
- * Rate limits of end-user auth, in Redis (rate-limiter-flexible) under REDIS_PREFIX, so every
- * replica of the host counts together; while Redis is unreachable an in-memory limiter of the same
- * size stands in. Refusals are 429 rate_limited with Retry-After. Keys hold hashes, not addresses.
+ * Rate limits of end-user auth (rate-limiter-flexible counters, RateLimiters: in Redis under
+ * REDIS_PREFIX, so every replica of the host counts together). Refusals are 429 rate_limited with Retry-After. Keys hold hashes, not addresses.
  */
 @Injectable()
 export class AuthRateLimits {
@@ -37,16 +31,10 @@ export class AuthRateLimits {
   private readonly mailPerAddress: RateLimiterAbstract;
   private readonly mailPerProject: RateLimiterAbstract;
 
-  constructor(resources: PlatformResources, @Inject(PROJECT_HOST_CONFIG) config: ProjectHostConfig) {
+  constructor(counters: RateLimiters, @Inject(PROJECT_HOST_CONFIG) config: ProjectHostConfig) {
     const prefix = `${queuePrefix()}:ua:rl`;
     const make = (name: string, points: number, duration: number): RateLimiterAbstract =>
-      new RateLimiterRedis({
-        storeClient: resources.redis,
-        keyPrefix: `${prefix}:${name}`,
-        points,
-        duration,
-        insuranceLimiter: new RateLimiterMemory({ points, duration, keyPrefix: `${prefix}:${name}` }),
-      });
+      counters.counter(`${prefix}:${name}`, points, duration);
     const perIp = config.AUTH_RATE_LIMIT_IP_PER_MINUTE;
     this.ip = {
       login: make('ip-login', perIp, 60),

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import type { TenantDb } from '@suite/db';
-import { NonceCodes, type TenantTx } from '../codes/nonce-codes.js';
+import { NonceCodes } from '../codes/nonce-codes.js';
+import type { AuthStore, UserRecord } from '../store/auth-store.js';
 import { RefreshSessions } from '../tokens/refresh-sessions.js';
 
 export interface ClaimOutcome {
-  user: TenantDb.User;
+  user: UserRecord;
   /** True when the account's address had never been proven and it now belongs to the prover. */
   claimed: boolean;
 }
@@ -25,14 +25,15 @@ export class AccountClaims {
   ) {}
 
   /** Inside the caller's transaction; on `claimed`, call `sessions.signedOutEverywhere` once it committed. */
-  async proveAddress(tx: TenantTx, user: TenantDb.User): Promise<ClaimOutcome> {
+  async proveAddress(tx: AuthStore, user: UserRecord): Promise<ClaimOutcome> {
     if (user.emailVerified) return { user, claimed: false };
     await this.sessions.revokeAllOf(tx, user.id);
-    await tx.identity.deleteMany({ where: { userId: user.id } });
+    await tx.identities.unlinkAllOf(user.id);
     await this.codes.voidAll(tx, user.id, 'email_change');
-    const row = await tx.user.update({
-      where: { id: user.id },
-      data: { passwordHash: null, pendingEmail: null, emailVerified: true },
+    const row = await tx.users.update(user.id, {
+      passwordHash: null,
+      pendingEmail: null,
+      emailVerified: true,
     });
     return { user: row, claimed: true };
   }

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import type { TenantDb } from '@suite/db';
 import { AuthEventsPublisher } from '../../events/auth-events.publisher.js';
 import type { ProjectContext } from '../../projects/project-context.js';
 import { BackgroundTasks } from '../background-tasks.js';
@@ -19,9 +18,10 @@ import { forgotPasswordMail, magicLinkMail } from '../mail/auth-mails.js';
 import { PasswordHasher } from '../passwords/password-hasher.js';
 import { passwordProblem } from '../passwords/password-policy.js';
 import { assertRedirectUri, withQuery } from '../redirect-uri.js';
+import { AuthStores, type UserRecord } from '../store/auth-store.js';
 import { RefreshSessions } from '../tokens/refresh-sessions.js';
 import type { ClientMeta, TokenPair } from '../tokens/token-pair.js';
-import { FORGOT_PASSWORD_CODE_TTL_MS, MAGIC_LINK_CODE_TTL_MS, TX_OPTIONS } from '../user-auth.constants.js';
+import { FORGOT_PASSWORD_CODE_TTL_MS, MAGIC_LINK_CODE_TTL_MS } from '../user-auth.constants.js';
 import type { StatusResponse } from '../user-auth.types.js';
 import { snapshotOf, tokenUserOf } from '../user-snapshot.js';
 import { AccountClaims } from './account-claim.js';
@@ -43,6 +43,7 @@ const RESET_SENT: StatusResponse = {
 @Injectable()
 export class MailCodeAuthService {
   constructor(
+    private readonly stores: AuthStores,
     private readonly codes: NonceCodes,
     private readonly sessions: RefreshSessions,
     private readonly hasher: PasswordHasher,
@@ -60,7 +61,7 @@ export class MailCodeAuthService {
       input.redirect_uri === undefined
         ? ctx.publicUrl
         : assertRedirectUri(input.redirect_uri, ctx.hosts, ctx.auth.redirectSchemes);
-    const user = await ctx.tenant.user.findUnique({ where: { email: input.email } });
+    const user = await this.stores.of(ctx).users.findByEmail(input.email);
     await this.limits.consumeMailRequest(
       'magic-link',
       ctx.project.id,
@@ -73,9 +74,9 @@ export class MailCodeAuthService {
 
   async magicLinkCallback(ctx: ProjectContext, query: unknown, client: ClientMeta): Promise<TokenPair> {
     const { code } = parseRequest(codeQuery, query, 'query');
-    const signedIn = await ctx.tenant.$transaction(async (tx) => {
+    const signedIn = await this.stores.of(ctx).transaction(async (tx) => {
       const nonce = await this.codes.consume(tx, ctx.project.id, 'magic_link', code);
-      const user = nonce?.userId ? await tx.user.findUnique({ where: { id: nonce.userId } }) : null;
+      const user = nonce?.userId ? await tx.users.findById(nonce.userId) : null;
       // The code was sent to the address the account had then; it is void once that changed.
       if (!nonce || !user || user.email !== nonce.email) return undefined;
       // The link proves the address: an account whose address was never proven is claimed.
@@ -84,7 +85,7 @@ export class MailCodeAuthService {
         ...proven,
         pair: await this.sessions.start(ctx, tx, tokenUserOf(proven.user), client),
       };
-    }, TX_OPTIONS);
+    });
     if (!signedIn) return this.failures.refuse(ctx, 'magic_link', code, 'magic_link');
     const user = snapshotOf(signedIn.user);
     if (signedIn.claimed) await this.sessions.signedOutEverywhere(ctx, user.id);
@@ -103,7 +104,7 @@ export class MailCodeAuthService {
     client: ClientMeta,
   ): Promise<StatusResponse> {
     const input = parseRequest(forgotPasswordBody, body);
-    const user = await ctx.tenant.user.findUnique({ where: { email: input.email } });
+    const user = await this.stores.of(ctx).users.findByEmail(input.email);
     await this.limits.consumeMailRequest(
       'forgot-password',
       ctx.project.id,
@@ -120,9 +121,9 @@ export class MailCodeAuthService {
     const problem = passwordProblem(input.password);
     if (problem) throw invalidField('password', problem);
     const passwordHash = await this.hasher.hash(input.password);
-    const updated = await ctx.tenant.$transaction(async (tx) => {
+    const updated = await this.stores.of(ctx).transaction(async (tx) => {
       const nonce = await this.codes.consume(tx, ctx.project.id, 'forgot_password', input.code);
-      const user = nonce?.userId ? await tx.user.findUnique({ where: { id: nonce.userId } }) : null;
+      const user = nonce?.userId ? await tx.users.findById(nonce.userId) : null;
       if (!nonce || !user || user.email !== nonce.email) return undefined;
       // Thrown inside the transaction: the code is not spent by a password the policy refuses.
       const personal = passwordProblem(input.password, user.email);
@@ -131,14 +132,15 @@ export class MailCodeAuthService {
       if (!user.emailVerified) {
         // The code proves the address: whoever set up the account before it was proven (an
         // identity-provider link, a pending email change) loses it with the password.
-        await tx.identity.deleteMany({ where: { userId: user.id } });
+        await tx.identities.unlinkAllOf(user.id);
         await this.codes.voidAll(tx, user.id, 'email_change');
       }
-      return tx.user.update({
-        where: { id: user.id },
-        data: { passwordHash, emailVerified: true, ...(user.emailVerified ? {} : { pendingEmail: null }) },
+      return tx.users.update(user.id, {
+        passwordHash,
+        emailVerified: true,
+        ...(user.emailVerified ? {} : { pendingEmail: null }),
       });
-    }, TX_OPTIONS);
+    });
     if (!updated) return this.failures.refuse(ctx, 'forgot_password', input.code, 'email');
     await this.sessions.signedOutEverywhere(ctx, updated.id);
     await this.events.publish(ctx.project.id, [
@@ -150,14 +152,14 @@ export class MailCodeAuthService {
   /** The requester's address when the account signed in from it before (its own mail allowance). */
   private async ownIp(
     ctx: ProjectContext,
-    user: TenantDb.User | null,
+    user: UserRecord | null,
     client: ClientMeta,
   ): Promise<string | undefined> {
     return user && (await this.sessions.signedInFrom(ctx, user.id, client.ip)) ? client.ip : undefined;
   }
 
-  private async sendMagicLink(ctx: ProjectContext, user: TenantDb.User, app: string): Promise<void> {
-    const code = await this.codes.issue(ctx.tenant, ctx.project.id, {
+  private async sendMagicLink(ctx: ProjectContext, user: UserRecord, app: string): Promise<void> {
+    const code = await this.codes.issue(this.stores.of(ctx), ctx.project.id, {
       kind: 'magic_link',
       userId: user.id,
       email: user.email,
@@ -174,8 +176,8 @@ export class MailCodeAuthService {
     ]);
   }
 
-  private async sendResetCode(ctx: ProjectContext, user: TenantDb.User): Promise<void> {
-    const code = await this.codes.issue(ctx.tenant, ctx.project.id, {
+  private async sendResetCode(ctx: ProjectContext, user: UserRecord): Promise<void> {
+    const code = await this.codes.issue(this.stores.of(ctx), ctx.project.id, {
       kind: 'forgot_password',
       userId: user.id,
       email: user.email,

@@ -16,17 +16,17 @@ import { AuthMailer } from '../mail/auth-mailer.js';
 import { welcomeMail } from '../mail/auth-mails.js';
 import { PasswordHasher } from '../passwords/password-hasher.js';
 import { passwordProblem } from '../passwords/password-policy.js';
-import { isUniqueViolation } from '../prisma-errors.js';
+import { AuthStores, DuplicateRecord } from '../store/auth-store.js';
 import { RefreshSessions } from '../tokens/refresh-sessions.js';
 import type { ClientMeta, TokenPair } from '../tokens/token-pair.js';
 import type { StatusResponse } from '../user-auth.types.js';
-import { TX_OPTIONS } from '../user-auth.constants.js';
 import { snapshotOf, tokenUserOf } from '../user-snapshot.js';
 
 /** Sign-up, sign-in with email and password, refresh and sign-out. */
 @Injectable()
 export class PasswordAuthService {
   constructor(
+    private readonly stores: AuthStores,
     private readonly sessions: RefreshSessions,
     private readonly hasher: PasswordHasher,
     private readonly limits: AuthRateLimits,
@@ -42,8 +42,9 @@ export class PasswordAuthService {
     const problem = passwordProblem(input.password, input.email);
     if (problem) throw invalidField('password', problem);
 
+    const store = this.stores.of(ctx);
     const taken = async (): Promise<never> => {
-      const existing = await ctx.tenant.user.findUnique({ where: { email: input.email } });
+      const existing = await store.users.findByEmail(input.email);
       await this.events.publish(projectId, [
         {
           kind: 'auth.failed',
@@ -54,8 +55,7 @@ export class PasswordAuthService {
       ]);
       throw new AuthError(AuthErrorCode.IdentityAlreadyExists);
     };
-    if (await ctx.tenant.user.findUnique({ where: { email: input.email }, select: { id: true } }))
-      await taken();
+    if (await store.users.emailTaken(input.email)) await taken();
 
     const passwordHash = await this.hasher.hash(input.password);
     let signedUp;
@@ -64,16 +64,18 @@ export class PasswordAuthService {
       signedUp = await withSpan(
         'db.register',
         () =>
-          ctx.tenant.$transaction(async (tx) => {
-            const user = await tx.user.create({
-              data: { email: input.email, name: input.name || null, passwordHash },
+          store.transaction(async (tx) => {
+            const user = await tx.users.create({
+              email: input.email,
+              name: input.name || null,
+              passwordHash,
             });
             return { user, pair: await this.sessions.start(ctx, tx, tokenUserOf(user), client) };
-          }, TX_OPTIONS),
+          }),
         { attributes: { 'db.system.name': 'postgresql' } },
       );
     } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
+      if (!(error instanceof DuplicateRecord)) throw error;
       return taken();
     }
     const user = snapshotOf(signedUp.user);
@@ -88,7 +90,8 @@ export class PasswordAuthService {
   async login(ctx: ProjectContext, body: unknown, client: ClientMeta): Promise<TokenPair> {
     const input = parseRequest(loginBody, body);
     const projectId = ctx.project.id;
-    const user = await ctx.tenant.user.findUnique({ where: { email: input.email } });
+    const store = this.stores.of(ctx);
+    const user = await store.users.findByEmail(input.email);
     // The user's own address (signed in from before) is never locked out by attempts from others.
     const own = user ? await this.sessions.signedInFrom(ctx, user.id, client.ip) : false;
     await this.limits.consumeSignIn('login', projectId, input.email, client.ip, own);
@@ -109,9 +112,9 @@ export class PasswordAuthService {
     await this.limits.loginSucceeded(projectId, input.email, client.ip);
     if (user.passwordHash && this.hasher.needsRehash(user.passwordHash)) {
       const passwordHash = await this.hasher.hash(input.password);
-      await ctx.tenant.user.update({ where: { id: user.id }, data: { passwordHash } });
+      await store.users.update(user.id, { passwordHash });
     }
-    const pair = await this.sessions.start(ctx, ctx.tenant, tokenUserOf(user), client);
+    const pair = await this.sessions.start(ctx, store, tokenUserOf(user), client);
     await this.events.publish(projectId, [
       { kind: 'user.signed_in', user: snapshotOf(user), provider: 'email' },
     ]);

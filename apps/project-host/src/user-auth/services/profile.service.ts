@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import type { TenantDb } from '@suite/db';
 import { AuthError, AuthErrorCode } from '@suite/errors';
 import { AuthEventsPublisher } from '../../events/auth-events.publisher.js';
 import { AuthStateCache } from '../../events/auth-state.cache.js';
@@ -11,9 +10,9 @@ import { AuthRateLimits } from '../limits/auth-rate-limits.js';
 import { AuthMailer } from '../mail/auth-mailer.js';
 import { emailChangedMail, emailChangeMail } from '../mail/auth-mails.js';
 import { PasswordHasher } from '../passwords/password-hasher.js';
-import { isUniqueViolation } from '../prisma-errors.js';
 import type { AccessClaims } from '../tokens/access-tokens.js';
-import { EMAIL_CHANGE_CODE_TTL_MS, TX_OPTIONS } from '../user-auth.constants.js';
+import { AuthStores, DuplicateRecord, type UserRecord } from '../store/auth-store.js';
+import { EMAIL_CHANGE_CODE_TTL_MS } from '../user-auth.constants.js';
 import type { ConfirmedEmail, PendingEmailChange, Profile } from '../user-auth.types.js';
 import { snapshotOf } from '../user-snapshot.js';
 import { RefreshSessions } from '../tokens/refresh-sessions.js';
@@ -29,6 +28,7 @@ const ACCOUNT_GONE = 'The account of this access token no longer exists';
 @Injectable()
 export class ProfileService {
   constructor(
+    private readonly stores: AuthStores,
     private readonly hasher: PasswordHasher,
     private readonly codes: NonceCodes,
     private readonly failures: NonceFailures,
@@ -42,7 +42,7 @@ export class ProfileService {
 
   async me(ctx: ProjectContext, claims: AccessClaims): Promise<Profile> {
     const user = await this.state.user(ctx.project.id, claims.sub, () =>
-      ctx.tenant.user.findUnique({ where: { id: claims.sub } }),
+      this.stores.of(ctx).users.findById(claims.sub),
     );
     if (!user) throw new AuthError(AuthErrorCode.Unauthorized, ACCOUNT_GONE);
     return snapshotOf(user);
@@ -56,7 +56,7 @@ export class ProfileService {
 
     if (email === undefined) {
       if (name === user.name) return { status: 200, body: snapshotOf(user) };
-      const updated = await ctx.tenant.user.update({ where: { id: user.id }, data: { name } });
+      const updated = await this.stores.of(ctx).users.update(user.id, { name });
       await this.publishUpdated(ctx, updated);
       return { status: 200, body: snapshotOf(updated) };
     }
@@ -68,30 +68,26 @@ export class ProfileService {
   /** The email-change callback: no Bearer needed, the code is the proof. */
   async confirmEmailChange(ctx: ProjectContext, body: unknown): Promise<ConfirmedEmail> {
     const { code } = parseRequest(codeBody, body);
-    let previous: TenantDb.User | undefined;
-    let updated: TenantDb.User | undefined;
+    let previous: UserRecord | undefined;
+    let updated: UserRecord | undefined;
     let claimed = false;
     try {
-      updated = await ctx.tenant.$transaction(async (tx) => {
+      updated = await this.stores.of(ctx).transaction(async (tx) => {
         const nonce = await this.codes.consume(tx, ctx.project.id, 'email_change', code);
-        const user = nonce?.userId ? await tx.user.findUnique({ where: { id: nonce.userId } }) : null;
+        const user = nonce?.userId ? await tx.users.findById(nonce.userId) : null;
         // Only the latest request counts: an older code names an address no longer pending.
         if (!nonce || !user || user.pendingEmail !== nonce.email) return undefined;
         previous = user;
         // Rolled back: the change stays pending and the code unspent, as the spec's table says.
-        if (await tx.user.findUnique({ where: { email: nonce.email }, select: { id: true } }))
-          throw new EmailTaken();
+        if (await tx.users.emailTaken(nonce.email)) throw new EmailTaken();
         // The code proves the new address, not who set the account up: an account whose address
         // was never proven goes to the prover (sessions, links and password dropped) first.
         const proven = await this.claims.proveAddress(tx, user);
         claimed = proven.claimed;
-        return tx.user.update({
-          where: { id: user.id },
-          data: { email: nonce.email, pendingEmail: null, emailVerified: true },
-        });
-      }, TX_OPTIONS);
+        return tx.users.update(user.id, { email: nonce.email, pendingEmail: null, emailVerified: true });
+      });
     } catch (error) {
-      if (!(error instanceof EmailTaken) && !isUniqueViolation(error)) throw error;
+      if (!(error instanceof EmailTaken) && !(error instanceof DuplicateRecord)) throw error;
       await this.events.publish(ctx.project.id, [
         {
           kind: 'auth.failed',
@@ -112,7 +108,7 @@ export class ProfileService {
   /** A user with a password proves it and the email changes at once; the old address is told. */
   private async changeEmailNow(
     ctx: ProjectContext,
-    user: TenantDb.User,
+    user: UserRecord,
     email: string,
     name: string | null,
     currentPassword: string | undefined,
@@ -127,18 +123,15 @@ export class ProfileService {
         status: 403,
       });
     }
-    let updated: TenantDb.User;
+    let updated: UserRecord;
     try {
-      updated = await ctx.tenant.$transaction(async (tx) => {
+      updated = await this.stores.of(ctx).transaction(async (tx) => {
         await this.codes.voidAll(tx, user.id, 'email_change');
         // Nothing proved the new address: it counts as unproven until a mailed code or a provider does.
-        return tx.user.update({
-          where: { id: user.id },
-          data: { email, name, pendingEmail: null, emailVerified: false },
-        });
-      }, TX_OPTIONS);
+        return tx.users.update(user.id, { email, name, pendingEmail: null, emailVerified: false });
+      });
     } catch (error) {
-      if (isUniqueViolation(error)) throw new AuthError(AuthErrorCode.IdentityAlreadyExists);
+      if (error instanceof DuplicateRecord) throw new AuthError(AuthErrorCode.IdentityAlreadyExists);
       throw error;
     }
     await this.mailer.send(ctx, emailChangedMail(ctx.project, user.email, updated.email));
@@ -152,19 +145,15 @@ export class ProfileService {
    */
   private async requestEmailChange(
     ctx: ProjectContext,
-    user: TenantDb.User,
+    user: UserRecord,
     email: string,
     name: string | null,
   ): Promise<PendingEmailChange> {
-    if (await ctx.tenant.user.findUnique({ where: { email }, select: { id: true } })) {
-      throw new AuthError(AuthErrorCode.IdentityAlreadyExists);
-    }
+    const store = this.stores.of(ctx);
+    if (await store.users.emailTaken(email)) throw new AuthError(AuthErrorCode.IdentityAlreadyExists);
     await this.limits.consumeMailRequest('email-change', ctx.project.id, email);
-    const updated = await ctx.tenant.user.update({
-      where: { id: user.id },
-      data: { pendingEmail: email, name },
-    });
-    const code = await this.codes.issue(ctx.tenant, ctx.project.id, {
+    const updated = await store.users.update(user.id, { pendingEmail: email, name });
+    const code = await this.codes.issue(store, ctx.project.id, {
       kind: 'email_change',
       userId: user.id,
       email,
@@ -179,13 +168,13 @@ export class ProfileService {
     return { id: updated.id, name: updated.name, email: updated.email, pendingEmail: email };
   }
 
-  private async user(ctx: ProjectContext, claims: AccessClaims): Promise<TenantDb.User> {
-    const user = await ctx.tenant.user.findUnique({ where: { id: claims.sub } });
+  private async user(ctx: ProjectContext, claims: AccessClaims): Promise<UserRecord> {
+    const user = await this.stores.of(ctx).users.findById(claims.sub);
     if (!user) throw new AuthError(AuthErrorCode.Unauthorized, ACCOUNT_GONE);
     return user;
   }
 
-  private async publishUpdated(ctx: ProjectContext, user: TenantDb.User, claimed = false): Promise<void> {
+  private async publishUpdated(ctx: ProjectContext, user: UserRecord, claimed = false): Promise<void> {
     await this.events.publish(ctx.project.id, [
       { kind: 'user.updated', user: snapshotOf(user), provider: 'email', ...(claimed ? { claimed } : {}) },
     ]);

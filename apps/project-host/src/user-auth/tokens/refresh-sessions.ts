@@ -1,14 +1,16 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { newId, sqlPool, type TenantDb } from '@suite/db';
+import { newId } from '@suite/db';
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { PROJECT_HOST_CONFIG } from '../../app.tokens.js';
 import type { UserSnapshot } from '../../events/auth-events.publisher.js';
 import { AuthStateCache } from '../../events/auth-state.cache.js';
+import { Clock } from '../../platform/clock.js';
 import type { ProjectContext } from '../../projects/project-context.js';
 import type { ProjectHostConfig } from '../../project-host.config.js';
-import type { TenantTx } from '../codes/nonce-codes.js';
 import { looksLikeToken, randomToken, sha256Hex } from '../crypto/auth-secrets.js';
-import { REFRESH_TOKEN_TTL_MS, TX_OPTIONS } from '../user-auth.constants.js';
+import { AuthStores, type AuthStore, type NewSession } from '../store/auth-store.js';
+import { REFRESH_TOKEN_TTL_MS } from '../user-auth.constants.js';
 import { snapshotOf, tokenUserOf, type TokenUser } from '../user-snapshot.js';
 import { AccessTokens, type AccessClaims } from './access-tokens.js';
 import { RefreshGraceCache } from './refresh-grace.cache.js';
@@ -16,42 +18,12 @@ import type { ClientMeta, TokenPair } from './token-pair.js';
 
 /** How long after a rotation its pair may still be on its way to the grace cache. */
 const GRACE_PAIR_WAIT_MS = 2_000;
-
-/**
- * The common rotation in one statement (see `rotateCurrent`), named so each connection plans it
- * once. $1 the presented token's hash; $2-$6 the successor's id, hash, expiry, ip and user agent.
- */
-const ROTATE_CURRENT = {
-  name: 'rotate-current-session-v2',
-  text: `
-    WITH current AS (
-      SELECT id, user_id, family_id FROM platform_auth.sessions
-       WHERE token_hash = $1 AND rotated_at IS NULL AND revoked_at IS NULL AND expires_at > now()
-         FOR UPDATE
-    ), successor AS (
-      INSERT INTO platform_auth.sessions (id, user_id, family_id, token_hash, expires_at, ip, user_agent)
-      SELECT $2::uuid, user_id, family_id, $3, $4, $5, $6 FROM current
-    ), rotated AS (
-      UPDATE platform_auth.sessions AS s SET rotated_at = now(), replaced_by_id = $2::uuid
-        FROM current WHERE s.id = current.id
-    )
-    SELECT current.family_id, u.id, u.email, u.name, u.picture, u.email_verified
-      FROM current JOIN platform_auth.users AS u ON u.id = current.user_id`,
-};
+const GRACE_PAIR_POLL_MS = 25;
 
 export type RotateOutcome =
   | { ok: true; pair: TokenPair }
   /** `user` is set when the token belonged to a known user (for auth.failed). */
   | { ok: false; user: UserSnapshot | null; reused: boolean };
-
-interface LockedSession {
-  id: string;
-  userId: string;
-  familyId: string;
-  rotatedAt: Date | null;
-  revokedAt: Date | null;
-  expiresAt: Date;
-}
 
 /**
  * Refresh tokens: 256 random bits, stored only as their sha256, one row per token; a sign-in starts
@@ -68,52 +40,60 @@ export class RefreshSessions {
   private readonly graceMs: number;
 
   constructor(
+    private readonly stores: AuthStores,
     private readonly tokens: AccessTokens,
     private readonly grace: RefreshGraceCache,
     private readonly state: AuthStateCache,
+    private readonly clock: Clock,
     @Inject(PROJECT_HOST_CONFIG) config: ProjectHostConfig,
   ) {
     this.graceMs = config.REFRESH_REUSE_GRACE_MS;
   }
 
-  /** Signs a user in: a new session family and its first pair. */
-  async start(ctx: ProjectContext, tx: TenantTx, user: TokenUser, meta: ClientMeta): Promise<TokenPair> {
+  /** Signs a user in: a new session family and its first pair (inside the caller's transaction, if any). */
+  async start(ctx: ProjectContext, tx: AuthStore, user: TokenUser, meta: ClientMeta): Promise<TokenPair> {
     const refreshToken = randomToken();
     const familyId = randomUUID();
-    await tx.session.create({ data: this.row(user.id, familyId, refreshToken, meta) });
+    await tx.sessions.create({ userId: user.id, familyId, ...this.successor(refreshToken, meta) });
     return { accessToken: await this.tokens.issue(audienceOf(ctx), user, familyId), refreshToken };
   }
 
+  /**
+   * How a refresh rotates. The common case is one statement (`rotateCurrent`); a token that is not
+   * current (unknown, revoked, expired, or rotated already: a racing tab or a reuse) takes the
+   * careful path, which locks its row and decides.
+   */
   async rotate(ctx: ProjectContext, refreshToken: string, meta: ClientMeta): Promise<RotateOutcome> {
     if (!looksLikeToken(refreshToken)) return { ok: false, user: null, reused: false };
     const hash = sha256Hex(refreshToken);
     const projectId = ctx.project.id;
-    const fast = await this.rotateCurrent(ctx, hash, meta);
+    const store = this.stores.of(ctx);
+    const fast = await this.rotateCurrent(ctx, store, hash, meta);
     if (fast) return { ok: true, pair: fast };
-    // Not a current token (unknown, revoked, expired, already rotated: a racing tab or a reuse).
-    const outcome = await ctx.tenant.$transaction(async (tx): Promise<RotateOutcome> => {
-      const row = await lockSession(tx, hash);
+    const outcome = await store.transaction(async (tx): Promise<RotateOutcome> => {
+      const row = await tx.sessions.lockByTokenHash(hash);
       if (!row) return { ok: false, user: null, reused: false };
-      const user = await tx.user.findUnique({ where: { id: row.userId } });
+      const user = await tx.users.findById(row.userId);
       if (!user) return { ok: false, user: null, reused: false };
-      const now = Date.now();
-      if (row.revokedAt || row.expiresAt.getTime() <= now) {
+      const now = this.clock.now();
+      if (row.revokedAt || row.expiresAt <= now) {
         return { ok: false, user: snapshotOf(user), reused: false };
       }
       if (row.rotatedAt) {
-        if (this.graceMs > 0 && now - row.rotatedAt.getTime() <= this.graceMs) {
-          const pair = await this.gracePair(projectId, hash, row.rotatedAt);
+        if (this.graceMs > 0 && now.getTime() - row.rotatedAt.getTime() <= this.graceMs) {
+          const pair = await this.gracePair(projectId, hash, now.getTime() - row.rotatedAt.getTime());
           if (pair) return { ok: true, pair };
         }
-        await revokeFamilyRows(tx, row.familyId);
+        await tx.sessions.revokeFamily(row.familyId, now);
         return { ok: false, user: snapshotOf(user), reused: true };
       }
       const next = randomToken();
-      const successor = await tx.session.create({ data: this.row(user.id, row.familyId, next, meta) });
-      await tx.session.update({
-        where: { id: row.id },
-        data: { rotatedAt: new Date(now), replacedById: successor.id },
+      const successor = await tx.sessions.create({
+        userId: user.id,
+        familyId: row.familyId,
+        ...this.successor(next, meta),
       });
+      await tx.sessions.markRotated(row.id, now, successor.id);
       const pair = {
         accessToken: await this.tokens.issue(audienceOf(ctx), tokenUserOf(user), row.familyId),
         refreshToken: next,
@@ -121,7 +101,7 @@ export class RefreshSessions {
       // Cached before the commit releases the row lock, so the requests queued behind it find it.
       if (this.graceMs > 0) await this.grace.put(projectId, hash, pair, this.graceMs);
       return { ok: true, pair };
-    }, TX_OPTIONS);
+    });
     // A reuse revoked the family: its access tokens stop working everywhere now.
     if (!outcome.ok && outcome.reused && outcome.user)
       await this.state.invalidate(projectId, [outcome.user.id]);
@@ -129,40 +109,22 @@ export class RefreshSessions {
   }
 
   /**
-   * The common case in one statement (one round trip, its own transaction): the token is current
-   * (not rotated, revoked or expired), so its row is locked, the successor inserted and the row
+   * The common case in one statement (one round trip, its own transaction: see the session
+   * repository): the token is current, so its row is locked, the successor inserted and the row
    * marked rotated. A concurrent presentation of the same token waits for the lock and then no
-   * longer matches (READ COMMITTED re-checks the locked row), so it takes the careful path.
+   * longer matches, so it takes the careful path.
    */
   private async rotateCurrent(
     ctx: ProjectContext,
+    store: AuthStore,
     hash: string,
     meta: ClientMeta,
   ): Promise<TokenPair | undefined> {
     const next = randomToken();
-    const successorId = newId();
-    const tokenHash = sha256Hex(next);
-    const expiresAt = new Date(Date.now() + REFRESH_TOKEN_TTL_MS);
-    const userAgent = meta.userAgent?.slice(0, 512) ?? null;
-    const { rows } = await sqlPool(ctx.tenant).query<{
-      family_id: string;
-      id: string;
-      email: string;
-      name: string | null;
-      picture: string | null;
-      email_verified: boolean;
-    }>({
-      ...ROTATE_CURRENT,
-      values: [hash, successorId, tokenHash, expiresAt, meta.ip ?? null, userAgent],
-    });
-    const found = rows[0];
-    if (!found) return undefined;
+    const rotated = await store.sessions.rotateCurrent(hash, { id: newId(), ...this.successor(next, meta) });
+    if (!rotated) return undefined;
     const pair = {
-      accessToken: await this.tokens.issue(
-        audienceOf(ctx),
-        { ...snapshotOf(found), emailVerified: found.email_verified },
-        found.family_id,
-      ),
+      accessToken: await this.tokens.issue(audienceOf(ctx), rotated.user, rotated.familyId),
       refreshToken: next,
     };
     // Requests that presented the same token meanwhile wait for this in the careful path. The
@@ -183,11 +145,15 @@ export class RefreshSessions {
    * after its commit, so a request that queued behind it may look a moment too early: it looks
    * again for a short while (only when the rotation was just now) before calling it a reuse.
    */
-  private async gracePair(projectId: string, hash: string, rotatedAt: Date): Promise<TokenPair | undefined> {
-    for (;;) {
+  private async gracePair(
+    projectId: string,
+    hash: string,
+    sinceRotationMs: number,
+  ): Promise<TokenPair | undefined> {
+    for (let waited = sinceRotationMs; ; waited += GRACE_PAIR_POLL_MS) {
       const pair = await this.grace.get(projectId, hash);
-      if (pair || Date.now() - rotatedAt.getTime() > GRACE_PAIR_WAIT_MS) return pair;
-      await new Promise((resolve) => setTimeout(resolve, 25));
+      if (pair || waited > GRACE_PAIR_WAIT_MS) return pair;
+      await sleep(GRACE_PAIR_POLL_MS);
     }
   }
 
@@ -195,13 +161,13 @@ export class RefreshSessions {
   async revoke(ctx: ProjectContext, refreshToken: string): Promise<UserSnapshot | null> {
     if (!looksLikeToken(refreshToken)) return null;
     const hash = sha256Hex(refreshToken);
-    const revoked = await ctx.tenant.$transaction(async (tx) => {
-      const row = await lockSession(tx, hash);
+    const revoked = await this.stores.of(ctx).transaction(async (tx) => {
+      const row = await tx.sessions.lockByTokenHash(hash);
       if (!row || row.revokedAt) return undefined;
-      await revokeFamilyRows(tx, row.familyId);
-      const user = await tx.user.findUnique({ where: { id: row.userId } });
+      await tx.sessions.revokeFamily(row.familyId, this.clock.now());
+      const user = await tx.users.findById(row.userId);
       return { userId: row.userId, user: user ? snapshotOf(user) : null };
-    }, TX_OPTIONS);
+    });
     if (!revoked) return null;
     await this.state.invalidate(ctx.project.id, [revoked.userId]);
     return revoked.user;
@@ -211,8 +177,8 @@ export class RefreshSessions {
    * Signs a user out everywhere (after a password reset), inside the caller's transaction; call
    * `signedOutEverywhere` once it committed.
    */
-  async revokeAllOf(tx: TenantTx, userId: string): Promise<void> {
-    await tx.session.updateMany({ where: { userId, revokedAt: null }, data: { revokedAt: new Date() } });
+  async revokeAllOf(tx: AuthStore, userId: string): Promise<void> {
+    await tx.sessions.revokeAllOf(userId, this.clock.now());
   }
 
   /** After `revokeAllOf` committed: the user's access tokens stop working in every process. */
@@ -224,34 +190,23 @@ export class RefreshSessions {
    * Whether `userId` ever signed in from `ip` (a session row opened from there): the user's own
    * address, which attacks from elsewhere must not lock out (rate limits).
    */
-  async signedInFrom(ctx: ProjectContext, userId: string, ip: string): Promise<boolean> {
-    const row = await ctx.tenant.session.findFirst({ where: { userId, ip }, select: { id: true } });
-    return row !== null;
+  signedInFrom(ctx: ProjectContext, userId: string, ip: string): Promise<boolean> {
+    return this.stores.of(ctx).sessions.openedFrom(userId, ip);
   }
 
   /** Whether the session family an access token names is still signed in (see AuthStateCache). */
   isLive(ctx: ProjectContext, claims: Pick<AccessClaims, 'sub' | 'sid'>): Promise<boolean> {
-    return this.state.sessionLive(ctx.project.id, claims.sub, claims.sid, async () => {
-      const live = await ctx.tenant.session.findFirst({
-        where: { familyId: claims.sid, userId: claims.sub, revokedAt: null, expiresAt: { gt: new Date() } },
-        select: { id: true },
-      });
-      return live !== null;
-    });
+    return this.state.sessionLive(ctx.project.id, claims.sub, claims.sid, () =>
+      this.stores.of(ctx).sessions.familyLive(claims.sub, claims.sid, this.clock.now()),
+    );
   }
 
-  private row(
-    userId: string,
-    familyId: string,
-    token: string,
-    meta: ClientMeta,
-  ): TenantDb.Prisma.SessionUncheckedCreateInput {
+  /** A new row's token hash, expiry and origin. */
+  private successor(token: string, meta: ClientMeta): Omit<NewSession, 'userId' | 'familyId'> {
     return {
-      userId,
-      familyId,
       tokenHash: sha256Hex(token),
-      expiresAt: new Date(Date.now() + REFRESH_TOKEN_TTL_MS),
-      ip: meta.ip,
+      expiresAt: new Date(this.clock.now().getTime() + REFRESH_TOKEN_TTL_MS),
+      ip: meta.ip ?? null,
       userAgent: meta.userAgent?.slice(0, 512) ?? null,
     };
   }
@@ -259,33 +214,4 @@ export class RefreshSessions {
 
 export function audienceOf(ctx: ProjectContext): { projectId: string; issuer: string } {
   return { projectId: ctx.project.id, issuer: ctx.publicUrl };
-}
-
-async function lockSession(tx: TenantTx, tokenHash: string): Promise<LockedSession | undefined> {
-  const rows = await tx.$queryRaw<
-    {
-      id: string;
-      user_id: string;
-      family_id: string;
-      rotated_at: Date | null;
-      revoked_at: Date | null;
-      expires_at: Date;
-    }[]
-  >`SELECT id, user_id, family_id, rotated_at, revoked_at, expires_at
-      FROM "platform_auth"."sessions" WHERE token_hash = ${tokenHash} FOR UPDATE`;
-  const row = rows[0];
-  if (!row) return undefined;
-  const date = (value: Date | string | null): Date | null => (value === null ? null : new Date(value));
-  return {
-    id: row.id,
-    userId: row.user_id,
-    familyId: row.family_id,
-    rotatedAt: date(row.rotated_at),
-    revokedAt: date(row.revoked_at),
-    expiresAt: date(row.expires_at)!,
-  };
-}
-
-async function revokeFamilyRows(tx: TenantTx, familyId: string): Promise<void> {
-  await tx.session.updateMany({ where: { familyId, revokedAt: null }, data: { revokedAt: new Date() } });
 }

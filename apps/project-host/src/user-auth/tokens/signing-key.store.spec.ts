@@ -8,9 +8,10 @@ import {
 import type { PlatformResources } from '../../platform/platform-resources.js';
 import { AuthSecrets } from '../crypto/auth-secrets.js';
 import { AccessTokens } from './access-tokens.js';
+import { PrismaSigningKeyRepository } from './signing-key.repository.js';
 import { SigningKeyStore } from './signing-key.store.js';
 
-// Signing keys against a real Postgres: first use, races between processes, rotation, a changed
+// Signing keys (the store and its Prisma repository) against a real Postgres: first use, races between processes, rotation, a changed
 // AUTH_SECRET, and what access tokens accept as a result.
 
 const SECRET = 'signing-key-store-spec-secret-0123456789';
@@ -27,7 +28,10 @@ let database: ThrowawayDatabase;
 let db: MainClient;
 
 function store(secret = SECRET): SigningKeyStore {
-  return new SigningKeyStore({ db } as unknown as PlatformResources, new AuthSecrets(secret));
+  return new SigningKeyStore(
+    new PrismaSigningKeyRepository({ db } as unknown as PlatformResources),
+    new AuthSecrets(secret),
+  );
 }
 
 async function newProject(): Promise<{ projectId: string; issuer: string }> {

@@ -1,5 +1,4 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { MainDb } from '@suite/db';
 import {
   createPrivateKey,
   createPublicKey,
@@ -8,13 +7,13 @@ import {
   type JsonWebKey,
   type KeyObject,
 } from 'node:crypto';
-import { PlatformResources } from '../../platform/platform-resources.js';
 import { AuthSecrets } from '../crypto/auth-secrets.js';
 import {
   ACCESS_TOKEN_ALG,
   ACCESS_TOKEN_TTL_SECONDS,
   SIGNING_KEY_ROTATE_AFTER_MS,
 } from '../user-auth.constants.js';
+import { SigningKeyRepository, type SigningKeyRecord } from './signing-key.repository.js';
 
 export interface SigningKey {
   kid: string;
@@ -47,7 +46,7 @@ export class SigningKeyStore {
   private readonly creating = new Map<string, Promise<SigningKey & { privateKey: KeyObject }>>();
 
   constructor(
-    private readonly resources: PlatformResources,
+    private readonly records: SigningKeyRepository,
     private readonly secrets: AuthSecrets,
   ) {}
 
@@ -91,11 +90,8 @@ export class SigningKeyStore {
     if (!reload && cached && Date.now() - cached.loadedAt < CACHE_TTL_MS) return cached.keys;
     // All generations in one read (a project gains one every 90 days), so the highest generation
     // and the live keys come from the same snapshot.
-    const rows = await this.resources.db.signingKey.findMany({
-      where: { projectId },
-      orderBy: { generation: 'desc' },
-    });
-    const verifiable = (row: MainDb.SigningKey) =>
+    const rows = await this.records.listOf(projectId);
+    const verifiable = (row: SigningKeyRecord) =>
       !row.retiredAt || row.retiredAt.getTime() + RETIRED_KEY_GRACE_MS > Date.now();
     const keys = rows.filter(verifiable).map((row) => this.load(row));
     this.cache.set(projectId, { keys, highest: rows[0]?.generation ?? 0, loadedAt: Date.now() });
@@ -103,7 +99,7 @@ export class SigningKeyStore {
     return keys;
   }
 
-  private load(row: MainDb.SigningKey): SigningKey {
+  private load(row: SigningKeyRecord): SigningKey {
     const sealedPrivate = this.secrets.open(
       'signing-key-seal',
       row.privateKeySealed,
@@ -149,33 +145,21 @@ export class SigningKeyStore {
     const kid = randomUUID();
     const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const now = new Date();
-    try {
-      await this.resources.db.$transaction([
-        this.resources.db.signingKey.create({
-          data: {
-            id: kid,
-            projectId,
-            generation,
-            algorithm: ACCESS_TOKEN_ALG,
-            publicJwk: publicKey.export({ format: 'jwk' }) as MainDb.Prisma.InputJsonObject,
-            privateKeySealed: this.secrets.seal(
-              'signing-key-seal',
-              privateKey.export({ format: 'der', type: 'pkcs8' }),
-              aad(projectId, kid),
-            ),
-            createdAt: now,
-          },
-        }),
-        this.resources.db.signingKey.updateMany({
-          where: { projectId, generation: { lt: generation }, retiredAt: null },
-          data: { retiredAt: now },
-        }),
-      ]);
-    } catch (error) {
-      // Another process created this generation first: use its key.
-      if (!(error instanceof MainDb.Prisma.PrismaClientKnownRequestError && error.code === 'P2002'))
-        throw error;
-    }
+    // False when another process created this generation first: its key is used.
+    await this.records.insertGeneration({
+      id: kid,
+      projectId,
+      generation,
+      algorithm: ACCESS_TOKEN_ALG,
+      publicJwk: publicKey.export({ format: 'jwk' }) as SigningKeyRecord['publicJwk'],
+      privateKeySealed: this.secrets.seal(
+        'signing-key-seal',
+        privateKey.export({ format: 'der', type: 'pkcs8' }),
+        aad(projectId, kid),
+      ),
+      createdAt: now,
+      retiredAt: null,
+    });
     const current = usable(await this.keys(projectId, true));
     if (!current) throw new Error(`project ${projectId} has no usable signing key after creating one`);
     return current;
