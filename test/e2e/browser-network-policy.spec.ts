@@ -20,7 +20,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -52,6 +52,13 @@ describe('browser network policy (public-only, per context proxy)', () => {
   let resolverAddress = '';
 
   const record = (where: string) => (req: IncomingMessage) => privateHits.push(`${where} ${req.url}`);
+  // Every socket the test servers accepted (upgraded ones included, which close() would wait for).
+  const sockets = new Set<Socket>();
+  const track = (server: Server): Server =>
+    server.on('connection', (socket: Socket) => {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+    });
 
   beforeAll(async () => {
     resolverAddress = await dns.start();
@@ -71,13 +78,13 @@ describe('browser network policy (public-only, per context proxy)', () => {
     });
     await new Promise<void>((resolve) => secret.listen(0, '127.0.0.1', resolve));
     privatePort = (secret.address() as AddressInfo).port;
-    privateServers.push(secret);
+    privateServers.push(track(secret));
     const secret6 = createServer((req, res) => {
       record('::1')(req);
       res.end('secret');
     });
     await new Promise<void>((resolve) => secret6.listen(privatePort, '::1', resolve)).catch(() => undefined);
-    privateServers.push(secret6);
+    privateServers.push(track(secret6));
 
     const pages: Record<string, string> = {
       '/': `<!doctype html><title>Public</title><h1>Welcome</h1>
@@ -140,6 +147,7 @@ describe('browser network policy (public-only, per context proxy)', () => {
         `HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`,
       );
     });
+    track(publicSite);
     await new Promise<void>((resolve) => publicSite.listen(0, '127.0.0.2', resolve));
     port = (publicSite.address() as AddressInfo).port;
 
@@ -156,6 +164,7 @@ describe('browser network policy (public-only, per context proxy)', () => {
   afterAll(async () => {
     await pool.close();
     await dns.stop();
+    for (const socket of sockets) socket.destroy();
     await new Promise((resolve) => publicSite.close(resolve));
     await Promise.all(privateServers.map((s) => new Promise((resolve) => s.close(resolve))));
   });
