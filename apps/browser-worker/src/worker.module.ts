@@ -9,9 +9,8 @@ import { LlmAgentRunner } from './agent/llm-agent.runner.js';
 import type { BrowserWorkerConfig } from './browser-worker.config.js';
 import { HealthServer } from './health/health-server.js';
 import { BrowserJobConsumer } from './jobs/browser-job.consumer.js';
-import { JobLifecycleRepository } from './jobs/job-lifecycle.repository.js';
 import { JobReaper } from './jobs/job-reaper.js';
-import { WorkerResources } from './jobs/worker-resources.js';
+import { workerConnectionProviders } from './jobs/worker-connections.js';
 import { BROWSER_WORKER_CONFIG } from './worker.tokens.js';
 
 @Module({})
@@ -34,12 +33,7 @@ export class WorkerModule {
       ],
       providers: [
         HealthServer,
-        WorkerResources,
-        {
-          provide: JobLifecycleRepository,
-          inject: [WorkerResources],
-          useFactory: (r: WorkerResources) => new JobLifecycleRepository(r.db),
-        },
+        ...workerConnectionProviders,
         BrowserSessions,
         InterpreterAgentRunner,
         LlmAgentRunner,

@@ -9,16 +9,43 @@ export {
 export { createArtifactStore, type ArtifactStoreConfig } from './artifact-store.factory.js';
 export { S3ArtifactStore, type S3ArtifactStoreOptions } from './s3-artifact-store.js';
 export { parseByteRange, type ByteRange } from './byte-range.js';
-export { jobChannel, JobEventsPublisher, subscribeToJob, type JobEvent } from './job-events.js';
-export { maskSecrets, toJobRecord } from './job-record.mapper.js';
+export {
+  fromSnapshot,
+  jobChannel,
+  JobEventsPublisher,
+  toSnapshot,
+  type JobEvent,
+  type JobLogEvent,
+  type JobSnapshot,
+  type JobStatusEvent,
+  type JobStepEvent,
+  type JobStepProgress,
+} from './job-events.js';
+export { JobEventsHub } from './job-events-hub.js';
 export {
   INSTRUCTIONS_NOT_UNDERSTOOD,
-  JobService,
-  type CreateJobOptions,
+  isFinalStatus,
+  isSettledStatus,
+  publicStatus,
+  storedStatusesOf,
+  StoredJobStatus,
+  type StoredStatus,
+} from './job-state.js';
+export { BullJobQueue, JobQueue, type QueuedState } from './job-queue.js';
+export {
+  JobRepository,
   type CreatedJob,
-  type JobServiceDeps,
-  type VideoResponse,
-} from './job.service.js';
+  type FinishedRun,
+  type JobFilter,
+  type JobPage,
+  type NewJob,
+  type NewTaskParts,
+  type RunArtifacts,
+  type RunRecord,
+} from './job.repository.js';
+export { PrismaJobRepository } from './prisma-job.repository.js';
+export { maskSecrets, toJobRecord } from './job-record.mapper.js';
+export { JobService, type CreateJobOptions, type JobServiceDeps, type VideoResponse } from './job.service.js';
 export {
   INTERPRETER_MODEL,
   ModelRegistry,
@@ -26,4 +53,11 @@ export {
   type ModelProvider,
   type ModelRegistryOptions,
 } from './model-registry.js';
-export { JobEventsHub } from './job-events-hub.js';
+export {
+  ARTIFACT_STORE,
+  RUNNER_JOBS_EXPORTS,
+  runnerJobsProviders,
+  RunnerJobsConnections,
+  type RunnerJobsConfig,
+} from './runner-jobs.providers.js';
+export { SseWriter } from './sse-writer.js';

@@ -1,12 +1,13 @@
-import { type JobRecordDto, type JobStepDto, JobStatus, type BrowserEnv } from '@suite/contracts';
+import type { BrowserEnv, JobRecordDto, JobStepDto } from '@suite/contracts';
 import type { MainDb } from '@suite/db';
+import { publicStatus } from './job-state.js';
 
 /** The public shape of a job (snake_case, ISO times, relative artifact links). */
 export function toJobRecord(job: MainDb.Job, videoAvailable: boolean): JobRecordDto {
   const self = `/v1/jobs/${job.id}`;
   return {
     id: job.id,
-    status: job.status as JobStatus,
+    status: publicStatus(job.status),
     query: job.query,
     initial_url: job.initialUrl,
     model: job.model,

@@ -8,30 +8,25 @@ import {
   validateBody,
   validateQuery,
 } from '@suite/contracts';
-import { isUuid, type MainClient, type MainDb } from '@suite/db';
+import type { MainDb } from '@suite/db';
 import { issue, RunnerError, RunnerErrorCode, type ValidationIssue } from '@suite/errors';
-import type { QueueName, TypedQueue } from '@suite/queue';
-import { injectTraceContext, withSpan } from '@suite/telemetry';
+import { injectTraceContext, withSpan, type TraceCarrier } from '@suite/telemetry';
 import type { Principal } from './api-key.service.js';
 import type { ArtifactStore } from './artifact-store.js';
-import { insertJob, type NewTaskParts } from './job-insert.repository.js';
 import { parseByteRange } from './byte-range.js';
-import type { JobEventsPublisher } from './job-events.js';
+import type { JobQueue } from './job-queue.js';
 import { toJobRecord } from './job-record.mapper.js';
+import type { CreatedJob, JobRepository, NewTaskParts } from './job.repository.js';
+import { publicStatus, storedStatusesOf } from './job-state.js';
 import type { ModelRegistry } from './model-registry.js';
 
-/**
- * The error of a job whose instructions the interpreter could not understand: it ran nothing, and
- * A2A shows it as TASK_STATE_INPUT_REQUIRED until new instructions arrive (`resubmit`).
- */
-export const INSTRUCTIONS_NOT_UNDERSTOOD = 'instructions not understood';
+export type { CreatedJob };
 
 export interface JobServiceDeps {
-  db: MainClient;
-  queue: TypedQueue<typeof QueueName.BrowserJobs>;
+  jobs: JobRepository;
+  queue: JobQueue;
   models: ModelRegistry;
   store: ArtifactStore;
-  events: JobEventsPublisher;
   /** HOSTED_BROWSER_WS_URL is configured. */
   hostedBrowser: boolean;
 }
@@ -43,12 +38,6 @@ export interface CreateJobOptions {
   createContext?: boolean;
   /** The A2A message that asked for the task, stored with it. */
   message?: NewTaskParts['message'];
-}
-
-/** A stored job, and the A2A message stored with it when there was one. */
-export interface CreatedJob {
-  job: MainDb.Job;
-  message?: MainDb.A2aMessage;
 }
 
 export interface VideoResponse {
@@ -96,8 +85,7 @@ export class JobService {
       );
     }
     const trace = injectTraceContext();
-    const created = await insertJob(
-      this.deps.db,
+    const created = await this.deps.jobs.create(
       {
         owner: principal.owner,
         query: value.query,
@@ -113,13 +101,10 @@ export class JobService {
     );
     const { job } = created;
     try {
-      await this.deps.queue.add('run', { jobId: job.id, trace }, { jobId: job.id });
+      await this.deps.queue.enqueue(job.id, trace);
     } catch (error) {
       // Never accept a job nobody will run: undo the rows and say the queue is unavailable.
-      await this.deps.db.job.delete({ where: { id: job.id } }).catch(() => undefined);
-      if (options.createContext && job.contextId) {
-        await this.deps.db.a2aContext.deleteMany({ where: { id: job.contextId } }).catch(() => undefined);
-      }
+      await this.deps.jobs.discard(job, { context: options.createContext ?? false });
       throw new RunnerError(
         RunnerErrorCode.ServiceUnavailable,
         'The job queue is unavailable; try again shortly.',
@@ -133,10 +118,10 @@ export class JobService {
 
   async list(principal: Principal, query: unknown): Promise<JobListDto> {
     const { value } = validateQuery(ListJobsQueryDto, query);
-    const jobs = await this.deps.db.job.findMany({
-      where: { owner: principal.owner, ...(value.status ? { status: value.status } : {}) },
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-      take: value.limit,
+    const jobs = await this.deps.jobs.list({
+      owner: principal.owner,
+      ...(value.status ? { statuses: storedStatusesOf(value.status) } : {}),
+      limit: value.limit,
     });
     return { jobs: jobs.map((job) => toJobRecord(job, Boolean(job.videoPath))) };
   }
@@ -149,16 +134,9 @@ export class JobService {
   /** Queued → cancelled (never runs). Running or finished jobs are left as they are and say so. */
   async cancel(principal: Principal, id: string): Promise<CancelJobResultDto> {
     const job = await this.find(principal, id);
-    const { count } = await this.deps.db.job.updateMany({
-      where: { id: job.id, status: JobStatus.Queued },
-      data: { status: JobStatus.Cancelled, finishedAt: new Date(), summary: 'Cancelled before it started.' },
-    });
-    if (count === 1) {
+    if (await this.deps.jobs.cancelQueued(principal.owner, job.id)) {
       // Best effort: a worker that still picks it up sees `cancelled` in Postgres and skips it.
       await this.deps.queue.remove(job.id).catch(() => undefined);
-      await this.deps.events
-        .publish({ type: 'status', jobId: job.id, status: JobStatus.Cancelled, at: new Date().toISOString() })
-        .catch(() => undefined);
       return {
         id: job.id,
         status: JobStatus.Cancelled,
@@ -170,8 +148,8 @@ export class JobService {
     const message =
       current.status === JobStatus.Running
         ? 'The job is running and was not stopped: running jobs are not force-killed. It will finish on its own.'
-        : `The job already ended (${current.status}); nothing to cancel.`;
-    return { id: current.id, status: current.status as JobStatus, cancelled: false, message };
+        : `The job already ended (${publicStatus(current.status)}); nothing to cancel.`;
+    return { id: current.id, status: publicStatus(current.status), cancelled: false, message };
   }
 
   /** The agent log so far: NDJSON entries as stored, or one readable line per entry. */
@@ -245,19 +223,8 @@ export class JobService {
     const nul = nulIssues(value.query, ['body', 'query']);
     if (nul.length) throw RunnerError.validation(nul);
     const job = await this.find(principal, id);
-    const { count } = await this.deps.db.job.updateMany({
-      where: { id: job.id, status: JobStatus.Failed, error: INSTRUCTIONS_NOT_UNDERSTOOD },
-      data: {
-        status: JobStatus.Queued,
-        query: value.query,
-        summary: null,
-        error: null,
-        steps: [],
-        startedAt: null,
-        finishedAt: null,
-      },
-    });
-    if (count !== 1) {
+    const queued = await this.deps.jobs.resubmit(principal.owner, job.id, value.query);
+    if (!queued) {
       throw new RunnerError(
         RunnerErrorCode.JobNotCancelable,
         `Job ${job.id} is not waiting for new instructions.`,
@@ -265,12 +232,9 @@ export class JobService {
     }
     // The finished queue entry keeps the job id: drop it so the id can be queued again.
     await this.deps.queue.remove(job.id).catch(() => undefined);
-    const trace = (job.traceContext as Record<string, string> | null) ?? injectTraceContext();
-    await this.deps.queue.add('run', { jobId: job.id, trace }, { jobId: job.id });
-    await this.deps.events
-      .publish({ type: 'status', jobId: job.id, status: JobStatus.Queued, at: new Date().toISOString() })
-      .catch(() => undefined);
-    return this.get(principal, job.id);
+    const trace = (job.traceContext as TraceCarrier | null) ?? injectTraceContext();
+    await this.deps.queue.enqueue(job.id, trace);
+    return toJobRecord(queued, Boolean(queued.videoPath));
   }
 
   /** A job with the owner rules of `get` (a foreign job is not found), as stored: for the script export. */
@@ -280,9 +244,7 @@ export class JobService {
 
   /** Unknown ids, malformed ids and other owners' jobs are all simply "not found". */
   private async find(principal: Principal, id: string): Promise<MainDb.Job> {
-    const job = isUuid(id)
-      ? await this.deps.db.job.findFirst({ where: { id, owner: principal.owner } })
-      : null;
+    const job = await this.deps.jobs.findOwned(principal.owner, id);
     if (!job) throw new RunnerError(RunnerErrorCode.JobNotFound, `Job ${JSON.stringify(id)} was not found.`);
     return job;
   }

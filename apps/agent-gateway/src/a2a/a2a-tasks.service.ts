@@ -2,14 +2,22 @@ import { Inject, Injectable } from '@nestjs/common';
 import { JobStatus } from '@suite/contracts';
 import { isUuid, newId, type MainDb } from '@suite/db';
 import { A2aError, A2aErrorCode } from '@suite/errors';
-import { JobService, type CreateJobOptions, type Principal } from '@suite/jobs';
+import {
+  isFinalStatus,
+  isSettledStatus,
+  JobEventsHub,
+  JobRepository,
+  JobService,
+  type CreateJobOptions,
+  type JobFilter,
+  type Principal,
+} from '@suite/jobs';
 import type { AgentGatewayConfig } from '../agent-gateway.config.js';
 import { AGENT_GATEWAY_CONFIG } from '../app.tokens.js';
-import { RunnerResources } from '../runner/runner-resources.js';
-import { isFinalStatus, TaskEvents } from '../runner/task-events.js';
+import { A2aContextRepository } from './a2a-context.repository.js';
 import { historyLength, invalidParams, Params, readAuthentication, readMessage } from './a2a-params.js';
 import type { JsonObject, Message, Task, TaskPushNotificationConfig } from './a2a.types.js';
-import { jobFilterOf, needsInput, toTask } from './task.mapper.js';
+import { jobStatusesOf, needsInput, toTask } from './task.mapper.js';
 
 /** What SendMessage / SendStreamingMessage resolved to, before anyone waits on it. */
 export interface SentMessage {
@@ -74,18 +82,15 @@ function decodeCursor(token: string): PageCursor {
 export class A2aTasksService {
   constructor(
     private readonly jobs: JobService,
-    private readonly resources: RunnerResources,
-    private readonly events: TaskEvents,
+    private readonly repository: JobRepository,
+    private readonly contexts: A2aContextRepository,
+    private readonly events: JobEventsHub,
     @Inject(AGENT_GATEWAY_CONFIG) private readonly config: AgentGatewayConfig,
   ) {}
 
-  private get db() {
-    return this.resources.db;
-  }
-
   /** A task waiting for input is interrupted, not terminal: a follow-up message continues it. */
   isTerminal(job: MainDb.Job): boolean {
-    return isFinalStatus(job.status) && !needsInput(job);
+    return isFinalStatus(job.status);
   }
 
   get publicUrl(): string {
@@ -94,8 +99,7 @@ export class A2aTasksService {
 
   /** Others' tasks, unknown ids and malformed ids are all "not found". */
   async findJob(principal: Principal, id: string | undefined): Promise<MainDb.Job> {
-    const job =
-      id && isUuid(id) ? await this.db.job.findFirst({ where: { id, owner: principal.owner } }) : null;
+    const job = id ? await this.repository.findOwned(principal.owner, id) : null;
     if (!job)
       throw new A2aError(A2aErrorCode.TaskNotFound, `Task ${JSON.stringify(id ?? '')} was not found.`);
     return job;
@@ -106,11 +110,7 @@ export class A2aTasksService {
     options: { historyLength?: number; includeArtifacts?: boolean; history?: MainDb.A2aMessage[] } = {},
   ): Promise<Task> {
     const { history: known, ...rest } = options;
-    const history =
-      rest.historyLength === 0
-        ? []
-        : (known ??
-          (await this.db.a2aMessage.findMany({ where: { taskId: job.id }, orderBy: { createdAt: 'asc' } })));
+    const history = rest.historyLength === 0 ? [] : (known ?? (await this.contexts.history(job.id)));
     return toTask(job, { publicUrl: this.config.PUBLIC_RUNNER_URL, ...rest, history });
   }
 
@@ -185,8 +185,7 @@ export class A2aTasksService {
         .createJob(principal, body, { contextId, createContext: !named, message: this.messageRow(message) })
         .catch(async (error: unknown) => {
           // A refused job leaves no empty context behind.
-          if (named?.created)
-            await this.db.a2aContext.deleteMany({ where: { id: contextId } }).catch(() => 0);
+          if (named?.created) await this.contexts.deleteContext(contextId).catch(() => undefined);
           throw error;
         });
       return {
@@ -203,8 +202,8 @@ export class A2aTasksService {
   /** SendMessage waits for the end by default (bounded by A2A_BLOCKING_TIMEOUT_MS). */
   async finishSend(principal: Principal, sent: SentMessage, signal?: AbortSignal): Promise<Task> {
     let job = sent.job;
-    if (!sent.returnImmediately && !isFinalStatus(job.status)) {
-      await this.events.waitForEnd(
+    if (!sent.returnImmediately && !isSettledStatus(job.status)) {
+      await this.events.waitUntilSettled(
         job.id,
         async () => (await this.findJob(principal, job.id)).status,
         this.config.A2A_BLOCKING_TIMEOUT_MS,
@@ -249,33 +248,26 @@ export class A2aTasksService {
     if (after !== undefined && Number.isNaN(Date.parse(after))) {
       throw invalidParams('params.statusTimestampAfter must be an RFC 3339 date-time');
     }
-    const where: MainDb.Prisma.JobWhereInput = { owner: principal.owner };
+    const filter: JobFilter = { owner: principal.owner };
     if (contextId) {
       if (!isUuid(contextId)) return { tasks: [], nextPageToken: '', pageSize, totalSize: 0 };
-      where.contextId = contextId;
+      filter.contextId = contextId;
     }
     if (state && state !== 'TASK_STATE_UNSPECIFIED') {
-      const filter = jobFilterOf(state);
-      if (!filter && !/^TASK_STATE_[A-Z_]+$/.test(state)) {
+      const statuses = jobStatusesOf(state);
+      if (!statuses && !/^TASK_STATE_[A-Z_]+$/.test(state)) {
         throw invalidParams(`params.status ${JSON.stringify(state)} is not a TaskState`);
       }
-      if (!filter) return { tasks: [], nextPageToken: '', pageSize, totalSize: 0 };
-      Object.assign(where, filter);
+      if (!statuses) return { tasks: [], nextPageToken: '', pageSize, totalSize: 0 };
+      filter.statuses = statuses;
     }
-    if (after) where.updatedAt = { gt: new Date(after) };
-    const totalSize = await this.db.job.count({ where });
-    let page: MainDb.Prisma.JobWhereInput = where;
-    if (pageToken) {
-      const cursor = decodeCursor(pageToken);
-      const at = new Date(cursor.c);
-      page = {
-        AND: [where, { OR: [{ createdAt: { lt: at } }, { createdAt: at, id: { lt: cursor.i } }] }],
-      };
-    }
-    const rows = await this.db.job.findMany({
-      where: page,
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-      take: pageSize + 1,
+    if (after) filter.updatedAfter = new Date(after);
+    const totalSize = await this.repository.count(filter);
+    const cursor = pageToken ? decodeCursor(pageToken) : undefined;
+    const rows = await this.repository.list({
+      ...filter,
+      ...(cursor ? { after: { createdAt: new Date(cursor.c), id: cursor.i } } : {}),
+      limit: pageSize + 1,
     });
     const more = rows.length > pageSize;
     const shown = rows.slice(0, pageSize);
@@ -296,7 +288,7 @@ export class A2aTasksService {
         `params.message.contextId ${JSON.stringify(contextId)} is not a context of this server (context ids are UUIDs it issues); leave it out to start a new context`,
       );
     }
-    const existing = await this.db.a2aContext.findUnique({ where: { id: contextId } });
+    const existing = await this.contexts.findContext(contextId);
     if (existing && existing.owner !== principal.owner) {
       throw invalidParams(
         `params.message.contextId ${JSON.stringify(contextId)} is not one of your contexts`,
@@ -304,11 +296,7 @@ export class A2aTasksService {
     }
     if (existing) return { id: contextId, created: false };
     // Two first messages of one new context may race: the loser finds the winner's row.
-    const context = await this.db.a2aContext.upsert({
-      where: { id: contextId },
-      create: { id: contextId, owner: principal.owner },
-      update: {},
-    });
+    const context = await this.contexts.ensureContext(contextId, principal.owner);
     if (context.owner !== principal.owner) {
       throw invalidParams(
         `params.message.contextId ${JSON.stringify(contextId)} is not one of your contexts`,
@@ -339,17 +327,7 @@ export class A2aTasksService {
   }
 
   private async storeMessage(message: Message, contextId: string, taskId: string): Promise<void> {
-    const row = this.messageRow(message);
-    await this.db.a2aMessage.create({
-      data: {
-        contextId,
-        taskId,
-        messageId: row.messageId,
-        role: row.role,
-        parts: row.parts as MainDb.Prisma.InputJsonValue,
-        metadata: (row.metadata ?? undefined) as MainDb.Prisma.InputJsonValue | undefined,
-      },
-    });
+    await this.contexts.addMessage(contextId, taskId, this.messageRow(message));
   }
 
   private messageRow(message: Message): NonNullable<CreateJobOptions['message']> {

@@ -25,7 +25,7 @@ import {
   publicAgentCard,
   type CachedCard,
 } from './agent-card.js';
-import { SseWriter, TaskStreamer } from './task-stream.js';
+import { JsonRpcSseSink, TaskStreamer } from './task-stream.js';
 
 interface RpcRequest {
   id: JsonRpcId;
@@ -208,7 +208,7 @@ export class A2aController {
       }
     }
     reply.hijack();
-    const sse = new SseWriter(reply.raw, rpc.id);
+    const sse = new JsonRpcSseSink(reply.raw, rpc.id);
     const aborted = new AbortController();
     reply.raw.on('close', () => aborted.abort());
     try {

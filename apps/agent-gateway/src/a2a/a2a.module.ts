@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
+import { RunnerJobsConnections } from '@suite/jobs';
 import { GatewayAuth } from '../runner/gateway-auth.js';
-import { TaskEvents } from '../runner/task-events.js';
+import { A2aContextRepository } from './a2a-context.repository.js';
 import { A2aPushService } from './a2a-push.service.js';
 import { A2aTasksService } from './a2a-tasks.service.js';
 import { A2aController } from './a2a.controller.js';
@@ -8,7 +9,17 @@ import { TaskStreamer } from './task-stream.js';
 
 @Module({
   controllers: [A2aController],
-  providers: [GatewayAuth, TaskEvents, A2aTasksService, A2aPushService, TaskStreamer],
-  exports: [GatewayAuth, TaskEvents],
+  providers: [
+    GatewayAuth,
+    {
+      provide: A2aContextRepository,
+      inject: [RunnerJobsConnections],
+      useFactory: (c: RunnerJobsConnections) => new A2aContextRepository(c.db),
+    },
+    A2aTasksService,
+    A2aPushService,
+    TaskStreamer,
+  ],
+  exports: [GatewayAuth],
 })
 export class A2aModule {}

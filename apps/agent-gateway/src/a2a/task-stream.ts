@@ -1,20 +1,23 @@
 import { Injectable } from '@nestjs/common';
 import type { MainDb } from '@suite/db';
-import type { JobEvent, Principal } from '@suite/jobs';
+import {
+  fromSnapshot,
+  isSettledStatus,
+  JobEventsHub,
+  SseWriter,
+  type JobEvent,
+  type JobStatusEvent,
+  type Principal,
+} from '@suite/jobs';
 import type { ServerResponse } from 'node:http';
-import { isFinalStatus, TaskEvents } from '../runner/task-events.js';
 import { A2aTasksService } from './a2a-tasks.service.js';
 import type { StreamResponse, Task, TaskStatusUpdateEvent } from './a2a.types.js';
 import { TaskState } from './a2a.types.js';
 import { contextOf, taskArtifacts, taskStateOf } from './task.mapper.js';
 
-const KEEP_ALIVE_MS = 15_000;
-
 /** Where a followed task's events go (an SSE response, an MCP progress callback, a webhook queue). */
 export interface StreamSink {
   emit(response: StreamResponse): void;
-  /** Keeps idle connections from being closed by proxies. */
-  ping(): void;
 }
 
 /**
@@ -30,11 +33,11 @@ interface StatusChange {
 
 @Injectable()
 export class TaskStreamer {
-  private readonly changes = new WeakMap<JobEvent, Promise<StatusChange>>();
+  private readonly changes = new WeakMap<JobStatusEvent, Promise<StatusChange>>();
 
   constructor(
     private readonly tasks: A2aTasksService,
-    private readonly events: TaskEvents,
+    private readonly events: JobEventsHub,
   ) {}
 
   /** Follows the job until it ends or `signal` aborts; resolves when done. */
@@ -59,14 +62,13 @@ export class TaskStreamer {
     const handle = async (event: JobEvent): Promise<void> => {
       if (ended) return;
       if (event.type === 'status') {
-        const change = await this.statusChange(principal, job.id, event);
+        const change = await this.statusChange(event);
         status = change.status;
         for (const response of change.responses) emit(response);
         if (change.final) finish();
         return;
       }
-      const text =
-        event.type === 'step' ? `Step ${event.index + 1} ${event.status}: ${event.text}` : event.line;
+      const text = event.type === 'step' ? `Step ${event.index} ${event.status}: ${event.text}` : event.line;
       emit({
         statusUpdate: {
           taskId: job.id,
@@ -84,27 +86,33 @@ export class TaskStreamer {
           },
           metadata:
             event.type === 'step'
-              ? { kind: 'step', index: event.index, stepStatus: event.status, durationMs: event.durationMs }
+              ? {
+                  kind: 'step',
+                  index: event.index,
+                  count: event.count,
+                  stepStatus: event.status,
+                  startedAt: event.startedAt,
+                  finishedAt: event.finishedAt,
+                  durationMs: event.durationMs,
+                }
               : { kind: 'log' },
         },
       });
     };
 
-    const unsubscribe = await this.events.watch(job.id, (event) => {
+    const unsubscribe = await this.events.subscribe(job.id, (event) => {
       chain = chain.then(() => handle(event)).catch(() => finish());
     });
-    const keepAlive = setInterval(() => sink.ping(), KEEP_ALIVE_MS);
     options.signal?.addEventListener('abort', finish, { once: true });
     this.events.shutdown.addEventListener('abort', finish, { once: true });
     try {
       const fresh = await this.tasks.findJob(principal, job.id);
       status = fresh.status;
       emit({ task: await this.tasks.view(fresh, { historyLength: options.historyLength }) });
-      if (isFinalStatus(fresh.status) || this.events.shutdown.aborted) finish();
+      if (isSettledStatus(fresh.status) || this.events.shutdown.aborted) finish();
       started();
       await finished;
     } finally {
-      clearInterval(keepAlive);
       options.signal?.removeEventListener('abort', finish);
       this.events.shutdown.removeEventListener('abort', finish);
       await unsubscribe().catch(() => undefined);
@@ -112,22 +120,20 @@ export class TaskStreamer {
   }
 
   /**
-   * What one status event means for every follower of the job: read once per event (all followers
-   * get the same event object), not once per follower, so a change fans out to a thousand streams
-   * with one query.
+   * What one status event means for every follower of the job: the event carries the job as
+   * written, and is mapped once (all followers get the same event object), not once per follower.
    */
-  private statusChange(principal: Principal, jobId: string, event: JobEvent): Promise<StatusChange> {
+  private statusChange(event: JobStatusEvent): Promise<StatusChange> {
     let change = this.changes.get(event);
     if (!change) {
-      change = this.readStatusChange(principal, jobId);
+      change = this.toStatusChange(fromSnapshot(event.job));
       this.changes.set(event, change);
     }
     return change;
   }
 
-  private async readStatusChange(principal: Principal, jobId: string): Promise<StatusChange> {
-    const fresh = await this.tasks.findJob(principal, jobId);
-    const final = isFinalStatus(fresh.status);
+  private async toStatusChange(fresh: MainDb.Job): Promise<StatusChange> {
+    const final = isSettledStatus(fresh.status);
     const responses: StreamResponse[] = [];
     if (final) {
       for (const artifact of taskArtifacts(fresh, this.tasks.publicUrl)) {
@@ -152,42 +158,27 @@ export class TaskStreamer {
   }
 }
 
-/** Writes JSON-RPC responses as Server-Sent Events on a raw Node response. */
-export class SseWriter implements StreamSink {
-  private open = true;
+/** JSON-RPC responses as Server-Sent Events (the runner's one SSE writer underneath). */
+export class JsonRpcSseSink implements StreamSink {
+  private readonly sse: SseWriter;
 
   constructor(
-    private readonly raw: ServerResponse,
+    raw: ServerResponse,
     private readonly id: string | number | null,
   ) {
-    raw.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache, no-transform',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
-    });
-    raw.flushHeaders();
-    raw.on('close', () => (this.open = false));
-  }
-
-  get isOpen(): boolean {
-    return this.open && !this.raw.writableEnded;
-  }
-
-  ping(): void {
-    if (this.isOpen) this.raw.write(': keep-alive\n\n');
+    this.sse = new SseWriter(raw);
+    this.sse.flushHeaders();
   }
 
   emit(result: StreamResponse): void {
-    if (!this.isOpen) return;
-    this.raw.write(`data: ${JSON.stringify({ jsonrpc: '2.0', id: this.id, result })}\n\n`);
+    this.sse.send({ jsonrpc: '2.0', id: this.id, result });
   }
 
   error(body: unknown): void {
-    if (this.isOpen) this.raw.write(`data: ${JSON.stringify(body)}\n\n`);
+    this.sse.send(body);
   }
 
   end(): void {
-    if (this.isOpen) this.raw.end();
+    this.sse.end();
   }
 }

@@ -1,11 +1,11 @@
 import { JobStatus } from '@suite/contracts';
 import type { MainDb } from '@suite/db';
-import { INSTRUCTIONS_NOT_UNDERSTOOD } from '@suite/jobs';
+import { publicStatus, StoredJobStatus, type StoredStatus } from '@suite/jobs';
 import type { Artifact, Message, Part, Task, TaskState } from './a2a.types.js';
 import { TaskState as State } from './a2a.types.js';
 
 export function taskStateOf(status: string): TaskState {
-  switch (status as JobStatus) {
+  switch (status) {
     case JobStatus.Queued:
       return State.Submitted;
     case JobStatus.Running:
@@ -16,41 +16,36 @@ export function taskStateOf(status: string): TaskState {
       return State.Failed;
     case JobStatus.Cancelled:
       return State.Canceled;
+    case StoredJobStatus.needs_input:
+      return State.InputRequired;
     default:
       return State.Working;
   }
 }
 
 /** A job's task state: a job whose instructions were not understood is waiting for input. */
-export function taskStateOfJob(job: Pick<MainDb.Job, 'status' | 'error'>): TaskState {
-  return needsInput(job) ? State.InputRequired : taskStateOf(job.status);
+export function taskStateOfJob(job: Pick<MainDb.Job, 'status'>): TaskState {
+  return taskStateOf(job.status);
 }
 
-export const needsInput = (job: Pick<MainDb.Job, 'status' | 'error'>): boolean =>
-  job.status === JobStatus.Failed && job.error === INSTRUCTIONS_NOT_UNDERSTOOD;
+export const needsInput = (job: Pick<MainDb.Job, 'status'>): boolean =>
+  job.status === StoredJobStatus.needs_input;
 
-/**
- * The jobs a ListTasks `status` filter selects, or null for states jobs never have (auth-required,
- * rejected). INPUT_REQUIRED is a failed job whose instructions were not understood, so FAILED
- * leaves those out.
- */
-export function jobFilterOf(state: string): MainDb.Prisma.JobWhereInput | null {
+/** The job statuses a ListTasks `status` filter selects, or null for states jobs never have (auth-required, rejected). */
+export function jobStatusesOf(state: string): StoredStatus[] | null {
   switch (state) {
     case State.Submitted:
-      return { status: JobStatus.Queued };
+      return [StoredJobStatus.queued];
     case State.Working:
-      return { status: JobStatus.Running };
+      return [StoredJobStatus.running];
     case State.Completed:
-      return { status: JobStatus.Succeeded };
+      return [StoredJobStatus.succeeded];
     case State.Failed:
-      return {
-        status: JobStatus.Failed,
-        OR: [{ error: null }, { error: { not: INSTRUCTIONS_NOT_UNDERSTOOD } }],
-      };
+      return [StoredJobStatus.failed];
     case State.InputRequired:
-      return { status: JobStatus.Failed, error: INSTRUCTIONS_NOT_UNDERSTOOD };
+      return [StoredJobStatus.needs_input];
     case State.Canceled:
-      return { status: JobStatus.Cancelled };
+      return [StoredJobStatus.cancelled];
     default:
       return null;
   }
@@ -83,7 +78,8 @@ const statusTime = (job: MainDb.Job): Date => job.finishedAt ?? job.startedAt ??
 /** The agent's closing words on a finished task: its summary (or error). */
 function statusMessage(job: MainDb.Job): Message | undefined {
   const text = job.summary ?? job.error;
-  if (!text || (job.status !== JobStatus.Succeeded && job.status !== JobStatus.Failed)) return undefined;
+  const status = publicStatus(job.status);
+  if (!text || (status !== JobStatus.Succeeded && status !== JobStatus.Failed)) return undefined;
   return {
     messageId: `${job.id}-status`,
     contextId: contextOf(job),
@@ -94,7 +90,9 @@ function statusMessage(job: MainDb.Job): Message | undefined {
 }
 
 export function taskArtifacts(job: MainDb.Job, publicUrl: string): Artifact[] {
-  const finished = job.status === JobStatus.Succeeded || job.status === JobStatus.Failed;
+  // A job waiting for input is shown as the failed run it was, artifacts included.
+  const status = publicStatus(job.status);
+  const finished = status === JobStatus.Succeeded || status === JobStatus.Failed;
   if (!finished) return [];
   const base = `${publicUrl}/v1/jobs/${job.id}`;
   const artifacts: Artifact[] = [
@@ -102,9 +100,7 @@ export function taskArtifacts(job: MainDb.Job, publicUrl: string): Artifact[] {
       artifactId: 'summary',
       name: 'summary',
       description: 'Verdict of the browser test in one paragraph.',
-      parts: [
-        { text: job.summary ?? job.error ?? (job.status === JobStatus.Succeeded ? 'Passed.' : 'Failed.') },
-      ],
+      parts: [{ text: job.summary ?? job.error ?? (status === JobStatus.Succeeded ? 'Passed.' : 'Failed.') }],
     },
     {
       artifactId: 'steps',

@@ -2,13 +2,12 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { JobRecordDto } from '@suite/contracts';
 import { toMcpToolError } from '@suite/errors';
-import type { JobService, Principal } from '@suite/jobs';
+import { publicStatus, type JobEventsHub, type JobService, type Principal } from '@suite/jobs';
 import { z } from 'zod';
-import type { TaskEvents } from '../runner/task-events.js';
 
 export interface McpToolDeps {
   jobs: JobService;
-  events: TaskEvents;
+  events: JobEventsHub;
   /** PUBLIC_RUNNER_URL: artifact links in results are absolute. */
   publicUrl: string;
 }
@@ -164,12 +163,12 @@ export function registerRunnerTools(server: McpServer, principal: Principal, dep
               })
               .catch(() => undefined);
           };
-          const stop = await events.watch(job.id, (event) => {
-            if (event.type === 'status') notify(`Job ${event.status}`);
-            else if (event.type === 'step') notify(`Step ${event.index + 1} ${event.status}: ${event.text}`);
+          const stop = await events.subscribe(job.id, (event) => {
+            if (event.type === 'status') notify(`Job ${publicStatus(event.status)}`);
+            else if (event.type === 'step') notify(`Step ${event.index} ${event.status}: ${event.text}`);
           });
           try {
-            await events.waitForEnd(
+            await events.waitUntilSettled(
               job.id,
               async () => (await jobs.get(principal, job.id)).status,
               (timeout_seconds ?? 300) * 1000,

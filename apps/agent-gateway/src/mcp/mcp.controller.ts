@@ -4,13 +4,12 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { SUITE_VERSION } from '@suite/config';
 import { isUnexpectedError, jsonRpcHttpStatus, newErrorId, toJsonRpcError } from '@suite/errors';
-import { JobService } from '@suite/jobs';
+import { JobEventsHub, JobService } from '@suite/jobs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AgentGatewayConfig } from '../agent-gateway.config.js';
 import { AGENT_GATEWAY_CONFIG } from '../app.tokens.js';
 import { InvalidJsonBody } from '../http/json-body.parser.js';
 import { GatewayAuth } from '../runner/gateway-auth.js';
-import { TaskEvents } from '../runner/task-events.js';
 import { registerRunnerTools } from './mcp-tools.js';
 
 /** A loopback name or literal, any port: a rebinding page can only reach us under its own DNS name. */
@@ -33,7 +32,7 @@ export class McpController {
   constructor(
     private readonly auth: GatewayAuth,
     private readonly jobs: JobService,
-    private readonly events: TaskEvents,
+    private readonly events: JobEventsHub,
     @Inject(AGENT_GATEWAY_CONFIG) private readonly config: AgentGatewayConfig,
   ) {
     const publicUrl = new URL(config.PUBLIC_RUNNER_URL);

@@ -1,10 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AgentLog, formatLogLine, runInstructionTest, type StepResult } from '@suite/browser-agent';
 import type { JobStepDto, StepStatus } from '@suite/contracts';
-import { INSTRUCTIONS_NOT_UNDERSTOOD } from '@suite/jobs';
 import { secretsFromMetadata } from '@suite/llm-agent';
 import type { BrowserWorkerConfig } from '../browser-worker.config.js';
-import { JobLifecycleRepository } from '../jobs/job-lifecycle.repository.js';
+import { INSTRUCTIONS_NOT_UNDERSTOOD, JobRepository } from '@suite/jobs';
 import { BROWSER_WORKER_CONFIG } from '../worker.tokens.js';
 import {
   InfrastructureError,
@@ -37,7 +36,7 @@ export class InterpreterAgentRunner implements AgentRunner {
   constructor(
     @Inject(BROWSER_WORKER_CONFIG) private readonly config: BrowserWorkerConfig,
     private readonly browsers: BrowserSessions,
-    private readonly lifecycle: JobLifecycleRepository,
+    private readonly jobs: JobRepository,
   ) {}
 
   async run({ job, log, videoPath, signal }: AgentRunContext): Promise<AgentRunResult> {
@@ -64,7 +63,7 @@ export class InterpreterAgentRunner implements AgentRunner {
       if (!session.browser.connected)
         throw new InfrastructureError('the browser crashed or disconnected during the run');
       const actions = passedRunActions(result.verdict, result.steps, secretsFromMetadata(job.metadata));
-      await this.lifecycle.recordRun(job.id, { actions });
+      await this.jobs.recordRun(job.id, { actions });
       return {
         verdict: result.verdict,
         summary: summaryWithBlocks(result.summary, session, agentLog),

@@ -10,7 +10,8 @@ import {
 } from '@suite/llm-agent';
 import type { MainDb } from '@suite/db';
 import type { BrowserWorkerConfig } from '../browser-worker.config.js';
-import { JobLifecycleRepository, type ReplayKey } from '../jobs/job-lifecycle.repository.js';
+import { JobRepository } from '@suite/jobs';
+import { ReplayScriptRepository, type ReplayKey } from '../jobs/replay-script.repository.js';
 import { BROWSER_WORKER_CONFIG } from '../worker.tokens.js';
 import {
   InfrastructureError,
@@ -33,7 +34,8 @@ export class LlmAgentRunner implements AgentRunner {
   constructor(
     @Inject(BROWSER_WORKER_CONFIG) private readonly config: BrowserWorkerConfig,
     private readonly browsers: BrowserSessions,
-    private readonly lifecycle: JobLifecycleRepository,
+    private readonly jobs: JobRepository,
+    private readonly replayScripts: ReplayScriptRepository,
   ) {}
 
   async run({ job, log, videoPath, signal }: AgentRunContext): Promise<AgentRunResult> {
@@ -49,7 +51,7 @@ export class LlmAgentRunner implements AgentRunner {
       query: job.query,
     };
     const replayOn = replayEnabled(job);
-    const stored = replayOn ? await this.lifecycle.findReplayScript(key) : null;
+    const stored = replayOn ? await this.replayScripts.find(key) : null;
     if (!replayOn)
       agentLog.info('replay: off for this job (metadata.replay is false); the model runs the test');
     else if (stored) agentLog.info(`replay: found the recorded steps of job ${stored.jobId}, which passed`);
@@ -82,7 +84,7 @@ export class LlmAgentRunner implements AgentRunner {
       if (!session.browser.connected)
         throw new InfrastructureError('the browser crashed or disconnected during the run');
       const replay = 'replay' in result ? result.replay : undefined;
-      await this.lifecycle.recordRun(job.id, {
+      await this.jobs.recordRun(job.id, {
         actions: passedRunActions(result.verdict, result.steps, secrets),
         ...(replay
           ? {
@@ -98,7 +100,7 @@ export class LlmAgentRunner implements AgentRunner {
       });
       // A clean replay changes nothing; a fresh or healed passing run becomes the script to replay.
       if (replayOn && result.verdict === 'succeeded' && result.script && result.usage.llmCalls > 0) {
-        await this.lifecycle.saveReplayScript(key, {
+        await this.replayScripts.save(key, {
           script: result.script,
           // A healed run's own calls cover only its tail; the test costs what the recording did.
           llmCalls: Math.max(result.usage.llmCalls, stored?.llmCalls ?? 0),

@@ -5,12 +5,12 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
+import { JobQueue, JobRepository } from '@suite/jobs';
 import { HealthService } from '@suite/nest-core';
 import { renderMetrics } from '@suite/telemetry';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { BrowserWorkerConfig } from '../browser-worker.config.js';
-import { WorkerResources } from '../jobs/worker-resources.js';
 import { BROWSER_WORKER_CONFIG } from '../worker.tokens.js';
 import { observeRunner } from './runner-metrics.js';
 
@@ -27,12 +27,13 @@ export class HealthServer implements OnApplicationBootstrap, OnApplicationShutdo
 
   constructor(
     private readonly health: HealthService,
-    private readonly resources: WorkerResources,
+    private readonly jobs: JobRepository,
+    private readonly queue: JobQueue,
     @Inject(BROWSER_WORKER_CONFIG) private readonly config: BrowserWorkerConfig,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    if (this.config.METRICS_ENABLED) this.stopObserving = observeRunner(this.resources);
+    if (this.config.METRICS_ENABLED) this.stopObserving = observeRunner(this.jobs, this.queue);
     if (this.config.HEALTH_PORT === 0) return;
     const server = createServer((req, res) => {
       const path = (req.url ?? '/').split('?')[0];

@@ -5,17 +5,25 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { FINAL_JOB_STATUSES, JobStatus } from '@suite/contracts';
-import type { ArtifactStore, JobEventsPublisher } from '@suite/jobs';
+import { JobStatus } from '@suite/contracts';
+import {
+  ARTIFACT_STORE,
+  INSTRUCTIONS_NOT_UNDERSTOOD,
+  isSettledStatus,
+  JobEventsPublisher,
+  JobRepository,
+  type ArtifactStore,
+} from '@suite/jobs';
 import { createWorker, QueueName, type TypedJob, type TypedWorker } from '@suite/queue';
 import { extractTraceContext, jobDuration, jobQueueWait, traceSteps, withSpan } from '@suite/telemetry';
+import type { Redis } from 'ioredis';
 import { hostname } from 'node:os';
 import { AGENT_RUNNER, InfrastructureError, type AgentRunner } from '../agent/agent-runner.js';
 import type { BrowserWorkerConfig } from '../browser-worker.config.js';
 import { BROWSER_WORKER_CONFIG } from '../worker.tokens.js';
-import { JobLifecycleRepository } from './job-lifecycle.repository.js';
 import { JobLogWriter } from './job-log.writer.js';
-import { WorkerResources } from './worker-resources.js';
+import { StepProgressTracker } from './step-progress.js';
+import { CONSUMER_CONNECTION } from './worker-connections.js';
 
 const attemptOf = (job: { attemptsMade: number }): number => job.attemptsMade + 1;
 
@@ -34,27 +42,24 @@ export class BrowserJobConsumer implements OnApplicationBootstrap, OnApplication
 
   constructor(
     @Inject(BROWSER_WORKER_CONFIG) private readonly config: BrowserWorkerConfig,
-    private readonly resources: WorkerResources,
-    private readonly lifecycle: JobLifecycleRepository,
+    private readonly jobs: JobRepository,
+    private readonly events: JobEventsPublisher,
+    @Inject(ARTIFACT_STORE) private readonly store: ArtifactStore,
+    @Inject(CONSUMER_CONNECTION) private readonly connection: Redis,
     @Inject(AGENT_RUNNER) private readonly agent: AgentRunner,
   ) {
     this.workerId = config.WORKER_ID ?? `${hostname()}:${process.pid}`;
   }
 
   onApplicationBootstrap(): void {
-    this.worker = createWorker(
-      QueueName.BrowserJobs,
-      { run: (job) => this.process(job) },
-      this.resources.workerConnection,
-      {
-        concurrency: this.config.WORKER_CONCURRENCY,
-        // A killed worker's job is noticed within stalledInterval and handed out once more, then failed.
-        stalledInterval: this.config.STALLED_INTERVAL_MS,
-        maxStalledCount: 1,
-        lockDuration: this.config.STALLED_INTERVAL_MS,
-        name: this.workerId,
-      },
-    );
+    this.worker = createWorker(QueueName.BrowserJobs, { run: (job) => this.process(job) }, this.connection, {
+      concurrency: this.config.WORKER_CONCURRENCY,
+      // A killed worker's job is noticed within stalledInterval and handed out once more, then failed.
+      stalledInterval: this.config.STALLED_INTERVAL_MS,
+      maxStalledCount: 1,
+      lockDuration: this.config.STALLED_INTERVAL_MS,
+      name: this.workerId,
+    });
     this.worker.on('failed', (job, error) => void this.onFailed(job, error));
     this.worker.on('error', (error) => this.logger.error({ err: error }, 'queue worker error'));
     this.logger.log(
@@ -75,14 +80,15 @@ export class BrowserJobConsumer implements OnApplicationBootstrap, OnApplication
       'browser-job.process',
       async (span) => {
         span.setAttribute('job.id', jobId);
-        const current = await this.lifecycle.find(jobId);
+        const current = await this.jobs.find(jobId);
         if (!current) return 'missing';
         if (current.status === JobStatus.Cancelled) {
           this.logger.log({ jobId }, 'skipping a cancelled job');
           return 'cancelled';
         }
-        if ((FINAL_JOB_STATUSES as readonly string[]).includes(current.status)) return 'already-finished';
-        const job = await this.lifecycle.claim(jobId, this.workerId);
+        if (isSettledStatus(current.status)) return 'already-finished';
+        // Claimed and published as `running` in one step.
+        const job = await this.jobs.claim(jobId, this.workerId);
         if (!job) return 'taken';
         const claimedAt = Date.now();
         this.logger.log({ jobId, attempt: attemptOf(bullJob) }, 'job claimed');
@@ -92,9 +98,12 @@ export class BrowserJobConsumer implements OnApplicationBootstrap, OnApplication
           this.logger.log({ jobId, status, durationMs: Date.now() - claimedAt }, 'job finished');
         };
 
-        const { store, events } = this.resources;
-        await this.publishStatus(events, jobId, JobStatus.Running);
-        const log = new JobLogWriter(jobId, store, events);
+        const { store } = this;
+        const progress = new StepProgressTracker();
+        const log = new JobLogWriter(jobId, store, this.events, async (entry) => {
+          const step = progress.observe(entry);
+          if (step) await this.jobs.recordStep(jobId, step);
+        });
         const attempt = attemptOf(bullJob);
         const attempts = bullJob.opts.attempts ?? 1;
         if (attempt > 1)
@@ -122,17 +131,18 @@ export class BrowserJobConsumer implements OnApplicationBootstrap, OnApplication
           // clients see it.
           await store.complete(jobId);
           finished(result.verdict);
-          await this.lifecycle.finish(
+          // Instructions that were not understood ran nothing: the job waits for new ones.
+          const needsInput = result.verdict === 'failed' && result.error === INSTRUCTIONS_NOT_UNDERSTOOD;
+          await this.jobs.finish(
             jobId,
             {
-              status: result.verdict,
+              status: needsInput ? 'needs_input' : result.verdict,
               summary: result.summary,
               steps: result.steps,
               error: result.error ?? null,
             },
             { logPath, videoPath: result.videoWritten ? videoPath : null },
           );
-          await this.publishStatus(events, jobId, result.verdict, result.summary);
           span.setAttribute('job.verdict', result.verdict);
           return result.verdict;
         } catch (error) {
@@ -154,12 +164,11 @@ export class BrowserJobConsumer implements OnApplicationBootstrap, OnApplication
           await log.flush();
           await store.complete(jobId);
           finished('failed');
-          await this.lifecycle.finish(
+          await this.jobs.finish(
             jobId,
             { status: 'failed', summary: `The job could not run: ${message}`, steps: [], error: message },
             { logPath, videoPath: null },
           );
-          await this.publishStatus(events, jobId, JobStatus.Failed);
           return 'failed';
         } finally {
           steps.end();
@@ -181,22 +190,8 @@ export class BrowserJobConsumer implements OnApplicationBootstrap, OnApplication
     const reason = /stalled/i.test(error.message)
       ? 'the worker running it stopped (it was retried once and stopped again)'
       : `infrastructure error after ${job.attemptsMade} attempts: ${error.message}`;
-    if (await this.lifecycle.failUnfinished(job.data.jobId, reason).catch(() => false)) {
-      await this.publishStatus(this.resources.events, job.data.jobId, JobStatus.Failed);
+    if (await this.jobs.failUnfinished(job.data.jobId, reason).catch(() => false)) {
       this.logger.warn({ jobId: job.data.jobId }, reason);
     }
   }
-
-  private publishStatus(
-    events: JobEventsPublisher,
-    jobId: string,
-    status: string,
-    summary?: string,
-  ): Promise<void> {
-    return events
-      .publish({ type: 'status', jobId, status, summary: summary ?? null, at: new Date().toISOString() })
-      .catch(() => undefined);
-  }
 }
-
-export type { ArtifactStore };

@@ -2,7 +2,8 @@ import type { ArtifactStore, JobEventsPublisher } from '@suite/jobs';
 
 /**
  * Appends a job's log entries in order (one NDJSON line each) and publishes each as it is written,
- * so `GET /v1/jobs/{id}/log` and live watchers see the log while the job runs.
+ * so `GET /v1/jobs/{id}/log` and live watchers see the log while the job runs. `afterWrite` runs in
+ * the same order, after the entry's line (the worker records step progress there).
  */
 export class JobLogWriter {
   private chain: Promise<void> = Promise.resolve();
@@ -12,6 +13,7 @@ export class JobLogWriter {
     private readonly jobId: string,
     private readonly store: ArtifactStore,
     private readonly events: JobEventsPublisher,
+    private readonly afterWrite: (entry: Record<string, unknown>) => Promise<void> = () => Promise.resolve(),
   ) {}
 
   write = (entry: Record<string, unknown>): Promise<void> => {
@@ -24,6 +26,7 @@ export class JobLogWriter {
       await this.events
         .publish({ type: 'log', jobId: this.jobId, line: text, at: String(full.time) })
         .catch(() => undefined);
+      await this.afterWrite(full).catch(() => undefined);
     });
     return this.chain;
   };

@@ -10,9 +10,10 @@ import {
   type ThrowawayDatabase,
 } from '../../../../libs/db/src/testing/throwaway-database.js';
 import { browserWorkerEnv, type BrowserWorkerConfig } from '../browser-worker.config.js';
-import { JobLifecycleRepository } from './job-lifecycle.repository.js';
+import { BullJobQueue, JobEventsPublisher, PrismaJobRepository } from '@suite/jobs';
 import { JobReaper } from './job-reaper.js';
-import { WorkerResources } from './worker-resources.js';
+import { RedisLock } from './redis-lock.js';
+import { WorkerConnections } from './worker-connections.js';
 
 // Real Postgres and Redis. The reaper sweeps a whole database, so it gets a database of its own:
 // other specs' running jobs must never be touched.
@@ -20,9 +21,18 @@ describe('JobReaper', () => {
   let database: ThrowawayDatabase;
   const artifacts = mkdtempSync(join(tmpdir(), 'reaper-'));
   let config: BrowserWorkerConfig;
-  let resources: WorkerResources;
+  let resources: WorkerConnections;
   let reaper: JobReaper;
   const owner = `reaper-${randomUUID().slice(0, 8)}`;
+
+  const newReaper = () =>
+    new JobReaper(
+      config,
+      new PrismaJobRepository(resources.db, new JobEventsPublisher(resources.redis)),
+      new BullJobQueue(resources.queue),
+      resources.store,
+      new RedisLock(resources.redis),
+    );
 
   const insertJob = async (fields: Record<string, unknown>) =>
     resources.db.job.create({
@@ -52,8 +62,8 @@ describe('JobReaper', () => {
         ARTIFACT_RETENTION_DAYS: '30',
       }),
     };
-    resources = new WorkerResources(config);
-    reaper = new JobReaper(config, resources, new JobLifecycleRepository(resources.db));
+    resources = new WorkerConnections(config);
+    reaper = newReaper();
   });
 
   afterAll(async () => {
@@ -97,7 +107,7 @@ describe('JobReaper', () => {
   it('lets only one worker sweep at a time', async () => {
     await resources.redis.del(`${process.env.REDIS_PREFIX}:locks:job-reaper`);
     const lost = await insertJob({ status: 'queued', createdAt: new Date(Date.now() - 60 * 60_000) });
-    const second = new JobReaper(config, resources, new JobLifecycleRepository(resources.db));
+    const second = newReaper();
     const results = await Promise.all([reaper.sweep(), second.sweep()]);
     const idle = { failed: 0, requeued: 0, expired: 0 };
     expect(results.filter((r) => r.requeued >= 1)).toHaveLength(1);

@@ -5,12 +5,11 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { JobStatus } from '@suite/db';
-import { queuePrefix } from '@suite/queue';
+import { ARTIFACT_STORE, JobQueue, JobRepository, type ArtifactStore } from '@suite/jobs';
+import type { TraceCarrier } from '@suite/telemetry';
 import type { BrowserWorkerConfig } from '../browser-worker.config.js';
 import { BROWSER_WORKER_CONFIG } from '../worker.tokens.js';
-import { JobLifecycleRepository } from './job-lifecycle.repository.js';
-import { WorkerResources } from './worker-resources.js';
+import { RedisLock } from './redis-lock.js';
 
 /**
  * Periodic repairs that keep Postgres (the truth) and Redis (the work) in agreement, run by one
@@ -26,8 +25,10 @@ export class JobReaper implements OnApplicationBootstrap, OnApplicationShutdown 
 
   constructor(
     @Inject(BROWSER_WORKER_CONFIG) private readonly config: BrowserWorkerConfig,
-    private readonly resources: WorkerResources,
-    private readonly lifecycle: JobLifecycleRepository,
+    private readonly jobs: JobRepository,
+    private readonly queue: JobQueue,
+    @Inject(ARTIFACT_STORE) private readonly store: ArtifactStore,
+    private readonly lock: RedisLock,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -44,15 +45,11 @@ export class JobReaper implements OnApplicationBootstrap, OnApplicationShutdown 
   }
 
   async sweep(): Promise<{ failed: number; requeued: number; expired: number }> {
-    const lock = `${queuePrefix()}:locks:job-reaper`;
-    const got = await this.resources.redis.set(
-      lock,
-      String(process.pid),
-      'PX',
+    const got = await this.lock.tryTake(
+      'job-reaper',
       Math.max(5_000, this.config.REAPER_INTERVAL_MS - 1_000),
-      'NX',
     );
-    if (got !== 'OK') return { failed: 0, requeued: 0, expired: 0 };
+    if (!got) return { failed: 0, requeued: 0, expired: 0 };
     return {
       failed: await this.failLost(),
       requeued: await this.requeueLost(),
@@ -63,12 +60,12 @@ export class JobReaper implements OnApplicationBootstrap, OnApplicationShutdown 
   private async failLost(): Promise<number> {
     const grace = this.config.JOB_TIMEOUT_MS + 2 * this.config.STALLED_INTERVAL_MS;
     let failed = 0;
-    for (const { id } of await this.lifecycle.staleRunning(new Date(Date.now() - grace))) {
-      const state = await this.resources.queue.getJobState(id);
+    for (const { id } of await this.jobs.staleRunning(new Date(Date.now() - grace))) {
+      const state = await this.queue.state(id);
       if (state === 'active' || state === 'waiting' || state === 'delayed' || state === 'prioritized')
         continue;
       if (
-        await this.lifecycle.failUnfinished(
+        await this.jobs.failUnfinished(
           id,
           'the worker running it was lost and the job did not finish in time',
         )
@@ -81,20 +78,11 @@ export class JobReaper implements OnApplicationBootstrap, OnApplicationShutdown 
   }
 
   private async requeueLost(): Promise<number> {
-    const { db, queue } = this.resources;
-    const queued = await db.job.findMany({
-      where: { status: JobStatus.queued, createdAt: { lt: new Date(Date.now() - 60_000) } },
-      select: { id: true, traceContext: true },
-      take: 500,
-    });
+    const queued = await this.jobs.staleQueued(new Date(Date.now() - 60_000));
     let requeued = 0;
     for (const job of queued) {
-      if ((await queue.getJobState(job.id)) !== 'unknown') continue;
-      await queue.add(
-        'run',
-        { jobId: job.id, trace: (job.traceContext as Record<string, string>) ?? {} },
-        { jobId: job.id },
-      );
+      if ((await this.queue.state(job.id)) !== 'unknown') continue;
+      await this.queue.enqueue(job.id, (job.traceContext as TraceCarrier | null) ?? {});
       requeued++;
       this.logger.warn({ jobId: job.id }, 're-enqueued a queued job that Redis had lost');
     }
@@ -102,16 +90,11 @@ export class JobReaper implements OnApplicationBootstrap, OnApplicationShutdown 
   }
 
   private async expireArtifacts(): Promise<number> {
-    const { db, store } = this.resources;
     const cutoff = new Date(Date.now() - this.config.ARTIFACT_RETENTION_DAYS * 86_400_000);
-    const old = await db.job.findMany({
-      where: { finishedAt: { lt: cutoff }, OR: [{ logPath: { not: null } }, { videoPath: { not: null } }] },
-      select: { id: true },
-      take: 500,
-    });
+    const old = await this.jobs.withExpiredArtifacts(cutoff);
     for (const { id } of old) {
-      await store.remove(id);
-      await db.job.update({ where: { id }, data: { logPath: null, videoPath: null } });
+      await this.store.remove(id);
+      await this.jobs.clearArtifacts(id);
     }
     return old.length;
   }

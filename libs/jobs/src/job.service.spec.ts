@@ -1,0 +1,122 @@
+import { beforeEach, describe, expect, it } from '@jest/globals';
+import { RunnerError, RunnerErrorCode } from '@suite/errors';
+import { LocalArtifactStore } from './artifact-store.js';
+import { INSTRUCTIONS_NOT_UNDERSTOOD } from './job-state.js';
+import { JobService } from './job.service.js';
+import { ModelRegistry } from './model-registry.js';
+import { InMemoryJobQueue, InMemoryJobRepository } from './testing/index.js';
+
+const ada = { owner: 'ada' };
+const bob = { owner: 'bob' };
+
+/** The error a call rejected with, for asserting on its code and message. */
+async function failure(call: Promise<unknown>): Promise<RunnerError> {
+  try {
+    await call;
+  } catch (error) {
+    if (error instanceof RunnerError) return error;
+    throw error;
+  }
+  throw new Error('the call succeeded');
+}
+
+describe('JobService', () => {
+  let jobs: InMemoryJobRepository;
+  let queue: InMemoryJobQueue;
+  let service: JobService;
+
+  beforeEach(() => {
+    jobs = new InMemoryJobRepository();
+    queue = new InMemoryJobQueue();
+    service = new JobService({
+      jobs,
+      queue,
+      models: new ModelRegistry(),
+      store: new LocalArtifactStore('unused'),
+      hostedBrowser: false,
+    });
+  });
+
+  it('stores a new job as queued and queues its id', async () => {
+    const job = await service.create(ada, { query: 'Open /', initial_url: 'http://127.0.0.1/' });
+    expect(job).toMatchObject({ status: 'queued', query: 'Open /', model: 'instruction-interpreter' });
+    expect([...queue.entries.keys()]).toEqual([job.id]);
+  });
+
+  it('keeps no job the queue refused, and says the queue is unavailable', async () => {
+    queue.failNext = true;
+    const error = await failure(service.create(ada, { query: 'Open /' }));
+    expect(error.code).toBe(RunnerErrorCode.ServiceUnavailable);
+    expect(error.message).toBe('The job queue is unavailable; try again shortly.');
+    expect(jobs.jobs.size).toBe(0);
+  });
+
+  it('shows another owner’s job as not found', async () => {
+    const job = jobs.seed({ owner: 'ada' });
+    const error = await failure(service.get(bob, job.id));
+    expect(error.code).toBe(RunnerErrorCode.JobNotFound);
+    expect(error.message).toBe(`Job ${JSON.stringify(job.id)} was not found.`);
+  });
+
+  it('cancels a queued job, drops its queue entry and publishes the change', async () => {
+    const job = jobs.seed({ owner: 'ada' });
+    queue.entries.set(job.id, {});
+    expect(await service.cancel(ada, job.id)).toEqual({
+      id: job.id,
+      status: 'cancelled',
+      cancelled: true,
+      message: 'Job cancelled before it started.',
+    });
+    expect(queue.entries.has(job.id)).toBe(false);
+    expect(jobs.events).toEqual([
+      expect.objectContaining({ type: 'status', jobId: job.id, status: 'cancelled' }),
+    ]);
+  });
+
+  it('leaves a running job alone and says why', async () => {
+    const job = jobs.seed({ owner: 'ada', status: 'running' });
+    expect(await service.cancel(ada, job.id)).toEqual({
+      id: job.id,
+      status: 'running',
+      cancelled: false,
+      message:
+        'The job is running and was not stopped: running jobs are not force-killed. It will finish on its own.',
+    });
+    expect(jobs.events).toEqual([]);
+  });
+
+  it('shows a job waiting for input as failed, in records, lists, filters and cancel answers', async () => {
+    const waiting = jobs.seed({
+      owner: 'ada',
+      status: 'needs_input',
+      error: INSTRUCTIONS_NOT_UNDERSTOOD,
+      finishedAt: new Date(),
+    });
+    jobs.seed({ owner: 'ada', status: 'succeeded' });
+    expect(await service.get(ada, waiting.id)).toMatchObject({
+      status: 'failed',
+      error: 'instructions not understood',
+    });
+    const failed = await service.list(ada, { status: 'failed' });
+    expect(failed.jobs.map((job) => [job.id, job.status])).toEqual([[waiting.id, 'failed']]);
+    expect((await service.cancel(ada, waiting.id)).message).toBe(
+      'The job already ended (failed); nothing to cancel.',
+    );
+  });
+
+  it('queues a job waiting for input again with new instructions, keeping its id', async () => {
+    const waiting = jobs.seed({ owner: 'ada', status: 'needs_input', error: INSTRUCTIONS_NOT_UNDERSTOOD });
+    const again = await service.resubmit(ada, waiting.id, 'Open /thanks');
+    expect(again).toMatchObject({ id: waiting.id, status: 'queued', query: 'Open /thanks', error: null });
+    expect(queue.entries.has(waiting.id)).toBe(true);
+    expect(jobs.events.at(-1)).toMatchObject({ type: 'status', status: 'queued' });
+  });
+
+  it('refuses new instructions for a job that is not waiting for them', async () => {
+    const failed = jobs.seed({ owner: 'ada', status: 'failed', error: 'step 2 failed' });
+    const error = await failure(service.resubmit(ada, failed.id, 'Open /'));
+    expect(error.code).toBe(RunnerErrorCode.JobNotCancelable);
+    expect(error.message).toBe(`Job ${failed.id} is not waiting for new instructions.`);
+    expect(queue.entries.size).toBe(0);
+  });
+});

@@ -1,0 +1,146 @@
+import { createMainClient, type MainClient } from '@suite/db';
+import {
+  createProducerConnection,
+  createQueue,
+  createRedisConnection,
+  QueueName,
+  type TypedQueue,
+} from '@suite/queue';
+import type { Redis } from 'ioredis';
+import { ApiKeyService } from './api-key.service.js';
+import type { ArtifactStore } from './artifact-store.js';
+import { createArtifactStore, type ArtifactStoreConfig } from './artifact-store.factory.js';
+import { JobEventsPublisher } from './job-events.js';
+import { JobEventsHub } from './job-events-hub.js';
+import { BullJobQueue, JobQueue } from './job-queue.js';
+import { JobRepository } from './job.repository.js';
+import { JobService } from './job.service.js';
+import { ModelRegistry, type ModelRegistryOptions } from './model-registry.js';
+import { PrismaJobRepository } from './prisma-job.repository.js';
+
+/** The settings the job service of an HTTP app (jobs-api, agent-gateway) is built from. */
+export interface RunnerJobsConfig extends ArtifactStoreConfig {
+  DATABASE_URL: string;
+  DATABASE_POOL_SIZE: number;
+  REDIS_URL: string;
+  API_KEYS: readonly string[];
+  DEFAULT_MODEL?: string;
+  HOSTED_BROWSER_WS_URL?: string;
+  llm: { models: ModelRegistryOptions['llmModels']; defaultModel?: string };
+}
+
+/** The artifact store (the shared directory or the S3 bucket) as a Nest provider. */
+export const ARTIFACT_STORE = Symbol('ARTIFACT_STORE');
+
+/**
+ * The connections behind an HTTP app's job service, opened once and closed on shutdown. Only the
+ * providers below see them: services get the repository, the queue, the hub and the store.
+ */
+export class RunnerJobsConnections {
+  readonly db: MainClient;
+  readonly redis: Redis;
+  /** Subscriber mode (it can run no other command): the events hub's own connection. */
+  readonly subscriber: Redis;
+  readonly queue: TypedQueue<typeof QueueName.BrowserJobs>;
+  readonly artifacts: ArtifactStore;
+  readonly hub: JobEventsHub;
+
+  constructor(config: RunnerJobsConfig, connectionName: string) {
+    this.db = createMainClient(config.DATABASE_URL, { maxConnections: config.DATABASE_POOL_SIZE });
+    this.redis = createProducerConnection(config.REDIS_URL, { connectionName });
+    this.redis.on('error', () => undefined); // surfaced by /health and by failing requests
+    this.subscriber = createRedisConnection(config.REDIS_URL, { connectionName: `${connectionName}:events` });
+    this.subscriber.on('error', () => undefined);
+    this.queue = createQueue(QueueName.BrowserJobs, this.redis);
+    this.queue.on('error', () => undefined);
+    this.artifacts = createArtifactStore(config);
+    this.hub = new JobEventsHub(this.subscriber);
+  }
+
+  /** Open streams and waits end first (Nest destroys modules before it shuts the app down). */
+  onModuleDestroy(): void {
+    this.hub.close();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.queue.close().catch(() => undefined);
+    this.redis.disconnect();
+    this.subscriber.disconnect();
+    await this.db.$disconnect();
+    await this.artifacts.close();
+  }
+}
+
+/**
+ * The one wiring of the job service for the apps that serve it (`/v1` in jobs-api; A2A and MCP in
+ * agent-gateway): list these in a module's providers, with the token of the app's config.
+ */
+export function runnerJobsProviders(configToken: symbol | string, connectionName: string) {
+  return [
+    {
+      provide: RunnerJobsConnections,
+      inject: [configToken],
+      useFactory: (config: RunnerJobsConfig) => new RunnerJobsConnections(config, connectionName),
+    },
+    {
+      provide: JobRepository,
+      inject: [RunnerJobsConnections],
+      useFactory: (c: RunnerJobsConnections): JobRepository =>
+        new PrismaJobRepository(c.db, new JobEventsPublisher(c.redis)),
+    },
+    {
+      provide: JobQueue,
+      inject: [RunnerJobsConnections],
+      useFactory: (c: RunnerJobsConnections): JobQueue => new BullJobQueue(c.queue),
+    },
+    {
+      provide: JobEventsHub,
+      inject: [RunnerJobsConnections],
+      useFactory: (c: RunnerJobsConnections) => c.hub,
+    },
+    {
+      provide: ARTIFACT_STORE,
+      inject: [RunnerJobsConnections],
+      useFactory: (c: RunnerJobsConnections): ArtifactStore => c.artifacts,
+    },
+    {
+      provide: ModelRegistry,
+      inject: [configToken],
+      useFactory: (config: RunnerJobsConfig) =>
+        new ModelRegistry({
+          defaultModel: config.DEFAULT_MODEL,
+          llmModels: config.llm.models,
+          llmDefaultModel: config.llm.defaultModel,
+        }),
+    },
+    {
+      provide: ApiKeyService,
+      inject: [RunnerJobsConnections, configToken],
+      useFactory: (c: RunnerJobsConnections, config: RunnerJobsConfig) =>
+        new ApiKeyService(c.db, config.API_KEYS),
+    },
+    {
+      provide: JobService,
+      inject: [JobRepository, JobQueue, ModelRegistry, ARTIFACT_STORE, configToken],
+      useFactory: (
+        jobs: JobRepository,
+        queue: JobQueue,
+        models: ModelRegistry,
+        store: ArtifactStore,
+        config: RunnerJobsConfig,
+      ) =>
+        new JobService({ jobs, queue, models, store, hostedBrowser: Boolean(config.HOSTED_BROWSER_WS_URL) }),
+    },
+  ];
+}
+
+/** What `runnerJobsProviders` makes available to other modules. */
+export const RUNNER_JOBS_EXPORTS = [
+  JobRepository,
+  JobQueue,
+  JobEventsHub,
+  ARTIFACT_STORE,
+  ModelRegistry,
+  ApiKeyService,
+  JobService,
+] as const;

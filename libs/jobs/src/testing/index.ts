@@ -1,0 +1,1 @@
+export { InMemoryJobQueue, InMemoryJobRepository } from './in-memory-job.repository.js';
