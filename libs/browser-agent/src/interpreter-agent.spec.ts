@@ -1,9 +1,9 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import type { Browser, BrowserContext, Page } from 'puppeteer-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import type { Page } from 'puppeteer-core';
+import { useBrowserTab } from '../testing/browser-tab.js';
 import { DEMO_ROUTES } from '../testing/demo-pages.js';
 import { type LocalSite, serveLocalSite } from '../testing/local-site.js';
 import { AgentLog, formatLogLine, parseAgentLog } from './agent-log.js';
-import { launchLocalBrowser } from './browser-launcher.js';
 import { runInstructionTest } from './instruction-test-runner.js';
 import { interpretQuery, runInterpreter, type RunResult } from './interpreter-agent.js';
 import type { RunLimits } from './run-limits.js';
@@ -15,28 +15,18 @@ const FAST: Partial<RunLimits> = {
 };
 
 describe('runInterpreter (real Chromium, local pages)', () => {
+  const tab = useBrowserTab();
   let site: LocalSite;
-  let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
 
   beforeAll(async () => {
     site = await serveLocalSite(DEMO_ROUTES);
-    browser = await launchLocalBrowser();
   });
-
   afterAll(async () => {
-    await browser?.close();
     await site?.close();
   });
-
-  beforeEach(async () => {
-    context = await browser.createBrowserContext();
-    page = await context.newPage();
-  });
-
-  afterEach(async () => {
-    await context.close();
+  beforeEach(() => {
+    page = tab.page;
   });
 
   async function run(

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { AgentLog, launchLocalBrowser } from '@suite/browser-agent';
-import type { Browser, BrowserContext, Page } from 'puppeteer-core';
+import { AgentLog } from '@suite/browser-agent';
+import type { Page } from 'puppeteer-core';
+import { useBrowserTab } from '../../browser-agent/testing/browser-tab.js';
 import {
   inOrder,
   type Script,
@@ -39,26 +40,21 @@ const signIn: Script = inOrder(
 );
 
 describe('runLlmTest (scripted provider over HTTP, real Chromium)', () => {
+  const tab = useBrowserTab();
   let site: TestSite;
-  let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
   const servers: ScriptedLlmServer[] = [];
 
   beforeAll(async () => {
     site = await serveTestSite(PASSWORD);
-    browser = await launchLocalBrowser();
   });
   afterAll(async () => {
-    await browser?.close();
     await site?.close();
   });
-  beforeEach(async () => {
-    context = await browser.createBrowserContext();
-    page = await context.newPage();
+  beforeEach(() => {
+    page = tab.page;
   });
   afterEach(async () => {
-    await context.close();
     await Promise.all(servers.splice(0).map((server) => server.close()));
   });
 
@@ -379,7 +375,7 @@ describe('runLlmTest (scripted provider over HTTP, real Chromium)', () => {
         'verify the page contains "Welcome back, Ada"',
       ].join('\n'),
     );
-    const replayPage = await context.newPage();
+    const replayPage = await tab.context.newPage();
     const lines: string[] = [];
     const log = new AgentLog({ sink: (line) => void lines.push(line) });
     const replay = await replayLlmScript({

@@ -1,0 +1,124 @@
+import type { RecordedAction } from '../recorded-action.js';
+import {
+  absoluteUrl,
+  jsString,
+  loc,
+  locatorOf,
+  scrollExpression,
+  textPattern,
+  urlPattern,
+} from './script-values.js';
+
+/** A `@playwright/test` spec: auto-waiting locators and `expect` matchers. */
+export function playwrightFile(header: string[], title: string, body: string[]): string {
+  return [
+    ...header,
+    '// Run with: npx playwright test <this file>',
+    "import { test, expect } from '@playwright/test';",
+    '',
+    '/** The element by role and accessible name (or its text), falling back to a CSS selector. */',
+    'function find(page, { role, name, text, css }) {',
+    '  let locator = role && name ? page.getByRole(role, { name, exact: true }) : text ? page.getByText(text, { exact: true }) : undefined;',
+    '  if (css) locator = locator ? locator.or(page.locator(css)) : page.locator(css);',
+    '  return locator.first();',
+    '}',
+    '',
+    `test(${JSON.stringify(title)}, async ({ page }) => {`,
+    ...body.map((line) => `  ${line}`),
+    '});',
+    '',
+  ].join('\n');
+}
+
+export function playwrightLine(action: RecordedAction, initialUrl: string): string {
+  const step = action.step;
+  const el = `find(page, ${loc(locatorOf(action))})`;
+  const not = (negate: boolean) => (negate ? '.not' : '');
+  switch (step.action) {
+    case 'navigate':
+      return `await page.goto(${JSON.stringify(absoluteUrl(step.url, initialUrl))});`;
+    case 'goBack':
+      return 'await page.goBack();';
+    case 'goForward':
+      return 'await page.goForward();';
+    case 'reload':
+      return 'await page.reload();';
+    case 'click':
+      if (step.button === 'right') return `await ${el}.click({ button: 'right' });`;
+      return step.clickCount === 2 ? `await ${el}.dblclick();` : `await ${el}.click();`;
+    case 'type':
+      return action.element || step.target
+        ? `await ${el}.fill(${jsString(step.value)});`
+        : `await page.keyboard.type(${jsString(step.value)});`;
+    case 'clear':
+      return `await ${el}.clear();`;
+    case 'press': {
+      const keys = JSON.stringify(step.keys.join('+'));
+      const press = step.target ? `await ${el}.press(${keys});` : `await page.keyboard.press(${keys});`;
+      return step.repeat > 1 ? `for (let i = 0; i < ${step.repeat}; i++) ${press}` : press;
+    }
+    case 'select':
+      return `await ${el}.selectOption({ label: ${jsString(step.option)} });`;
+    case 'check':
+    case 'uncheck':
+      return `await ${el}.${step.action}();`;
+    case 'hover':
+      return `await ${el}.hover();`;
+    case 'focus':
+      return `await ${el}.focus();`;
+    case 'scrollTo':
+      return `await ${el}.scrollIntoViewIfNeeded();`;
+    case 'scroll':
+      return `await page.evaluate(${scrollExpression(step.direction, step.pixels)});`;
+    case 'submit':
+      return "await page.evaluate(() => document.querySelector('form')?.requestSubmit());";
+    case 'wait':
+      return `await page.waitForTimeout(${step.ms});`;
+    case 'waitForText':
+      return `await expect(page.getByText(${jsString(step.expected)}).first()).${step.state === 'visible' ? 'toBeVisible' : 'toBeHidden'}();`;
+    case 'waitForElement':
+      return `await expect(${el}).${step.state === 'visible' ? 'toBeVisible' : 'toBeHidden'}();`;
+    case 'waitForLoad':
+      return "await page.waitForLoadState('load');";
+    case 'assertText':
+      return `await expect(page.locator('body'))${not(step.negate)}.toContainText(${jsString(step.expected)}, { ignoreCase: true });`;
+    case 'assertTitle':
+      return `await expect(page)${not(step.negate)}.toHaveTitle(${textPattern(step.expected, step.mode)});`;
+    case 'assertUrl':
+      return `await expect(page)${not(step.negate)}.toHaveURL(${urlPattern(step.expected, step.mode, initialUrl)});`;
+    case 'assertElementText':
+      return `await expect(${el})${not(step.negate)}.toHaveText(${textPattern(step.expected, step.mode)});`;
+    case 'assertValue':
+      return `await expect(${el})${not(step.negate)}.toHaveValue(${textPattern(step.expected, step.mode)});`;
+    case 'assertState': {
+      const matcher: Record<string, string> = {
+        visible: 'toBeVisible()',
+        hidden: 'toBeHidden()',
+        enabled: 'toBeEnabled()',
+        disabled: 'toBeDisabled()',
+        checked: 'toBeChecked()',
+        unchecked: 'not.toBeChecked()',
+        focused: 'toBeFocused()',
+        empty: 'toBeEmpty()',
+        editable: 'toBeEditable()',
+        readonly: 'not.toBeEditable()',
+      };
+      return `await expect(${el}).${matcher[step.state] ?? 'toBeVisible()'};`;
+    }
+    case 'assertCount': {
+      const all = step.target.role
+        ? `page.getByRole(${JSON.stringify(step.target.role)}, { name: ${JSON.stringify(step.target.name)} })`
+        : `page.getByText(${JSON.stringify(step.target.name)})`;
+      const compare: Record<string, string> = {
+        eq: 'toBe',
+        gte: 'toBeGreaterThanOrEqual',
+        lte: 'toBeLessThanOrEqual',
+        gt: 'toBeGreaterThan',
+        lt: 'toBeLessThan',
+      };
+      return step.comparison === 'eq'
+        ? `await expect(${all}.filter({ visible: true })).toHaveCount(${step.count});`
+        : `expect(await ${all}.filter({ visible: true }).count()).${compare[step.comparison]}(${step.count});`;
+    }
+  }
+}

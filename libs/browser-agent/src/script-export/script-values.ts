@@ -1,0 +1,97 @@
+import type { ElementLocator } from '../element-description-script.js';
+import type { RecordedAction } from '../recorded-action.js';
+import type { MatchMode, Target } from '../step-types.js';
+
+// What both script formats write the same way: secrets, strings, text and URL patterns, locators.
+
+/** `{{secret.NAME}}` as the environment variable the exported script reads instead. */
+export function secretEnvName(name: string): string {
+  const clean = name.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+  return (/^[0-9]/.test(clean) ? `_${clean}` : clean || 'SECRET').toUpperCase();
+}
+
+/**
+ * A JavaScript expression for a recorded string: a literal, or `process.env.X` where the run typed a
+ * secret, so exported scripts never contain a secret's value.
+ */
+export function jsString(text: string): string {
+  const parts = text.split(/(\{\{secret\.[^}]+\}\})/).filter((part) => part !== '');
+  if (parts.length === 0) return '""';
+  const exprs = parts.map((part) => {
+    const secret = /^\{\{secret\.([^}]+)\}\}$/.exec(part);
+    return secret ? `(process.env.${secretEnvName(secret[1] ?? '')} ?? '')` : JSON.stringify(part);
+  });
+  return exprs.join(' + ');
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
+/** A regular-expression literal for how the interpreter compares texts (case-insensitive but for equals). */
+export function textPattern(expected: string, mode: MatchMode): string {
+  const e = escapeRegExp(expected.replace(/\s+/g, ' ').trim());
+  switch (mode) {
+    case 'equals':
+      return `/^\\s*${e}\\s*$/`;
+    case 'contains':
+      return `/${e}/i`;
+    case 'startsWith':
+      return `/^\\s*${e}/i`;
+    case 'endsWith':
+      return `/${e}\\s*$/i`;
+    case 'matches': {
+      const literal = /^\/(.*)\/([a-z]*)$/s.exec(expected);
+      return literal ? `/${literal[1]}/${literal[2]}` : `new RegExp(${JSON.stringify(expected)})`;
+    }
+  }
+}
+
+export function urlPattern(expected: string, mode: MatchMode, initialUrl: string): string {
+  if (mode === 'equals') {
+    if (expected.startsWith('/')) {
+      const path = escapeRegExp(expected.replace(/\/+$/, ''));
+      return `/^[a-z]+:\\/\\/[^/]+${path}\\/?$/`;
+    }
+    try {
+      const href = escapeRegExp(new URL(expected, initialUrl).href.replace(/\/+$/, ''));
+      return `/^${href}\\/?$/`;
+    } catch {
+      return JSON.stringify(expected);
+    }
+  }
+  return textPattern(expected, mode);
+}
+
+export function absoluteUrl(url: string, base: string): string {
+  try {
+    return new URL(url, base).href;
+  } catch {
+    return url;
+  }
+}
+
+/** The element of a recorded action, or (for old records) the target as it was named. */
+export function locatorOf(action: RecordedAction): ElementLocator | undefined {
+  if (action.element) return action.element;
+  const target = (action.step as { target?: Target }).target;
+  if (!target?.name || target.name.includes('data-agent-ref')) return undefined;
+  return target.role ? { role: target.role, name: target.name, css: '' } : { text: target.name, css: '' };
+}
+
+/** The locator as a literal, keys in a fixed order (stored JSON may come back reordered). */
+export function loc(element: ElementLocator | undefined): string {
+  if (!element) return JSON.stringify({ css: 'body' });
+  const { role, name, text, css } = element;
+  return JSON.stringify({ role, name, text, css });
+}
+
+export function scrollExpression(
+  direction: 'up' | 'down' | 'top' | 'bottom',
+  pixels: number | undefined,
+): string {
+  if (direction === 'top') return '() => window.scrollTo(0, 0)';
+  if (direction === 'bottom') return '() => window.scrollTo(0, document.documentElement.scrollHeight)';
+  const by = pixels ?? 'Math.round(window.innerHeight * 0.8)';
+  return `() => window.scrollBy(0, ${direction === 'up' ? '-' : ''}${by})`;
+}
