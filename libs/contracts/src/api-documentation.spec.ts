@@ -27,8 +27,10 @@ describe('OpenAPI metadata of the contracts', () => {
     expect(dtoClasses.map(([name]) => name).sort()).toEqual(
       [
         'CancelJobResultDto',
+        'CodeDto',
         'CreateJobDto',
         'DependencyCheckDto',
+        'ForgotPasswordDto',
         'HealthChecksDto',
         'HealthDto',
         'HttpErrorDto',
@@ -38,7 +40,13 @@ describe('OpenAPI metadata of the contracts', () => {
         'JobRecordDto',
         'JobStepDto',
         'ListJobsQueryDto',
+        'LoginDto',
+        'MagicLinkQueryDto',
         'QueueSnapshotDto',
+        'RefreshDto',
+        'RegisterDto',
+        'ResetPasswordDto',
+        'UpdateMeDto',
         'ValidationIssueDto',
       ].sort(),
     );

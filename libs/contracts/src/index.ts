@@ -25,6 +25,25 @@ export { IsOmittable } from './validation/is-omittable.decorator.js';
 export { exceedsJsonDepth, MAX_JSON_DEPTH } from './validation/json-depth.js';
 export { jsonByteLength, MAX_JSON_BYTES, MaxJsonBytes } from './validation/max-json-bytes.decorator.js';
 export { validateBody, validateQuery, type DtoClass, type Validated } from './validation/validate-input.js';
+export { validateUserInput } from './validation/validate-user-input.js';
+export { toFieldProblems } from './validation/field-problems.mapper.js';
+export { UserInputPipe } from './validation/user-input.pipe.js';
+export { NoControlCharacters } from './validation/no-control-characters.decorator.js';
+export { CodeDto } from './user-auth/code.dto.js';
+export { ForgotPasswordDto } from './user-auth/forgot-password.dto.js';
+export { LoginDto } from './user-auth/login.dto.js';
+export { MagicLinkQueryDto } from './user-auth/magic-link-query.dto.js';
+export { RefreshDto } from './user-auth/refresh.dto.js';
+export { RegisterDto } from './user-auth/register.dto.js';
+export { ResetPasswordDto } from './user-auth/reset-password.dto.js';
+export { UpdateMeDto } from './user-auth/update-me.dto.js';
+export {
+  CODE_MAX_LENGTH,
+  EMAIL_ADDRESS,
+  EMAIL_MAX_LENGTH,
+  NAME_MAX_LENGTH,
+  PASSWORD_MAX_LENGTH,
+} from './user-auth/user-auth-fields.js';
 export {
   toValidationIssues,
   type DetailContext,

@@ -40,9 +40,21 @@ export interface AuthErrorOptions extends AppErrorOptions {
   readonly status?: number;
 }
 
+/** One bad field of a request: its name (or `body`/`query`) and what is wrong with it. */
+export interface FieldProblem {
+  readonly field: string;
+  readonly problem: string;
+}
+
 export class AuthError extends AppError<AuthErrorCode> {
   readonly family = 'auth' as const;
   readonly status: number | undefined;
+
+  /** 400 invalid-request naming every bad field: `email: is required; password: must not be empty`. */
+  static invalidFields(problems: readonly FieldProblem[]): AuthError {
+    const message = problems.map(({ field, problem }) => `${field}: ${problem}`).join('; ');
+    return new AuthError(AuthErrorCode.InvalidRequest, message);
+  }
 
   constructor(
     code: AuthErrorCode,

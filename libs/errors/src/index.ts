@@ -1,6 +1,12 @@
 export { AppError, type AppErrorOptions, type ErrorDetails, type ErrorFamily } from './app-error.js';
 export { RunnerError, RunnerErrorCode } from './runner-error.js';
-export { AuthError, AuthErrorCode, defaultAuthMessage, type AuthErrorOptions } from './auth-error.js';
+export {
+  AuthError,
+  AuthErrorCode,
+  defaultAuthMessage,
+  type AuthErrorOptions,
+  type FieldProblem,
+} from './auth-error.js';
 export { A2A_ERROR_DOMAIN, A2aError, A2aErrorCode, a2aErrorSpec, type A2aErrorSpec } from './a2a-error.js';
 export {
   expectedOneOf,

@@ -11,6 +11,17 @@ import {
   UseGuards,
   UseInterceptors,
 } from '@nestjs/common';
+import {
+  CodeDto,
+  ForgotPasswordDto,
+  LoginDto,
+  MagicLinkQueryDto,
+  RefreshDto,
+  RegisterDto,
+  ResetPasswordDto,
+  UpdateMeDto,
+  UserInputPipe,
+} from '@suite/contracts';
 import { AuthError, AuthErrorCode } from '@suite/errors';
 import type { FastifyReply } from 'fastify';
 import { CurrentProject, ProjectHostGuard } from '../../projects/host.guards.js';
@@ -51,7 +62,7 @@ export class UserAuthController {
   register(
     @CurrentProject() ctx: ProjectContext,
     @CurrentClient() client: ClientMeta,
-    @Body() body: unknown,
+    @Body(UserInputPipe) body: RegisterDto,
   ): Promise<TokenPair> {
     return this.passwords.register(ctx, body, client);
   }
@@ -63,7 +74,7 @@ export class UserAuthController {
   login(
     @CurrentProject() ctx: ProjectContext,
     @CurrentClient() client: ClientMeta,
-    @Body() body: unknown,
+    @Body(UserInputPipe) body: LoginDto,
   ): Promise<TokenPair> {
     return this.passwords.login(ctx, body, client);
   }
@@ -75,7 +86,7 @@ export class UserAuthController {
   refresh(
     @CurrentProject() ctx: ProjectContext,
     @CurrentClient() client: ClientMeta,
-    @Body() body: unknown,
+    @Body(UserInputPipe) body: RefreshDto,
   ): Promise<TokenPair | StatusResponse> {
     return this.passwords.refresh(ctx, body, client);
   }
@@ -86,7 +97,7 @@ export class UserAuthController {
   magicLink(
     @CurrentProject() ctx: ProjectContext,
     @CurrentClient() client: ClientMeta,
-    @Query() query: unknown,
+    @Query(UserInputPipe) query: MagicLinkQueryDto,
   ): Promise<StatusResponse> {
     return this.mailCodes.requestMagicLink(ctx, query, client);
   }
@@ -97,7 +108,7 @@ export class UserAuthController {
   magicLinkCallback(
     @CurrentProject() ctx: ProjectContext,
     @CurrentClient() client: ClientMeta,
-    @Query() query: unknown,
+    @Query(UserInputPipe) query: CodeDto,
   ): Promise<TokenPair> {
     return this.mailCodes.magicLinkCallback(ctx, query, client);
   }
@@ -109,7 +120,7 @@ export class UserAuthController {
   forgotPassword(
     @CurrentProject() ctx: ProjectContext,
     @CurrentClient() client: ClientMeta,
-    @Body() body: unknown,
+    @Body(UserInputPipe) body: ForgotPasswordDto,
   ): Promise<StatusResponse> {
     return this.mailCodes.requestPasswordReset(ctx, body, client);
   }
@@ -120,7 +131,7 @@ export class UserAuthController {
   @UserAuthRoute({ emailPassword: true, ipLimit: 'callback' })
   forgotPasswordCallback(
     @CurrentProject() ctx: ProjectContext,
-    @Body() body: unknown,
+    @Body(UserInputPipe) body: ResetPasswordDto,
   ): Promise<StatusResponse> {
     return this.mailCodes.resetPassword(ctx, body);
   }
@@ -139,7 +150,7 @@ export class UserAuthController {
   async updateMe(
     @CurrentProject() ctx: ProjectContext,
     @CurrentClaims() claims: AccessClaims,
-    @Body() body: unknown,
+    @Body(UserInputPipe) body: UpdateMeDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Profile | PendingEmailChange> {
     const result = await this.profiles.update(ctx, claims, body);
@@ -152,7 +163,10 @@ export class UserAuthController {
   @HttpCode(200)
   @Header('Cache-Control', 'no-store')
   @UserAuthRoute({ ipLimit: 'callback' })
-  emailChangeCallback(@CurrentProject() ctx: ProjectContext, @Body() body: unknown): Promise<ConfirmedEmail> {
+  emailChangeCallback(
+    @CurrentProject() ctx: ProjectContext,
+    @Body(UserInputPipe) body: CodeDto,
+  ): Promise<ConfirmedEmail> {
     return this.profiles.confirmEmailChange(ctx, body);
   }
 
