@@ -8,10 +8,10 @@ import {
 import type { MainDb } from '@suite/db';
 import { Resolver } from 'node:dns/promises';
 import { PROJECT_HOST_CONFIG } from '../app.tokens.js';
-import { PlatformResources } from '../platform/platform-resources.js';
 import type { ProjectHostConfig } from '../project-host.config.js';
 import { ProjectResolver } from '../projects/project-resolver.js';
 import { DOMAIN_TXT_PREFIX } from './project.view.js';
+import { ProjectsRepository } from './projects.repository.js';
 
 /** What a TXT lookup said: the token is there, it is not (a definitive answer), or no answer. */
 export type TxtCheck = 'present' | 'absent' | 'unknown';
@@ -35,7 +35,7 @@ export class DomainVerification implements OnApplicationBootstrap, OnApplication
   private running = false;
 
   constructor(
-    private readonly resources: PlatformResources,
+    private readonly records: ProjectsRepository,
     private readonly projects: ProjectResolver,
     @Inject(PROJECT_HOST_CONFIG) private readonly config: ProjectHostConfig,
   ) {}
@@ -64,7 +64,7 @@ export class DomainVerification implements OnApplicationBootstrap, OnApplication
     if (this.running) return;
     this.running = true;
     try {
-      const domains = await this.resources.db.customDomain.findMany({ orderBy: { createdAt: 'asc' } });
+      const domains = await this.records.allDomains();
       for (const domain of domains) {
         const result = await this.check(domain);
         if (result === 'present') {
@@ -106,9 +106,9 @@ export class DomainVerification implements OnApplicationBootstrap, OnApplication
   }
 
   private async mark(domain: MainDb.CustomDomain, verified: boolean): Promise<MainDb.CustomDomain> {
-    const updated = await this.resources.db.customDomain.update({
-      where: { id: domain.id },
-      data: { verified, verifiedAt: verified ? new Date() : null },
+    const updated = await this.records.markDomain(domain.id, {
+      verified,
+      verifiedAt: verified ? new Date() : null,
     });
     this.projects.invalidate();
     return updated;

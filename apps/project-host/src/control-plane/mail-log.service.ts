@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { MainDb } from '@suite/db';
-import { PlatformResources } from '../platform/platform-resources.js';
+import { MailLogRepository } from './mail-log.repository.js';
 import type { Fields } from './input-fields.js';
 import { parseMailStatus, parsePage } from './project-input.js';
 import type { Page } from './project.view.js';
@@ -24,7 +24,7 @@ export interface MailLogEntryView {
 @Injectable()
 export class MailLogService {
   constructor(
-    private readonly resources: PlatformResources,
+    private readonly records: MailLogRepository,
     private readonly projects: ProjectsService,
   ) {}
 
@@ -32,16 +32,12 @@ export class MailLogService {
     const project = await this.projects.require(projectId);
     const { page, pageSize } = parsePage(query);
     const status = parseMailStatus(query);
-    const where = { projectId: project.id, ...(status ? { status } : {}) };
-    const [total, rows] = await Promise.all([
-      this.resources.db.mailLog.count({ where }),
-      this.resources.db.mailLog.findMany({
-        where,
-        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-        skip: (page - 1) * pageSize,
-        take: pageSize,
-      }),
-    ]);
+    const { total, items: rows } = await this.records.page(
+      project.id,
+      status,
+      (page - 1) * pageSize,
+      pageSize,
+    );
     return {
       items: rows.map((row) => ({
         id: row.id,

@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { MainDb } from '@suite/db';
 import { AuthError, AuthErrorCode } from '@suite/errors';
 import { PROJECT_HOST_CONFIG } from '../app.tokens.js';
-import { PlatformResources } from '../platform/platform-resources.js';
+import { DuplicateRecord } from '../platform/duplicate-record.js';
 import type { ProjectHostConfig } from '../project-host.config.js';
 import { ProjectResolver } from '../projects/project-resolver.js';
 import { invalid } from './input-fields.js';
@@ -16,7 +15,8 @@ import {
   smtpSettingsView,
   type SmtpSettingsView,
 } from './project.view.js';
-import { isUniqueViolation, ProjectsService } from './projects.service.js';
+import { ProjectsRepository } from './projects.repository.js';
+import { ProjectsService } from './projects.service.js';
 import { DomainVerification } from './domain-verification.js';
 
 /**
@@ -32,7 +32,7 @@ export class ProjectSettingsService {
   private readonly adminMayVerify: boolean;
 
   constructor(
-    private readonly resources: PlatformResources,
+    private readonly records: ProjectsRepository,
     private readonly resolver: ProjectResolver,
     private readonly projects: ProjectsService,
     private readonly domains: DomainVerification,
@@ -55,17 +55,13 @@ export class ProjectSettingsService {
       idpClientId: input.idpClientId === undefined ? (saved?.idpClientId ?? null) : input.idpClientId,
       idpClientSecret:
         input.idpClientSecret === undefined ? (saved?.idpClientSecret ?? null) : input.idpClientSecret,
-      redirectSchemes: input.redirectSchemes ?? MainDb.Prisma.DbNull,
+      redirectSchemes: input.redirectSchemes ?? null,
     };
     if (data.idpMode === 'custom') {
       if (!data.idpClientId) throw invalid('idpClientId', 'is required when idpMode is "custom"');
       if (!data.idpClientSecret) throw invalid('idpClientSecret', 'is required when idpMode is "custom"');
     }
-    const row = await this.resources.db.authSettings.upsert({
-      where: { projectId: project.id },
-      create: { projectId: project.id, ...data },
-      update: data,
-    });
+    const row = await this.records.saveAuthSettings(project.id, data);
     this.resolver.invalidate();
     return authSettingsView(row);
   }
@@ -81,11 +77,7 @@ export class ProjectSettingsService {
       pass: input.pass === undefined ? (project.smtpSettings?.pass ?? null) : input.pass,
       from: input.from,
     };
-    const row = await this.resources.db.smtpSettings.upsert({
-      where: { projectId: project.id },
-      create: { projectId: project.id, ...data },
-      update: data,
-    });
+    const row = await this.records.saveSmtpSettings(project.id, data);
     this.resolver.invalidate();
     return smtpSettingsView(row)!;
   }
@@ -110,32 +102,27 @@ export class ProjectSettingsService {
       throw invalid('domain', 'is the control plane\u2019s own host');
 
     const byAdmin = input.verified && this.adminMayVerify;
-    const existing = await this.resources.db.customDomain.findUnique({ where: { domain: input.domain } });
+    const existing = await this.records.findDomain(input.domain);
     if (existing && existing.projectId !== project.id) throw domainTaken(input.domain);
     if (existing) {
       if (existing.verified) return { created: false, domain: domainView(existing) };
       if (!byAdmin) return { created: false, domain: domainView(await this.domains.verify(existing)) };
-      const updated = await this.resources.db.customDomain.update({
-        where: { id: existing.id },
-        data: { verified: true, verifiedAt: new Date() },
-      });
+      const updated = await this.records.markDomain(existing.id, { verified: true, verifiedAt: new Date() });
       this.resolver.invalidate();
       return { created: false, domain: domainView(updated) };
     }
     try {
-      const created = await this.resources.db.customDomain.create({
-        data: {
-          projectId: project.id,
-          domain: input.domain,
-          verified: byAdmin,
-          verifiedAt: byAdmin ? new Date() : null,
-          verificationToken: randomBytes(16).toString('hex'),
-        },
+      const created = await this.records.addDomain({
+        projectId: project.id,
+        domain: input.domain,
+        verified: byAdmin,
+        verifiedAt: byAdmin ? new Date() : null,
+        verificationToken: randomBytes(16).toString('hex'),
       });
       this.resolver.invalidate();
       return { created: true, domain: domainView(byAdmin ? created : await this.domains.verify(created)) };
     } catch (error) {
-      if (isUniqueViolation(error)) throw domainTaken(input.domain);
+      if (error instanceof DuplicateRecord) throw domainTaken(input.domain);
       throw error;
     }
   }
@@ -143,9 +130,7 @@ export class ProjectSettingsService {
   /** POST …/domains/{domain}/verify: the DNS check now (the admin added the record). */
   async verifyDomain(projectId: string, name: string): Promise<DomainView> {
     const project = await this.projects.require(projectId);
-    const domain = await this.resources.db.customDomain.findUnique({
-      where: { domain: name.toLowerCase().replace(/\.$/, '') },
-    });
+    const domain = await this.records.findDomain(name.toLowerCase().replace(/\.$/, ''));
     if (!domain || domain.projectId !== project.id) {
       throw new AuthError(AuthErrorCode.NotFound, `domain "${name}" is not a domain of this project`, {
         status: 404,

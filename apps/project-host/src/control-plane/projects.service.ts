@@ -1,16 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import { isUuid, MainDb } from '@suite/db';
+import { isUuid } from '@suite/db';
 import { AuthError, AuthErrorCode, RunnerError, RunnerErrorCode } from '@suite/errors';
-import { PlatformResources } from '../platform/platform-resources.js';
+import { DuplicateRecord } from '../platform/duplicate-record.js';
 import type { ProjectWithSettings } from '../projects/project-context.js';
 import { ProjectResolver } from '../projects/project-resolver.js';
 import type { Fields } from './input-fields.js';
 import { parseCreateProject, parsePage } from './project-input.js';
 import { type Page, projectView, type ProjectView } from './project.view.js';
+import { ProjectsRepository } from './projects.repository.js';
 import { TenantDatabases } from './tenant-databases.js';
-
-const WITH_SETTINGS = { authSettings: true, smtpSettings: true, domains: true } as const;
 
 /** Projects of the control plane: create (with their tenant database), list, show, delete. */
 @Injectable()
@@ -18,16 +17,14 @@ export class ProjectsService {
   private readonly logger = new Logger('control-plane');
 
   constructor(
-    private readonly resources: PlatformResources,
+    private readonly records: ProjectsRepository,
     private readonly resolver: ProjectResolver,
     private readonly tenants: TenantDatabases,
   ) {}
 
   /** The project with its settings and domains, or 404 project_not_found. */
   async require(id: string): Promise<ProjectWithSettings> {
-    const project = isUuid(id)
-      ? await this.resources.db.project.findUnique({ where: { id }, include: WITH_SETTINGS })
-      : null;
+    const project = isUuid(id) ? await this.records.findWithSettings(id) : null;
     if (!project) throw new AuthError(AuthErrorCode.ProjectNotFound, `No project has the id "${id}".`);
     return project;
   }
@@ -45,15 +42,7 @@ export class ProjectsService {
 
   async list(query: Fields): Promise<Page<ProjectView>> {
     const { page, pageSize } = parsePage(query);
-    const [total, projects] = await Promise.all([
-      this.resources.db.project.count(),
-      this.resources.db.project.findMany({
-        include: WITH_SETTINGS,
-        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-        skip: (page - 1) * pageSize,
-        take: pageSize,
-      }),
-    ]);
+    const { total, items: projects } = await this.records.page((page - 1) * pageSize, pageSize);
     return { items: projects.map((project) => this.view(project)), page, pageSize, total };
   }
 
@@ -63,24 +52,24 @@ export class ProjectsService {
    */
   async create(body: unknown): Promise<ProjectView> {
     const input = parseCreateProject(body);
-    if (await this.resources.db.project.findUnique({ where: { slug: input.slug }, select: { id: true } })) {
-      throw slugTaken(input.slug);
-    }
+    if (await this.records.slugTaken(input.slug)) throw slugTaken(input.slug);
     const id = randomUUID();
     let project: ProjectWithSettings;
     try {
-      project = await this.resources.db.project.create({
-        data: { id, slug: input.slug, name: input.name, tenantDatabase: this.tenants.nameOf(id) },
-        include: WITH_SETTINGS,
+      project = await this.records.create({
+        id,
+        slug: input.slug,
+        name: input.name,
+        tenantDatabase: this.tenants.nameOf(id),
       });
     } catch (error) {
-      if (isUniqueViolation(error)) throw slugTaken(input.slug);
+      if (error instanceof DuplicateRecord) throw slugTaken(input.slug);
       throw error;
     }
     try {
       await this.tenants.provision(id);
     } catch (error) {
-      await this.resources.db.project.deleteMany({ where: { id } });
+      await this.records.delete(id);
       await this.tenants.drop(id).catch(() => undefined);
       const reason = error instanceof Error ? error.message : String(error);
       this.logger.error(
@@ -102,7 +91,7 @@ export class ProjectsService {
   async remove(id: string): Promise<void> {
     const project = await this.require(id);
     await this.tenants.drop(project.id);
-    await this.resources.db.project.deleteMany({ where: { id: project.id } });
+    await this.records.delete(project.id);
     this.resolver.invalidate();
     this.logger.log({ projectId: project.id, slug: project.slug }, 'project deleted');
   }
@@ -112,8 +101,4 @@ function slugTaken(slug: string): AuthError {
   return new AuthError(AuthErrorCode.InvalidRequest, `slug "${slug}" is already taken`, {
     status: 409,
   });
-}
-
-export function isUniqueViolation(error: unknown): boolean {
-  return error instanceof MainDb.Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
 }

@@ -4,16 +4,13 @@ import { AuthError, AuthErrorCode } from '@suite/errors';
 import { PROJECT_HOST_CONFIG } from '../app.tokens.js';
 import { AuthEventsPublisher } from '../events/auth-events.publisher.js';
 import type { ProjectHostConfig } from '../project-host.config.js';
-import { PlatformResources } from '../platform/platform-resources.js';
+import { TenantUsersRepository } from './tenant-users.repository.js';
 import type { Fields } from './input-fields.js';
 import { parsePage, parseSearch } from './project-input.js';
 import type { Page } from './project.view.js';
 import { ProjectsService } from './projects.service.js';
 
 /** Prisma passes `contains` to LIKE as it is: `_` and `%` in a search are meant literally. */
-const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
-
-/** An end user as the dashboard's Auth page shows it: never a password hash, token or code. */
 export interface AuthUserView {
   id: string;
   email: string;
@@ -29,26 +26,12 @@ export interface AuthUserView {
   updatedAt: string;
 }
 
-const USER_FIELDS = {
-  id: true,
-  email: true,
-  name: true,
-  picture: true,
-  emailVerified: true,
-  pendingEmail: true,
-  passwordHash: true,
-  createdAt: true,
-  updatedAt: true,
-  _count: { select: { identities: true } },
-} as const;
-
-/** The project's end users (tenant schema platform_auth), for the dashboard. */
 @Injectable()
 export class UsersAdminService {
   private readonly logger = new Logger('control-plane');
 
   constructor(
-    private readonly resources: PlatformResources,
+    private readonly users: TenantUsersRepository,
     private readonly projects: ProjectsService,
     private readonly events: AuthEventsPublisher,
     @Inject(PROJECT_HOST_CONFIG) private readonly config: Pick<ProjectHostConfig, 'PLATFORM_DEV_MODE'>,
@@ -59,28 +42,22 @@ export class UsersAdminService {
     const project = await this.projects.require(projectId);
     const { page, pageSize } = parsePage(query);
     const search = parseSearch(query);
-    const tenant = this.resources.tenant(project.tenantDatabase);
-    const where = search ? { email: { contains: escapeLike(search) } } : {};
-    const [total, users] = await Promise.all([
-      tenant.user.count({ where }),
-      tenant.user.findMany({
-        where,
-        select: USER_FIELDS,
-        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-        skip: (page - 1) * pageSize,
-        take: pageSize,
-      }),
-    ]);
+    const { total, items: users } = await this.users.page(
+      project.tenantDatabase,
+      search,
+      (page - 1) * pageSize,
+      pageSize,
+    );
     return {
-      items: users.map(({ passwordHash, _count, ...user }) => ({
+      items: users.map((user) => ({
         id: user.id,
         email: user.email,
         name: user.name,
         picture: user.picture,
         emailVerified: user.emailVerified,
         pendingEmail: user.pendingEmail,
-        hasPassword: passwordHash !== null,
-        hasIdentityProvider: _count.identities > 0,
+        hasPassword: user.hasPassword,
+        hasIdentityProvider: user.identityCount > 0,
         createdAt: user.createdAt.toISOString(),
         updatedAt: user.updatedAt.toISOString(),
       })),
@@ -96,15 +73,8 @@ export class UsersAdminService {
    */
   async remove(projectId: string, userId: string): Promise<void> {
     const project = await this.projects.require(projectId);
-    const tenant = this.resources.tenant(project.tenantDatabase);
-    const user = isUuid(userId)
-      ? await tenant.user.findUnique({
-          where: { id: userId },
-          select: { id: true, email: true, name: true, picture: true },
-        })
-      : null;
-    const { count } = user ? await tenant.user.deleteMany({ where: { id: user.id } }) : { count: 0 };
-    if (!user || count === 0) {
+    const user = isUuid(userId) ? await this.users.delete(project.tenantDatabase, userId) : null;
+    if (!user) {
       throw new AuthError(AuthErrorCode.NotFound, `No user has the id "${userId}" in this project.`);
     }
     this.logger.log({ projectId: project.id, userId: user.id }, 'auth user deleted from the dashboard');

@@ -5,13 +5,7 @@ import type { TokenUser } from '../user-snapshot.js';
 export type UserRecord = TenantDb.User;
 export type CodeRecord = TenantDb.Nonce;
 
-/** A unique index refused the write (an email already in use, a provider account already linked). */
-export class DuplicateRecord extends Error {
-  constructor(cause?: unknown) {
-    super('a unique index refused the write', { cause });
-    this.name = 'DuplicateRecord';
-  }
-}
+export { DuplicateRecord } from '../../platform/duplicate-record.js';
 
 /** The fields of a user a service may change. */
 export type UserChanges = Partial<

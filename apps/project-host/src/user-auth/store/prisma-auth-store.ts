@@ -4,7 +4,7 @@ import type { ProjectContext } from '../../projects/project-context.js';
 import { TX_OPTIONS } from '../user-auth.constants.js';
 import { AuthStores, type AuthStore } from './auth-store.js';
 import { PrismaCodeRepository } from './prisma-codes.repository.js';
-import type { TenantTx } from './prisma-duplicates.js';
+import type { TenantTx } from './tenant-tx.js';
 import { PrismaIdentityRepository } from './prisma-identities.repository.js';
 import { PrismaSessionRepository } from './prisma-sessions.repository.js';
 import { PrismaUserRepository } from './prisma-users.repository.js';

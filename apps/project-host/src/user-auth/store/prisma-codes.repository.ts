@@ -1,6 +1,6 @@
 import type { NonceKind, TenantClient } from '@suite/db';
 import type { CodeRecord, CodeRepository, NewCode } from './auth-store.js';
-import type { TenantTx } from './prisma-duplicates.js';
+import type { TenantTx } from './tenant-tx.js';
 
 const DAY_MS = 24 * 3600_000;
 

@@ -1,5 +1,6 @@
 import type { IdentityRepository, LinkedIdentity } from './auth-store.js';
-import { refusingDuplicates, type TenantTx } from './prisma-duplicates.js';
+import { refusingDuplicates } from '../../platform/duplicate-record.js';
+import type { TenantTx } from './tenant-tx.js';
 
 export class PrismaIdentityRepository implements IdentityRepository {
   constructor(private readonly db: TenantTx) {}

@@ -1,7 +1,7 @@
 import { sqlPool, type TenantClient } from '@suite/db';
 import type { TokenUser } from '../user-snapshot.js';
 import type { LockedSession, NewSession, SessionRepository } from './auth-store.js';
-import type { TenantTx } from './prisma-duplicates.js';
+import type { TenantTx } from './tenant-tx.js';
 
 /**
  * The common rotation in one statement (see `rotateCurrent`), named so each connection plans it

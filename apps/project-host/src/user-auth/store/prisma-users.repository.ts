@@ -1,5 +1,6 @@
 import type { NewUser, UserChanges, UserRecord, UserRepository } from './auth-store.js';
-import { refusingDuplicates, type TenantTx } from './prisma-duplicates.js';
+import { refusingDuplicates } from '../../platform/duplicate-record.js';
+import type { TenantTx } from './tenant-tx.js';
 
 export class PrismaUserRepository implements UserRepository {
   constructor(private readonly db: TenantTx) {}

@@ -1,0 +1,115 @@
+import { Injectable } from '@nestjs/common';
+import { MainDb } from '@suite/db';
+import { refusingDuplicates } from '../platform/duplicate-record.js';
+import { PlatformResources } from '../platform/platform-resources.js';
+import type { ProjectWithSettings } from '../projects/project-context.js';
+
+const WITH_SETTINGS = { authSettings: true, smtpSettings: true, domains: true } as const;
+
+export type AuthSettingsData = Omit<MainDb.AuthSettings, 'projectId' | 'updatedAt' | 'redirectSchemes'> & {
+  /** The app schemes allowed for redirect_uri; null: none saved. */
+  redirectSchemes: string[] | null;
+};
+export type SmtpSettingsData = Omit<MainDb.SmtpSettings, 'projectId' | 'updatedAt'>;
+export type NewCustomDomain = Pick<
+  MainDb.CustomDomain,
+  'projectId' | 'domain' | 'verified' | 'verifiedAt' | 'verificationToken'
+>;
+
+/** Projects with their settings and custom domains (main database). */
+export abstract class ProjectsRepository {
+  abstract findWithSettings(id: string): Promise<ProjectWithSettings | null>;
+  abstract slugTaken(slug: string): Promise<boolean>;
+  /** Newest first. */
+  abstract page(skip: number, take: number): Promise<{ total: number; items: ProjectWithSettings[] }>;
+  /** Throws DuplicateRecord when the slug is taken. */
+  abstract create(
+    project: Pick<MainDb.Project, 'id' | 'slug' | 'name' | 'tenantDatabase'>,
+  ): Promise<ProjectWithSettings>;
+  abstract delete(id: string): Promise<void>;
+  abstract saveAuthSettings(projectId: string, settings: AuthSettingsData): Promise<MainDb.AuthSettings>;
+  abstract saveSmtpSettings(projectId: string, settings: SmtpSettingsData): Promise<MainDb.SmtpSettings>;
+  abstract findDomain(domain: string): Promise<MainDb.CustomDomain | null>;
+  /** Oldest first. */
+  abstract allDomains(): Promise<MainDb.CustomDomain[]>;
+  /** Throws DuplicateRecord when another project has the domain. */
+  abstract addDomain(domain: NewCustomDomain): Promise<MainDb.CustomDomain>;
+  abstract markDomain(
+    id: string,
+    changes: Pick<MainDb.CustomDomain, 'verified' | 'verifiedAt'>,
+  ): Promise<MainDb.CustomDomain>;
+}
+
+@Injectable()
+export class PrismaProjectsRepository extends ProjectsRepository {
+  constructor(private readonly resources: PlatformResources) {
+    super();
+  }
+
+  findWithSettings(id: string): Promise<ProjectWithSettings | null> {
+    return this.resources.db.project.findUnique({ where: { id }, include: WITH_SETTINGS });
+  }
+
+  async slugTaken(slug: string): Promise<boolean> {
+    return (await this.resources.db.project.findUnique({ where: { slug }, select: { id: true } })) !== null;
+  }
+
+  async page(skip: number, take: number): Promise<{ total: number; items: ProjectWithSettings[] }> {
+    const [total, items] = await Promise.all([
+      this.resources.db.project.count(),
+      this.resources.db.project.findMany({
+        include: WITH_SETTINGS,
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        skip,
+        take,
+      }),
+    ]);
+    return { total, items };
+  }
+
+  create(
+    project: Pick<MainDb.Project, 'id' | 'slug' | 'name' | 'tenantDatabase'>,
+  ): Promise<ProjectWithSettings> {
+    return refusingDuplicates(this.resources.db.project.create({ data: project, include: WITH_SETTINGS }));
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.resources.db.project.deleteMany({ where: { id } });
+  }
+
+  saveAuthSettings(projectId: string, settings: AuthSettingsData): Promise<MainDb.AuthSettings> {
+    const data = { ...settings, redirectSchemes: settings.redirectSchemes ?? MainDb.Prisma.DbNull };
+    return this.resources.db.authSettings.upsert({
+      where: { projectId },
+      create: { projectId, ...data },
+      update: data,
+    });
+  }
+
+  saveSmtpSettings(projectId: string, settings: SmtpSettingsData): Promise<MainDb.SmtpSettings> {
+    return this.resources.db.smtpSettings.upsert({
+      where: { projectId },
+      create: { projectId, ...settings },
+      update: settings,
+    });
+  }
+
+  findDomain(domain: string): Promise<MainDb.CustomDomain | null> {
+    return this.resources.db.customDomain.findUnique({ where: { domain } });
+  }
+
+  allDomains(): Promise<MainDb.CustomDomain[]> {
+    return this.resources.db.customDomain.findMany({ orderBy: { createdAt: 'asc' } });
+  }
+
+  addDomain(domain: NewCustomDomain): Promise<MainDb.CustomDomain> {
+    return refusingDuplicates(this.resources.db.customDomain.create({ data: domain }));
+  }
+
+  markDomain(
+    id: string,
+    changes: Pick<MainDb.CustomDomain, 'verified' | 'verifiedAt'>,
+  ): Promise<MainDb.CustomDomain> {
+    return this.resources.db.customDomain.update({ where: { id }, data: changes });
+  }
+}

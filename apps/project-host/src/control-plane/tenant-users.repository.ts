@@ -1,0 +1,75 @@
+import { Injectable } from '@nestjs/common';
+import type { TenantDb } from '@suite/db';
+import { PlatformResources } from '../platform/platform-resources.js';
+
+const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export type TenantUserRow = Omit<TenantDb.User, 'passwordHash'> & {
+  hasPassword: boolean;
+  identityCount: number;
+};
+
+/** A project's end users as the control plane sees them (the project's tenant database). */
+export abstract class TenantUsersRepository {
+  /** Newest first; `search` matches any part of the email. */
+  abstract page(
+    tenantDatabase: string,
+    search: string | undefined,
+    skip: number,
+    take: number,
+  ): Promise<{ total: number; items: TenantUserRow[] }>;
+  /** Deletes the user (sessions, codes and identity links go with the row); what it was, or null. */
+  abstract delete(
+    tenantDatabase: string,
+    id: string,
+  ): Promise<Pick<TenantDb.User, 'id' | 'email' | 'name' | 'picture'> | null>;
+}
+
+@Injectable()
+export class PrismaTenantUsersRepository extends TenantUsersRepository {
+  constructor(private readonly resources: PlatformResources) {
+    super();
+  }
+
+  async page(
+    tenantDatabase: string,
+    search: string | undefined,
+    skip: number,
+    take: number,
+  ): Promise<{ total: number; items: TenantUserRow[] }> {
+    const tenant = this.resources.tenant(tenantDatabase);
+    const where = search ? { email: { contains: escapeLike(search) } } : {};
+    const [total, users] = await Promise.all([
+      tenant.user.count({ where }),
+      tenant.user.findMany({
+        where,
+        include: { _count: { select: { identities: true } } },
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        skip,
+        take,
+      }),
+    ]);
+    return {
+      total,
+      items: users.map(({ passwordHash, _count, ...user }) => ({
+        ...user,
+        hasPassword: passwordHash !== null,
+        identityCount: _count.identities,
+      })),
+    };
+  }
+
+  async delete(
+    tenantDatabase: string,
+    id: string,
+  ): Promise<Pick<TenantDb.User, 'id' | 'email' | 'name' | 'picture'> | null> {
+    const tenant = this.resources.tenant(tenantDatabase);
+    const user = await tenant.user.findUnique({
+      where: { id },
+      select: { id: true, email: true, name: true, picture: true },
+    });
+    if (!user) return null;
+    const { count } = await tenant.user.deleteMany({ where: { id: user.id } });
+    return count === 0 ? null : user;
+  }
+}
