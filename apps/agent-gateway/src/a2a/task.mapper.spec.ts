@@ -1,0 +1,51 @@
+import { describe, expect, it } from '@jest/globals';
+import type { MainDb } from '@suite/db';
+import { INSTRUCTIONS_NOT_UNDERSTOOD } from '@suite/jobs';
+import { jobStatusesOf, needsInput, toTask } from './task.mapper.js';
+
+const job = (fields: Partial<MainDb.Job>): MainDb.Job =>
+  ({
+    id: '0195f0e0-0000-7000-8000-000000000001',
+    owner: 'ada',
+    query: 'Frobnicate the page',
+    initialUrl: 'http://127.0.0.1/',
+    model: 'instruction-interpreter',
+    env: 'local_browser',
+    highlightMouse: true,
+    metadata: null,
+    status: 'queued',
+    summary: null,
+    steps: [],
+    error: null,
+    contextId: null,
+    createdAt: new Date('2026-01-01T00:00:00Z'),
+    startedAt: null,
+    finishedAt: null,
+    videoPath: null,
+    ...fields,
+  }) as MainDb.Job;
+
+describe('task.mapper', () => {
+  it('shows a job waiting for input as INPUT_REQUIRED, with the failed run’s verdict and artifacts', () => {
+    const waiting = job({
+      status: 'needs_input',
+      error: INSTRUCTIONS_NOT_UNDERSTOOD,
+      summary: 'I could not understand step 1.',
+      finishedAt: new Date('2026-01-01T00:00:05Z'),
+    });
+    expect(needsInput(waiting)).toBe(true);
+    const task = toTask(waiting, { publicUrl: 'http://runner' });
+    expect(task.status).toMatchObject({
+      state: 'TASK_STATE_INPUT_REQUIRED',
+      message: { parts: [{ text: 'I could not understand step 1.' }] },
+      timestamp: '2026-01-01T00:00:05.000Z',
+    });
+    expect(task.artifacts?.map((artifact) => artifact.artifactId)).toEqual(['summary', 'steps', 'log']);
+  });
+
+  it('filters FAILED and INPUT_REQUIRED apart, and knows no jobs in states the runner never uses', () => {
+    expect(jobStatusesOf('TASK_STATE_FAILED')).toEqual(['failed']);
+    expect(jobStatusesOf('TASK_STATE_INPUT_REQUIRED')).toEqual(['needs_input']);
+    expect(jobStatusesOf('TASK_STATE_AUTH_REQUIRED')).toBeNull();
+  });
+});
