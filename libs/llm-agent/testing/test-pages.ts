@@ -1,19 +1,23 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type LocalSite, serveLocalSite } from '../../browser-agent/testing/local-site.js';
 
-function page(title: string, body: string): string {
+/** A minimal HTML document, without styles (what the model sees stays small). */
+export function page(title: string, body: string): string {
   return `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body>${body}</body></html>`;
 }
 
-/** Sign-in with ada@example.com / the given password leads to /welcome; anything else shows an error. */
-function loginPage(password: string): string {
+/**
+ * Sign-in with ada@example.com / the given password leads to /welcome; anything else shows an error.
+ * The button's label (and then its id) can be changed, to break a recorded click.
+ */
+export function loginPage(password: string, button?: string): string {
+  const id = button ? ` id="${button.toLowerCase().replace(/\W+/g, '-')}"` : '';
   return page(
     'Login',
     `<h1>Sign in</h1>
     <form id="f">
       <label for="email">Email</label><input id="email" type="email">
       <label for="password">Password</label><input id="password" type="password">
-      <button type="submit">Sign in</button>
+      <button${id} type="submit">${button ?? 'Sign in'}</button>
     </form>
     <p id="error" role="alert"></p>
     <script>
@@ -42,30 +46,12 @@ const CODE_PAGE = page(
   </script>`,
 );
 
-export interface TestSite {
-  url: string;
-  close(): Promise<void>;
-}
+export type TestSite = LocalSite;
 
 export async function serveTestSite(password: string): Promise<TestSite> {
-  const routes: Record<string, string> = {
+  return serveLocalSite({
     '/login': loginPage(password),
     '/welcome': page('Welcome', '<h1>Welcome back, Ada</h1><p>You have 3 new messages.</p>'),
     '/code': CODE_PAGE,
-  };
-  const server = createServer((request, response) => {
-    const body = routes[new URL(request.url ?? '/', 'http://localhost').pathname];
-    response.writeHead(body ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
-    response.end(body ?? page('Not found', '<h1>Not found</h1>'));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
 }
