@@ -1,4 +1,5 @@
 import { isUuid, JobStatus, MainDb, sqlPool, type MainClient } from '@suite/db';
+import { jobTransitions, type JobTransition } from './job-transitions.js';
 import type { JobEventsPublisher, JobStepProgress } from './job-events.js';
 import { toSnapshot } from './job-events.js';
 import { insertJob, type NewJob, type NewTaskParts } from './job-insert.repository.js';
@@ -76,11 +77,8 @@ export class PrismaJobRepository extends JobRepository {
     return this.db.job.count({ where: whereOf(filter) });
   }
 
-  async claim(jobId: string, workerId: string): Promise<MainDb.Job | null> {
-    return this.changeStatus(
-      { id: jobId, status: { in: [JobStatus.queued, JobStatus.running] } },
-      { status: JobStatus.running, startedAt: new Date(), workerId, attempts: { increment: 1 }, error: null },
-    );
+  claim(jobId: string, workerId: string): Promise<MainDb.Job | null> {
+    return this.apply(jobId, {}, jobTransitions.claim(workerId), { attempts: { increment: 1 } });
   }
 
   async recordStep(jobId: string, step: JobStepProgress): Promise<void> {
@@ -101,53 +99,19 @@ export class PrismaJobRepository extends JobRepository {
   }
 
   finish(jobId: string, run: FinishedRun, artifacts: RunArtifacts): Promise<MainDb.Job | null> {
-    return this.changeStatus(
-      { id: jobId, status: JobStatus.running },
-      {
-        status: run.status,
-        summary: run.summary,
-        steps: json(run.steps),
-        error: run.error ?? null,
-        finishedAt: new Date(),
-        logPath: artifacts.logPath,
-        videoPath: artifacts.videoPath,
-      },
-    );
+    return this.apply(jobId, {}, jobTransitions.finish(run, artifacts));
   }
 
   async failUnfinished(jobId: string, reason: string): Promise<boolean> {
-    const job = await this.changeStatus(
-      { id: jobId, status: { in: [JobStatus.queued, JobStatus.running] } },
-      {
-        status: JobStatus.failed,
-        error: reason,
-        summary: `The job could not be completed: ${reason}`,
-        finishedAt: new Date(),
-      },
-    );
-    return job !== null;
+    return (await this.apply(jobId, {}, jobTransitions.failUnfinished(reason))) !== null;
   }
 
   cancelQueued(owner: string, jobId: string): Promise<MainDb.Job | null> {
-    return this.changeStatus(
-      { id: jobId, owner, status: JobStatus.queued },
-      { status: JobStatus.cancelled, finishedAt: new Date(), summary: 'Cancelled before it started.' },
-    );
+    return this.apply(jobId, { owner }, jobTransitions.cancel());
   }
 
   resubmit(owner: string, jobId: string, query: string): Promise<MainDb.Job | null> {
-    return this.changeStatus(
-      { id: jobId, owner, status: JobStatus.needs_input },
-      {
-        status: JobStatus.queued,
-        query,
-        summary: null,
-        error: null,
-        steps: [],
-        startedAt: null,
-        finishedAt: null,
-      },
-    );
+    return this.apply(jobId, { owner }, jobTransitions.resubmit(query));
   }
 
   staleRunning(startedBefore: Date): Promise<{ id: string }[]> {
@@ -187,10 +151,15 @@ export class PrismaJobRepository extends JobRepository {
   }
 
   /** One conditional update that answers with the row; the change is published as it was written. */
-  private async changeStatus(
-    where: MainDb.Prisma.JobWhereUniqueInput,
-    data: MainDb.Prisma.JobUpdateInput,
+  private async apply(
+    jobId: string,
+    scope: { owner?: string },
+    transition: JobTransition,
+    extra: MainDb.Prisma.JobUpdateInput = {},
   ): Promise<MainDb.Job | null> {
+    const { steps, ...change } = transition.change;
+    const where = { id: jobId, ...scope, status: { in: [...transition.from] } };
+    const data = { ...change, ...(steps ? { steps: json(steps) } : {}), ...extra };
     let job: MainDb.Job;
     try {
       job = await this.db.job.update({ where, data });

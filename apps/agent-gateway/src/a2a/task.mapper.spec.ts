@@ -1,33 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
-import type { MainDb } from '@suite/db';
 import { INSTRUCTIONS_NOT_UNDERSTOOD } from '@suite/jobs';
+import { InMemoryJobRepository } from '../../../../libs/jobs/src/testing/index.js';
 import { jobStatusesOf, needsInput, toTask } from './task.mapper.js';
-
-const job = (fields: Partial<MainDb.Job>): MainDb.Job =>
-  ({
-    id: '0195f0e0-0000-7000-8000-000000000001',
-    owner: 'ada',
-    query: 'Frobnicate the page',
-    initialUrl: 'http://127.0.0.1/',
-    model: 'instruction-interpreter',
-    env: 'local_browser',
-    highlightMouse: true,
-    metadata: null,
-    status: 'queued',
-    summary: null,
-    steps: [],
-    error: null,
-    contextId: null,
-    createdAt: new Date('2026-01-01T00:00:00Z'),
-    startedAt: null,
-    finishedAt: null,
-    videoPath: null,
-    ...fields,
-  }) as MainDb.Job;
 
 describe('task.mapper', () => {
   it('shows a job waiting for input as INPUT_REQUIRED, with the failed run’s verdict and artifacts', () => {
-    const waiting = job({
+    const waiting = new InMemoryJobRepository().seed({
       status: 'needs_input',
       error: INSTRUCTIONS_NOT_UNDERSTOOD,
       summary: 'I could not understand step 1.',

@@ -4,6 +4,7 @@ import type { JobEvent, JobStepProgress } from '../job-events.js';
 import { toSnapshot } from '../job-events.js';
 import type { NewJob, NewTaskParts } from '../job-insert.repository.js';
 import { JobQueue, type QueuedState } from '../job-queue.js';
+import { jobTransitions, type JobTransition } from '../job-transitions.js';
 import {
   type CreatedJob,
   type FinishedRun,
@@ -13,7 +14,6 @@ import {
   type RunArtifacts,
   type RunRecord,
 } from '../job.repository.js';
-import type { StoredStatus } from '../job-state.js';
 
 /** The job repository in memory, for unit tests of the services above it; `events` is what it published. */
 export class InMemoryJobRepository extends JobRepository {
@@ -101,12 +101,8 @@ export class InMemoryJobRepository extends JobRepository {
   }
 
   claim(jobId: string, workerId: string): Promise<MainDb.Job | null> {
-    return this.change(jobId, ['queued', 'running'], (job) => ({
-      status: 'running',
-      startedAt: this.now(),
-      workerId,
+    return this.apply(jobId, undefined, jobTransitions.claim(workerId, this.now()), (job) => ({
       attempts: job.attempts + 1,
-      error: null,
     }));
   }
 
@@ -129,46 +125,19 @@ export class InMemoryJobRepository extends JobRepository {
   }
 
   finish(jobId: string, run: FinishedRun, artifacts: RunArtifacts): Promise<MainDb.Job | null> {
-    return this.change(jobId, ['running'], () => ({
-      status: run.status,
-      summary: run.summary,
-      steps: run.steps as unknown as MainDb.Job['steps'],
-      error: run.error ?? null,
-      finishedAt: this.now(),
-      ...artifacts,
-    }));
+    return this.apply(jobId, undefined, jobTransitions.finish(run, artifacts, this.now()));
   }
 
   async failUnfinished(jobId: string, reason: string): Promise<boolean> {
-    const job = await this.change(jobId, ['queued', 'running'], () => ({
-      status: 'failed',
-      error: reason,
-      summary: `The job could not be completed: ${reason}`,
-      finishedAt: this.now(),
-    }));
-    return job !== null;
+    return (await this.apply(jobId, undefined, jobTransitions.failUnfinished(reason, this.now()))) !== null;
   }
 
   cancelQueued(owner: string, jobId: string): Promise<MainDb.Job | null> {
-    if (this.jobs.get(jobId)?.owner !== owner) return Promise.resolve(null);
-    return this.change(jobId, ['queued'], () => ({
-      status: 'cancelled',
-      finishedAt: this.now(),
-      summary: 'Cancelled before it started.',
-    }));
+    return this.apply(jobId, owner, jobTransitions.cancel(this.now()));
   }
 
   resubmit(owner: string, jobId: string, query: string): Promise<MainDb.Job | null> {
-    if (this.jobs.get(jobId)?.owner !== owner) return Promise.resolve(null);
-    return this.change(jobId, ['needs_input'], () => ({
-      status: 'queued',
-      query,
-      summary: null,
-      error: null,
-      steps: [],
-      startedAt: null,
-      finishedAt: null,
-    }));
+    return this.apply(jobId, owner, jobTransitions.resubmit(query));
   }
 
   staleRunning(startedBefore: Date): Promise<{ id: string }[]> {
@@ -225,14 +194,24 @@ export class InMemoryJobRepository extends JobRepository {
       .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1));
   }
 
-  private change(
+  private apply(
     jobId: string,
-    from: StoredStatus[],
-    patch: (job: MainDb.Job) => Partial<MainDb.Job>,
+    owner: string | undefined,
+    transition: JobTransition,
+    extra: (job: MainDb.Job) => Partial<MainDb.Job> = () => ({}),
   ): Promise<MainDb.Job | null> {
     const job = this.jobs.get(jobId);
-    if (!job || !from.includes(job.status)) return Promise.resolve(null);
-    const changed = { ...job, ...patch(job), updatedAt: this.now() };
+    if (!job || (owner !== undefined && job.owner !== owner) || !transition.from.includes(job.status)) {
+      return Promise.resolve(null);
+    }
+    const { steps, ...change } = transition.change;
+    const changed: MainDb.Job = {
+      ...job,
+      ...change,
+      ...(steps ? { steps: steps as MainDb.Job['steps'] } : {}),
+      ...extra(job),
+      updatedAt: this.now(),
+    };
     this.jobs.set(jobId, changed);
     this.events.push({
       type: 'status',
