@@ -8,6 +8,7 @@ import { PROJECT_HOST_CONFIG } from '../app.tokens.js';
 import { PlatformResources } from '../platform/platform-resources.js';
 import type { ProjectHostConfig } from '../project-host.config.js';
 import { AuthStateCache } from './auth-state.cache.js';
+import { HookSettingsRepository, type HookSettings } from './hook-settings.repository.js';
 
 /**
  * The hook contract is the SDK's: its event kinds, and what a hook may see of a user (never
@@ -33,11 +34,6 @@ export interface AuthEvent {
 const BLOCKING_KINDS: ReadonlySet<AuthEventKind> = new Set(['user.created', 'user.signed_in']);
 const HOOK_SETTINGS_TTL_MS = 2_000;
 
-interface HookSettings {
-  blocking: boolean;
-  timeoutMs: number;
-}
-
 /**
  * The internal event stream the project's auth hooks consume (BullMQ queue `auth-hooks`, one job per
  * batch, in order). Publish only after the auth mutation committed. Publishing never fails the
@@ -55,6 +51,7 @@ export class AuthEventsPublisher implements OnApplicationShutdown {
   constructor(
     private readonly resources: PlatformResources,
     private readonly state: AuthStateCache,
+    private readonly hooks: HookSettingsRepository,
     @Inject(PROJECT_HOST_CONFIG) private readonly config: ProjectHostConfig,
   ) {}
 
@@ -108,15 +105,7 @@ export class AuthEventsPublisher implements OnApplicationShutdown {
     const cached = this.settings.get(projectId);
     if (cached && cached.until > Date.now()) return cached.value;
     try {
-      const row = await this.resources.db.deployment.findFirst({
-        where: { projectId, status: 'active' },
-        orderBy: { version: 'desc' },
-        select: { hookBlocking: true, hookTimeoutMs: true },
-      });
-      const value =
-        row && row.hookBlocking !== null
-          ? { blocking: row.hookBlocking, timeoutMs: row.hookTimeoutMs ?? 10_000 }
-          : null;
+      const value = await this.hooks.activeHookSettings(projectId);
       this.settings.set(projectId, { value, until: Date.now() + HOOK_SETTINGS_TTL_MS });
       if (this.settings.size > 5_000) this.settings.delete(this.settings.keys().next().value!);
       return value;

@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { AuthEventsPublisher } from '../events/auth-events.publisher.js';
 import { AuthStateCache } from '../events/auth-state.cache.js';
+import { HookSettingsRepository, PrismaHookSettingsRepository } from '../events/hook-settings.repository.js';
 import { MailOutbox } from '../mail/mail-outbox.js';
 import { MailSealer } from '../mail/mail-sealer.js';
 import { ControlPlaneHostGuard, ProjectHostGuard } from '../projects/host.guards.js';
@@ -27,6 +28,7 @@ import { RateLimiters, RedisRateLimiters } from './rate-limiters.js';
     ControlPlaneHostGuard,
     MailOutbox,
     MailSealer,
+    { provide: HookSettingsRepository, useClass: PrismaHookSettingsRepository },
     AuthEventsPublisher,
     AuthStateCache,
   ],

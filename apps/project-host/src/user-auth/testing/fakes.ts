@@ -2,13 +2,14 @@ import type { TenantClient } from '@suite/db';
 import { randomUUID } from 'node:crypto';
 import { AuthEventsPublisher, type AuthEvent } from '../../events/auth-events.publisher.js';
 import { AuthStateCache } from '../../events/auth-state.cache.js';
-import type { OutgoingMail } from '../../mail/mail-outbox.js';
 import { Clock } from '../../platform/clock.js';
 import { EphemeralStore } from '../../platform/ephemeral-store.js';
 import type { ProjectContext } from '../../projects/project-context.js';
 import { DEFAULT_AUTH_SETTINGS } from '../../projects/project-context.js';
 import { projectHostEnv, type ProjectHostConfig } from '../../project-host.config.js';
 import { AuthMailer } from '../mail/auth-mailer.js';
+
+type OutgoingMail = Parameters<AuthMailer['send']>[1];
 import { SigningKeyRepository, type SigningKeyRecord } from '../tokens/signing-key.repository.js';
 
 // Fakes of the side effects user-auth's services have (clock, short-lived values, signing-key rows,
@@ -80,7 +81,7 @@ export class RecordingEvents extends AuthEventsPublisher {
   readonly published: Omit<AuthEvent, 'at'>[] = [];
 
   constructor() {
-    super(undefined as never, undefined as never, undefined as never);
+    super(undefined as never, undefined as never, undefined as never, undefined as never);
   }
 
   override async publish(_projectId: string, events: Omit<AuthEvent, 'at'>[]): Promise<string | undefined> {

@@ -1,0 +1,148 @@
+import { describe, expect, it } from '@jest/globals';
+import type { MainDb } from '@suite/db';
+import { AuthErrorCode, RunnerErrorCode } from '@suite/errors';
+import { DuplicateRecord } from '../platform/duplicate-record.js';
+import type { ProjectWithSettings } from '../projects/project-context.js';
+import { ProjectResolver } from '../projects/project-resolver.js';
+import { testConfig } from '../user-auth/testing/fakes.js';
+import { ProjectsRepository, type AuthSettingsData, type SmtpSettingsData } from './projects.repository.js';
+import { ProjectsService } from './projects.service.js';
+import { TenantDatabases } from './tenant-databases.js';
+
+// The control plane's projects over an in-memory repository and tenant databases that only record
+// what was asked of them: a project exists only with its users' database.
+
+class InMemoryProjects extends ProjectsRepository {
+  readonly rows = new Map<string, ProjectWithSettings>();
+
+  async findWithSettings(id: string): Promise<ProjectWithSettings | null> {
+    return this.rows.get(id) ?? null;
+  }
+  async slugTaken(slug: string): Promise<boolean> {
+    return [...this.rows.values()].some((row) => row.slug === slug);
+  }
+  async page(skip: number, take: number): Promise<{ total: number; items: ProjectWithSettings[] }> {
+    const newest = [...this.rows.values()].reverse();
+    return { total: newest.length, items: newest.slice(skip, skip + take) };
+  }
+  async create(
+    project: Pick<MainDb.Project, 'id' | 'slug' | 'name' | 'tenantDatabase'>,
+  ): Promise<ProjectWithSettings> {
+    if (await this.slugTaken(project.slug)) throw new DuplicateRecord();
+    const now = new Date();
+    const row = {
+      ...project,
+      createdAt: now,
+      updatedAt: now,
+      authSettings: null,
+      smtpSettings: null,
+      domains: [],
+    };
+    this.rows.set(project.id, row);
+    return row;
+  }
+  async delete(id: string): Promise<void> {
+    this.rows.delete(id);
+  }
+  saveAuthSettings(_projectId: string, _settings: AuthSettingsData): Promise<MainDb.AuthSettings> {
+    throw new Error('not used here');
+  }
+  saveSmtpSettings(_projectId: string, _settings: SmtpSettingsData): Promise<MainDb.SmtpSettings> {
+    throw new Error('not used here');
+  }
+  async findDomain(): Promise<MainDb.CustomDomain | null> {
+    return null;
+  }
+  async allDomains(): Promise<MainDb.CustomDomain[]> {
+    return [];
+  }
+  addDomain(): Promise<MainDb.CustomDomain> {
+    throw new Error('not used here');
+  }
+  markDomain(): Promise<MainDb.CustomDomain> {
+    throw new Error('not used here');
+  }
+}
+
+class RecordingTenants extends TenantDatabases {
+  readonly provisioned: string[] = [];
+  readonly dropped: string[] = [];
+  failProvisioning = false;
+
+  constructor() {
+    super(undefined as never);
+  }
+  override async provision(projectId: string): Promise<void> {
+    if (this.failProvisioning) throw new Error('permission denied to create database');
+    this.provisioned.push(projectId);
+  }
+  override async drop(projectId: string): Promise<void> {
+    this.dropped.push(projectId);
+  }
+}
+
+function setup() {
+  const config = testConfig({
+    PUBLIC_URL: 'https://control.example.test',
+    PROJECT_HOST_DOMAIN: 'apps.example.test',
+  });
+  const records = new InMemoryProjects();
+  const tenants = new RecordingTenants();
+  const projects = new ProjectsService(records, new ProjectResolver(undefined as never, config), tenants);
+  return { records, tenants, projects };
+}
+
+describe('ProjectsService', () => {
+  it('creates a project with its tenant database and shows its hosts', async () => {
+    const { projects, tenants, records } = setup();
+    const view = await projects.create({ slug: 'acme', name: 'Acme' });
+
+    expect(view).toMatchObject({ slug: 'acme', name: 'Acme', publicUrl: 'https://acme.apps.example.test' });
+    expect(view.hosts).toEqual([`${view.id}.apps.example.test`, 'acme.apps.example.test']);
+    expect(tenants.provisioned).toEqual([view.id]);
+    expect(records.rows.get(view.id)?.tenantDatabase).toBe(tenants.nameOf(view.id));
+  });
+
+  it('refuses a slug that is taken with 409', async () => {
+    const { projects, tenants } = setup();
+    await projects.create({ slug: 'acme', name: 'Acme' });
+    await expect(projects.create({ slug: 'acme', name: 'Other' })).rejects.toMatchObject({
+      code: AuthErrorCode.InvalidRequest,
+      status: 409,
+      message: 'slug "acme" is already taken',
+    });
+    expect(tenants.provisioned).toHaveLength(1);
+  });
+
+  it('removes the project again when its tenant database cannot be provisioned', async () => {
+    const { projects, tenants, records } = setup();
+    tenants.failProvisioning = true;
+    await expect(projects.create({ slug: 'acme', name: 'Acme' })).rejects.toMatchObject({
+      code: RunnerErrorCode.ServiceUnavailable,
+      message:
+        'The project was not created: its tenant database could not be provisioned (permission denied to create database).',
+    });
+    expect(records.rows.size).toBe(0);
+    expect(tenants.dropped).toHaveLength(1);
+  });
+
+  it('deletes the tenant database, then the project; an unknown id is 404 project_not_found', async () => {
+    const { projects, tenants, records } = setup();
+    const { id } = await projects.create({ slug: 'acme', name: 'Acme' });
+    await projects.remove(id);
+    expect(tenants.dropped).toEqual([id]);
+    expect(records.rows.size).toBe(0);
+    await expect(projects.get(id)).rejects.toMatchObject({ code: AuthErrorCode.ProjectNotFound });
+    await expect(projects.get('not-a-uuid')).rejects.toMatchObject({
+      message: 'No project has the id "not-a-uuid".',
+    });
+  });
+
+  it('lists newest first, a page at a time', async () => {
+    const { projects } = setup();
+    for (const slug of ['one', 'two', 'three']) await projects.create({ slug, name: slug });
+    const page = await projects.list({ page: '1', pageSize: '2' });
+    expect(page).toMatchObject({ page: 1, pageSize: 2, total: 3 });
+    expect(page.items.map((item) => item.slug)).toEqual(['three', 'two']);
+  });
+});

@@ -1,0 +1,32 @@
+import { Injectable } from '@nestjs/common';
+import { PlatformResources } from '../platform/platform-resources.js';
+
+/** How the project's active auth hook wants its events: awaited before the answer, and for how long. */
+export interface HookSettings {
+  blocking: boolean;
+  timeoutMs: number;
+}
+
+/** The hook options of a project's active deployment (main database, `deployments`). */
+export abstract class HookSettingsRepository {
+  /** Null when the project has no active deployment or its deployment has no hook. */
+  abstract activeHookSettings(projectId: string): Promise<HookSettings | null>;
+}
+
+@Injectable()
+export class PrismaHookSettingsRepository extends HookSettingsRepository {
+  constructor(private readonly resources: PlatformResources) {
+    super();
+  }
+
+  async activeHookSettings(projectId: string): Promise<HookSettings | null> {
+    const row = await this.resources.db.deployment.findFirst({
+      where: { projectId, status: 'active' },
+      orderBy: { version: 'desc' },
+      select: { hookBlocking: true, hookTimeoutMs: true },
+    });
+    return row && row.hookBlocking !== null
+      ? { blocking: row.hookBlocking, timeoutMs: row.hookTimeoutMs ?? 10_000 }
+      : null;
+  }
+}
