@@ -4,7 +4,7 @@ import { startTelemetry } from '@suite/telemetry';
 import { loadAgentGatewayConfig } from './agent-gateway.config.js';
 import { A2aController } from './a2a/a2a.controller.js';
 import { AppModule } from './app.module.js';
-import { GatewayExceptionFilter } from './http/gateway-exception.filter.js';
+import { gatewayExceptionFilter } from './http/gateway-exception.filter.js';
 import { registerJsonBodyParser } from './http/json-body.parser.js';
 
 const config = loadAgentGatewayConfig();
@@ -24,6 +24,6 @@ bootstrapHttpApp(AppModule.forRoot(config), {
     // Nest folds "/a2a/" into "/a2a"; clients that keep the card URL's trailing slash still land here.
     const a2a = app.get(A2aController);
     fastify.post('/a2a/', (request, reply) => a2a.rpc(request, reply));
-    app.useGlobalFilters(new GatewayExceptionFilter());
+    app.useGlobalFilters(gatewayExceptionFilter());
   },
 }).catch(exitOnBootFailure('agent-gateway'));

@@ -8,7 +8,7 @@ import { AppModule } from './app.module.js';
 import { setupOpenApi } from './docs/openapi.js';
 import { registerGatewayProxy } from './gateway-proxy.js';
 import { registerJsonBodyParser } from './http/json-body.parser.js';
-import { RunnerExceptionFilter } from './http/runner-exception.filter.js';
+import { runnerExceptionFilter } from './http/runner-exception.filter.js';
 import { loadJobsApiConfig } from './jobs-api.config.js';
 
 const config = loadJobsApiConfig();
@@ -32,7 +32,7 @@ bootstrapHttpApp(AppModule.forRoot(config), {
     ),
   configure: async (app) => {
     registerJsonBodyParser(app.getHttpAdapter().getInstance());
-    app.useGlobalFilters(new RunnerExceptionFilter());
+    app.useGlobalFilters(runnerExceptionFilter());
     setupOpenApi(app);
     await registerStaticAssets(app, join(dirname(fileURLToPath(import.meta.url)), '..', 'public'));
     if (config.GATEWAY_URL) await registerGatewayProxy(app, config.GATEWAY_URL);

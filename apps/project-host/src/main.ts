@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { AuthError, AuthErrorCode, toUserErrorBody } from '@suite/errors';
 import { startTelemetry } from '@suite/telemetry';
 import { AppModule } from './app.module.js';
-import { UserExceptionFilter } from './http/user-exception.filter.js';
+import { userExceptionFilter } from './http/user-exception.filter.js';
 import { loadProjectHostConfig } from './project-host.config.js';
 
 const config = loadProjectHostConfig();
@@ -20,7 +20,7 @@ bootstrapHttpApp(AppModule.forRoot(config), {
   bodyLimit: 64 * 1024,
   routerError: () => toUserErrorBody(new AuthError(AuthErrorCode.NotFound)),
   configure: async (app) => {
-    app.useGlobalFilters(new UserExceptionFilter());
+    app.useGlobalFilters(userExceptionFilter());
     await registerStaticAssets(app, join(dirname(fileURLToPath(import.meta.url)), '..', 'public'));
   },
 }).catch(exitOnBootFailure('project-host'));

@@ -1,4 +1,5 @@
 import { RunnerError, RunnerErrorCode } from './runner-error.js';
+import { asKnownError, isUnexpectedError, newErrorId } from './known-error.js';
 
 // Postgres or Redis going away surfaces as a driver error (pg, Prisma's adapter, ioredis) deep in
 // a request. It is not a bug: the caller should retry, so transports answer 503 instead of 500.
@@ -69,3 +70,14 @@ export function asDependencyUnavailable(error: unknown): RunnerError | undefined
     { cause: error, retryAfterSeconds: 5 },
   );
 }
+
+/**
+ * What an app's exception filter needs of the error model (nest-core's createExceptionFilter):
+ * a known error stays as thrown, an outage of Postgres or Redis becomes the 503 above.
+ */
+export const APP_ERROR_MODEL = {
+  fromDependency: (error: unknown): RunnerError | undefined =>
+    asKnownError(error) ? undefined : asDependencyUnavailable(error),
+  isUnexpected: isUnexpectedError,
+  newErrorId,
+} as const;

@@ -50,5 +50,10 @@ export {
   type McpToolErrorContent,
   type McpToolErrorResult,
 } from './mcp-tool-error.mapper.js';
-export { asDependencyUnavailable, isDependencyUnavailable } from './dependency-unavailable.js';
+export {
+  APP_ERROR_MODEL,
+  asDependencyUnavailable,
+  isDependencyUnavailable,
+} from './dependency-unavailable.js';
+export { RUNNER_FRAMEWORK_ERRORS, USER_FRAMEWORK_ERRORS } from './framework-errors.js';
 export { unreachable } from './unreachable.js';

@@ -4,6 +4,14 @@ export {
   type HttpBootstrapOptions,
 } from './bootstrap/http-bootstrap.js';
 export { registerStaticAssets } from './bootstrap/static-assets.js';
+export {
+  createExceptionFilter,
+  frameworkFailureOf,
+  type ErrorModel,
+  type ErrorReply,
+  type ExceptionFilterOptions,
+  type FrameworkFailure,
+} from './http/exception-filter.factory.js';
 export { inlineScriptSource, pageSecurityHeaders, type PageSecurityOptions } from './http/page-security.js';
 export { DependencyProbe, type ProbeResult } from './health/dependency-probe.js';
 export { HealthController } from './health/health.controller.js';

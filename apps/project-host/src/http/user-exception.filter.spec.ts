@@ -1,6 +1,6 @@
 import { describe, expect, it, jest } from '@jest/globals';
 import { type ArgumentsHost, Logger } from '@nestjs/common';
-import { UserExceptionFilter } from './user-exception.filter.js';
+import { userExceptionFilter } from './user-exception.filter.js';
 
 // A 500 is logged with its error id and the request, but the request's query values are secrets
 // on these routes (magic-link codes, tokens on redirects, emails): only their names are logged.
@@ -9,6 +9,8 @@ function hostFor(url: string): { host: ArgumentsHost; sent: () => { status: numb
   let status = 0;
   let body: unknown;
   const reply = {
+    sent: false,
+    raw: { headersSent: false },
     status(code: number) {
       status = code;
       return reply;
@@ -28,7 +30,7 @@ function hostFor(url: string): { host: ArgumentsHost; sent: () => { status: numb
   return { host, sent: () => ({ status, body }) };
 }
 
-describe('UserExceptionFilter', () => {
+describe('the project host exception filter', () => {
   it('logs a 500 with the redacted URL: no code, token or access_token value', () => {
     const logged: unknown[] = [];
     const spy = jest.spyOn(Logger.prototype, 'error').mockImplementation((entry: unknown) => {
@@ -38,8 +40,8 @@ describe('UserExceptionFilter', () => {
       const { host, sent } = hostFor(
         '/api/user/auth/magic-link/callback?code=SECRET-CODE-123&access_token=AT-SECRET&refreshToken=RT-SECRET',
       );
-      new UserExceptionFilter().catch(new Error('boom'), host);
-      expect(sent().status).toBe(500);
+      userExceptionFilter().catch(new Error('boom'), host);
+      expect(sent()).toMatchObject({ status: 500, body: { code: 'internal', errorId: expect.any(String) } });
       const line = JSON.stringify(logged);
       expect(line).not.toContain('SECRET-CODE-123');
       expect(line).not.toContain('AT-SECRET');

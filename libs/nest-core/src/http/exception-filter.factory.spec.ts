@@ -1,0 +1,103 @@
+import { describe, expect, it, jest } from '@jest/globals';
+import { type ArgumentsHost, Logger, NotFoundException } from '@nestjs/common';
+import { createExceptionFilter, type ErrorModel } from './exception-filter.factory.js';
+
+class Outage extends Error {}
+class Known extends Error {}
+
+const model: ErrorModel = {
+  fromDependency: (error) =>
+    error instanceof Error && error.message === 'ECONNREFUSED' ? new Outage() : undefined,
+  isUnexpected: (error) => !(error instanceof Known || error instanceof Outage),
+  newErrorId: () => 'error-id-1',
+};
+
+function exchange(url: string, sent = false) {
+  const answers: { status: number; headers: unknown; body: unknown }[] = [];
+  let status = 0;
+  let headers: unknown;
+  const reply = {
+    sent,
+    raw: { headersSent: sent },
+    status(code: number) {
+      status = code;
+      return reply;
+    },
+    headers(value: unknown) {
+      headers = value;
+      return reply;
+    },
+    send(body: unknown) {
+      answers.push({ status, headers, body });
+      return reply;
+    },
+  };
+  const host = {
+    switchToHttp: () => ({ getResponse: () => reply, getRequest: () => ({ method: 'POST', url }) }),
+  } as unknown as ArgumentsHost;
+  return { host, answers };
+}
+
+const filter = createExceptionFilter({
+  model,
+  framework: { 'not-found': () => new Known('no route') },
+  reply: (error, request, errorId) => ({
+    status: error instanceof Known ? 404 : error instanceof Outage ? 503 : 500,
+    headers: { 'x-url': request.url },
+    body: { kind: (error as Error).constructor.name, message: (error as Error).message, errorId },
+  }),
+});
+
+describe('createExceptionFilter', () => {
+  it('answers a framework refusal in the app\u2019s words', () => {
+    const { host, answers } = exchange('/nope');
+    filter.catch(new NotFoundException(), host);
+    expect(answers).toEqual([
+      { status: 404, headers: { 'x-url': '/nope' }, body: { kind: 'Known', message: 'no route' } },
+    ]);
+  });
+
+  it('answers a lost dependency with the model\u2019s error, unlogged', () => {
+    const spy = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+    try {
+      const { host, answers } = exchange('/v1/jobs');
+      filter.catch(new Error('ECONNREFUSED'), host);
+      expect(answers[0]).toMatchObject({ status: 503, body: { kind: 'Outage' } });
+      expect(spy).not.toHaveBeenCalled();
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('logs an unexpected error with its id and the URL without query values, and returns the id', () => {
+    const logged: unknown[] = [];
+    const spy = jest.spyOn(Logger.prototype, 'error').mockImplementation((entry: unknown) => {
+      logged.push(entry);
+    });
+    try {
+      const { host, answers } = exchange('/api/user/auth/magic-link/callback?code=SECRET-CODE');
+      filter.catch(new Error('boom'), host);
+      expect(answers[0]).toMatchObject({ status: 500, body: { message: 'boom', errorId: 'error-id-1' } });
+      expect(logged[0]).toMatchObject({
+        errorId: 'error-id-1',
+        method: 'POST',
+        url: '/api/user/auth/magic-link/callback?code=[redacted]',
+      });
+      expect(JSON.stringify(logged)).not.toContain('SECRET-CODE');
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('sends nothing once the answer has started (a failing stream)', () => {
+    const spy = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+    try {
+      const { host, answers } = exchange('/v1/jobs/1/events', true);
+      filter.catch(new Error('stream broke'), host);
+      expect(answers).toEqual([]);
+      expect(spy).toHaveBeenCalledTimes(1);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+});
