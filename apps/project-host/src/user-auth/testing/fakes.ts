@@ -54,6 +54,11 @@ export class MemoryEphemeralStore extends EphemeralStore {
     this.values.delete(key);
     return value;
   }
+
+  /** Every key and value held, as the store's operator could read them. */
+  held(): string[] {
+    return [...this.values].flatMap(([key, { value }]) => [key, value]);
+  }
 }
 
 export class InMemorySigningKeys extends SigningKeyRepository {
