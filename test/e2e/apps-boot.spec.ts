@@ -14,6 +14,7 @@ interface HealthBody {
   status: string;
   checks: Record<'postgres' | 'redis', { status: string; error?: string }>;
   queue?: Record<string, unknown>;
+  queues?: Record<string, unknown>[];
 }
 
 const portVar: Record<AppName, string> = {
@@ -21,6 +22,14 @@ const portVar: Record<AppName, string> = {
   'agent-gateway': 'PORT',
   'project-host': 'PORT',
   'browser-worker': 'HEALTH_PORT',
+  'project-worker': 'HEALTH_PORT',
+  'push-worker': 'HEALTH_PORT',
+};
+
+/** The queues an HTTP app fills, which its /health counts the workers of. */
+const produced: Partial<Record<AppName, string[]>> = {
+  'project-host': ['mail', 'auth-hooks', 'project-jobs'],
+  'agent-gateway': ['push-notifications'],
 };
 
 describe('every app boots and reports its dependencies on /health', () => {
@@ -50,6 +59,13 @@ describe('every app boots and reports its dependencies on /health', () => {
         waiting: expect.any(Number),
         workers: expect.any(Number),
       });
+    }
+    if (produced[name]) {
+      expect(body.queues).toEqual(
+        produced[name].map((queue) =>
+          expect.objectContaining({ name: queue, waiting: expect.any(Number), workers: expect.any(Number) }),
+        ),
+      );
     }
 
     // SIGTERM runs the shutdown hooks, then the process ends by that signal (Node's convention).
@@ -88,6 +104,8 @@ describe('a bad environment stops an app with a message naming the variable', ()
     ['browser-worker', { WORKER_CONCURRENCY: '0' }, /WORKER_CONCURRENCY must be > 0/],
     ['project-host', { PLATFORM_ADMIN_TOKEN: '' }, /PLATFORM_ADMIN_TOKEN is required/],
     ['project-host', { DATABASE_URL: '' }, /DATABASE_URL is required \(a postgres:\/\/ URL\)/],
+    ['project-worker', { PLATFORM_ADMIN_TOKEN: '' }, /PLATFORM_ADMIN_TOKEN is required/],
+    ['push-worker', { PUSH_TIMEOUT_MS: '0' }, /PUSH_TIMEOUT_MS must be > 0/],
   ] as const)('%s with %p', async (name, bad, message) => {
     const app = startApp(name, { ...infra, ...bad });
     await expect(app.exited).resolves.toBe(1);

@@ -94,9 +94,9 @@ function otherAddresses(): string[] {
  * same time as this suite): found by name in the host's sources, set to a small quota for the run.
  */
 function storageQuota(): { env: Record<string, string>; bytes: number } | undefined {
-  const effects = join(repoRoot, 'apps', 'project-host', 'src', 'project-effects');
+  const effects = join(repoRoot, 'libs', 'project-runtime', 'src', 'effects');
   const sources = [
-    join(repoRoot, 'apps', 'project-host', 'src', 'project-host.config.ts'),
+    join(repoRoot, 'libs', 'project-runtime', 'src', 'runtime.config.ts'),
     ...readdirSync(effects)
       .filter((file) => file.endsWith('.ts') && !file.endsWith('.spec.ts'))
       .map((file) => join(effects, file)),

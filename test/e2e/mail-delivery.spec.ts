@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mailJobOptions } from '../../apps/project-host/src/mail/mail-job.js';
+import { mailJobOptions } from '../../libs/project-runtime/src/index.js';
 import { adminUrl } from '../../libs/db/src/testing/throwaway-database.js';
 import { dropTenantDatabase } from '../../libs/db/src/tenant-provisioning.js';
 import {
@@ -11,6 +11,7 @@ import {
   type TypedQueue,
 } from '../../libs/queue/src/index.js';
 import { freePort, startApp, waitForHttp, type AppProcess } from '../support/app-process.js';
+import { startProjectWorker, withWorker } from './user-auth-harness.js';
 import { HostClient } from '../support/host-client.js';
 import { sql } from '../support/runner-client.js';
 import { startSmtpCapture, type SmtpCapture } from '../support/smtp-capture.js';
@@ -81,21 +82,26 @@ describe('mail delivery', () => {
     connection = createRedisConnection(process.env.REDIS_URL!);
     queue = createQueue(QueueName.Mail, connection, { prefix: PREFIX });
     const port = await freePort();
-    app = startApp('project-host', {
+    const env = {
       DATABASE_URL: process.env.DATABASE_URL,
       REDIS_URL: process.env.REDIS_URL,
       REDIS_PREFIX: PREFIX,
       TENANT_ADMIN_DATABASE_URL: adminUrl(),
       PLATFORM_ADMIN_TOKEN: TOKEN,
       HOST: '127.0.0.1',
-      PORT: String(port),
-      PUBLIC_URL: `http://localhost:${port}`,
       // Retries after 100, 200, 400 and 800 ms instead of seconds.
       MAIL_RETRY_DELAY_MS: '100',
       MAIL_SMTP_TIMEOUT_MS: '3000',
       LOG_LEVEL: 'debug',
+    };
+    // The host queues and shows mail; its project worker delivers it.
+    const host = startApp('project-host', {
+      ...env,
+      PORT: String(port),
+      PUBLIC_URL: `http://localhost:${port}`,
     });
-    await waitForHttp(`http://127.0.0.1:${port}/health`, app, BOOT_TIMEOUT_MS);
+    await waitForHttp(`http://127.0.0.1:${port}/health`, host, BOOT_TIMEOUT_MS);
+    app = withWorker(host, await startProjectWorker(env));
     api = new HostClient(port, `localhost:${port}`, TOKEN);
   }, BOOT_TIMEOUT_MS + 10_000);
 

@@ -234,34 +234,35 @@ describe('auth metrics', () => {
       expect((await project.client.login(email, password)).status).toBe(200);
       await smtp.waitFor((m) => m.to.includes(email), 60_000);
 
-      const url = `http://127.0.0.1:${host.port}/metrics`;
+      const metrics = await scrape(`http://127.0.0.1:${host.port}/metrics`);
+      // Mail delivery and the hook batch run on the project worker, from queues, just after the answers.
+      const workerUrl = `http://127.0.0.1:${host.workerHealthPort}/metrics`;
       const deadline = Date.now() + 30_000;
-      let metrics = await scrape(url);
-      // Mail delivery and the hook batch run from queues, just after the answers.
+      let workerMetrics = await scrape(workerUrl);
       while (
-        (!metrics.value('suite_mail_outcomes_total', { kind: 'welcome', outcome: 'sent' }) ||
-          !metrics.value('suite_auth_hook_duration_seconds_count', {
+        (!workerMetrics.value('suite_mail_outcomes_total', { kind: 'welcome', outcome: 'sent' }) ||
+          !workerMetrics.value('suite_auth_hook_duration_seconds_count', {
             event: 'user.created+user.signed_in',
           })) &&
         Date.now() < deadline
       ) {
         await new Promise((r) => setTimeout(r, 250));
-        metrics = await scrape(url);
+        workerMetrics = await scrape(workerUrl);
       }
       expect(metrics.value('suite_auth_outcomes_total', { action: 'register', outcome: 'success' })).toBe(1);
       expect(
         metrics.value('suite_auth_outcomes_total', { action: 'login', outcome: 'invalid-credentials' }),
       ).toBe(1);
       expect(metrics.value('suite_auth_outcomes_total', { action: 'login', outcome: 'success' })).toBe(1);
-      expect(metrics.value('suite_mail_outcomes_total', { kind: 'welcome', outcome: 'sent' })).toBe(1);
+      expect(workerMetrics.value('suite_mail_outcomes_total', { kind: 'welcome', outcome: 'sent' })).toBe(1);
       expect(
-        metrics.value('suite_auth_hook_duration_seconds_count', {
+        workerMetrics.value('suite_auth_hook_duration_seconds_count', {
           event: 'user.created+user.signed_in',
           outcome: 'ok',
         }),
       ).toBe(1);
       // No label carries an address or an id.
-      const labelValues = metrics.all.flatMap((s) => Object.values(s.labels));
+      const labelValues = [...metrics.all, ...workerMetrics.all].flatMap((s) => Object.values(s.labels));
       expect(labelValues.some((v) => v.includes('@') || v.includes(project.id))).toBe(false);
     },
     RUN_MS,

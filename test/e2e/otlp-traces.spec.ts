@@ -338,7 +338,8 @@ describe('a sign-up is one trace', () => {
       expect(byName('mail.deliver').attributes['mail.kind']).toBe('welcome');
       expect(byName('auth-hooks.run').attributes['auth.events']).toBe('user.created+user.signed_in');
       expect(byName('auth-hooks.run').statusCode).toBe(2);
-      expect(new Set(inTrace.map((s) => s.service))).toEqual(new Set(['project-host']));
+      // The request on the host, the mail delivery and the hook run on its project worker.
+      expect(new Set(inTrace.map((s) => s.service))).toEqual(new Set(['project-host', 'project-worker']));
       // The delivery's log line carries the trace and the delivery span's ids.
       const sent = tracedLogLines(hostApp.output()).find((line) => line.msg === 'mail sent');
       expect(sent).toMatchObject({ trace_id: request.traceId, span_id: byName('mail.deliver').spanId });

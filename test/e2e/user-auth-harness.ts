@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { withClient } from '../../libs/db/src/testing/throwaway-database.js';
 import { createQueue, createRedisConnection, createWorker, QueueName } from '../../libs/queue/src/index.js';
-import { AuthSecrets } from '../../apps/project-host/src/user-auth/crypto/auth-secrets.js';
+import { AuthSecrets } from '../../libs/project-runtime/src/index.js';
 import { freePort, repoRoot, startApp, waitForHttp, type AppProcess } from '../support/app-process.js';
 import { startSmtpCapture, type Captured, type SmtpCapture } from '../support/smtp-capture.js';
 
@@ -30,24 +30,65 @@ export const GENEROUS_LIMITS = {
 };
 
 export interface Host {
+  /** The host and its project worker as one: output() holds both logs, stop() ends both. */
   app: AppProcess;
   port: number;
+  /** The project worker alone (mail delivery, auth hooks, project jobs). */
+  worker: AppProcess;
+  /** The worker's health and metrics listener. */
+  workerHealthPort: number;
 }
 
+/**
+ * A project host and the project worker that consumes its queues (mail, auth hooks, project jobs),
+ * both with `env`, as `make start` runs them.
+ */
 export async function startProjectHost(env: Record<string, string>): Promise<Host> {
   const port = await freePort();
-  const app = startApp('project-host', {
+  const common = {
     ...infra,
     HOST: '127.0.0.1',
-    PORT: String(port),
-    PUBLIC_URL: `http://localhost:${port}`,
     PLATFORM_ADMIN_TOKEN: 'user-auth-admin-token-0123456789',
     AUTH_SECRET,
     BCRYPT_COST: '10',
     ...env,
+  };
+  const host = startApp('project-host', {
+    ...common,
+    PORT: String(port),
+    PUBLIC_URL: `http://localhost:${port}`,
   });
-  await waitForHttp(`http://127.0.0.1:${port}/health`, app);
-  return { app, port };
+  const workerHealthPort = await freePort();
+  const worker = await startProjectWorker(common, workerHealthPort).catch(async (error: unknown) => {
+    await host.stop();
+    throw error;
+  });
+  await waitForHttp(`http://127.0.0.1:${port}/health`, host).catch(async (error: unknown) => {
+    await worker.stop();
+    throw error;
+  });
+  return { app: withWorker(host, worker), port, worker, workerHealthPort };
+}
+
+/** A project worker with `env` (the host's), ready once its health listener answers. */
+export async function startProjectWorker(env: NodeJS.ProcessEnv, healthPort?: number): Promise<AppProcess> {
+  const port = healthPort ?? (await freePort());
+  const worker = startApp('project-worker', { ...env, HEALTH_PORT: String(port) });
+  await waitForHttp(`http://127.0.0.1:${port}/health`, worker);
+  return worker;
+}
+
+/** The host as specs use it, with its worker alongside: both logs in output(), both ended by stop(). */
+export function withWorker(host: AppProcess, worker: AppProcess): AppProcess {
+  return {
+    child: host.child,
+    exited: host.exited,
+    output: () => `${host.output()}${worker.output()}`,
+    stop: async (signal) => {
+      const [code] = await Promise.all([host.stop(signal), worker.stop(signal)]);
+      return code;
+    },
+  };
 }
 
 // ---------------------------------------------------------------------------------------------

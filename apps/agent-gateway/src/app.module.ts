@@ -4,6 +4,7 @@ import { ConfigValueModule, CoreModule } from '@suite/nest-core';
 import { A2aModule } from './a2a/a2a.module.js';
 import type { AgentGatewayConfig } from './agent-gateway.config.js';
 import { AGENT_GATEWAY_CONFIG } from './app.tokens.js';
+import { GatewayQueueHealth } from './health/queue-health.extras.js';
 import { McpModule } from './mcp/mcp.module.js';
 import { RunnerModule } from './runner/runner.module.js';
 
@@ -24,6 +25,7 @@ export class AppModule {
           logLevel: config.LOG_LEVEL,
           logFormat: config.LOG_FORMAT,
           metrics: config.METRICS_ENABLED,
+          healthExtras: { useClass: GatewayQueueHealth },
         }),
         RunnerModule,
         A2aModule,

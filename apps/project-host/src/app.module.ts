@@ -4,10 +4,11 @@ import { ConfigValueModule, CoreModule } from '@suite/nest-core';
 import { PROJECT_HOST_CONFIG } from './app.tokens.js';
 import { ControlPlaneModule } from './control-plane/control-plane.module.js';
 import { DashboardModule } from './dashboard/dashboard.module.js';
-import { HooksModule } from './hooks/hooks.module.js';
 import { PlatformModule } from './platform/platform.module.js';
 import { ProjectCodeModule } from './project-code/project-code.module.js';
+import { ProjectRuntimeHostModule } from './project-code/project-runtime.module.js';
 import type { ProjectHostConfig } from './project-host.config.js';
+import { HostQueueHealth } from './queue-health.extras.js';
 import { UserAuthModule } from './user-auth/user-auth.module.js';
 
 @Module({})
@@ -25,13 +26,14 @@ export class AppModule {
           logLevel: config.LOG_LEVEL,
           logFormat: config.LOG_FORMAT,
           metrics: config.METRICS_ENABLED,
+          healthExtras: { useClass: HostQueueHealth },
         }),
         PlatformModule,
+        ProjectRuntimeHostModule,
         ControlPlaneModule,
         DashboardModule,
         UserAuthModule,
         ProjectCodeModule,
-        HooksModule,
       ],
     };
   }

@@ -1,36 +1,23 @@
 import { envFields, loadConfigOrExit, serviceEnv, z } from '@suite/config';
-import { sandboxEnv } from '@suite/sandbox';
+import { platformSecretsEnv, projectRuntimeEnv, requireAuthSecretInProduction } from '@suite/project-runtime';
 
 export const projectHostEnv = z
   .object({
     ...serviceEnv,
     PORT: envFields.port(8082),
-    PLATFORM_ADMIN_TOKEN: z
-      .string({ error: 'is required (the control-plane bearer token)' })
-      .min(16, 'must be at least 16 characters'),
+    /** PLATFORM_ADMIN_TOKEN, AUTH_SECRET, TENANT_ADMIN_DATABASE_URL: read by the project worker too. */
+    ...platformSecretsEnv,
     PUBLIC_URL: envFields.httpUrl().default('http://localhost:8082'),
     PROJECT_HOST_DOMAIN: z
       .string()
       .regex(/^[a-z0-9.-]+$/i, 'must be a domain name such as localhost or example.com')
       .default('localhost'),
-    /** Server URL with rights to CREATE DATABASE, for tenant databases (defaults to DATABASE_URL's server). */
-    TENANT_ADMIN_DATABASE_URL: envFields.postgresUrl().optional(),
     IDP_CLIENT_ID: z.string().optional(),
     IDP_CLIENT_SECRET: z.string().optional(),
     IDP_ISSUER_URL: envFields.httpUrl().optional(),
     NODE_ENV: z.string().optional(),
 
     // End-user auth (/api/user/*) ----------------------------------------------------------------
-    /**
-     * Server secret of end-user auth: keys the HMAC of mailed codes and seals signing keys and the
-     * refresh grace cache. Required when NODE_ENV=production. Elsewhere, when unset, a development
-     * secret is derived from PLATFORM_ADMIN_TOKEN (so changing that token then invalidates mailed
-     * codes and makes the host mint new signing keys).
-     */
-    AUTH_SECRET: z
-      .string()
-      .min(32, 'must be at least 32 characters (e.g. openssl rand -base64 48)')
-      .optional(),
     /** bcrypt cost of new password hashes; older hashes are upgraded at the next login. */
     BCRYPT_COST: z.coerce
       .number({ error: 'must be a number' })
@@ -98,42 +85,9 @@ export const projectHostEnv = z
      * The cooldown counts the same way.
      */
     AUTH_MAIL_PER_ADDRESS_PER_HOUR: envFields.positiveInt(5),
-    /** Auth mails per hour of one project, all kinds together. */
-    AUTH_MAIL_PER_PROJECT_PER_HOUR: envFields.positiveInt(500),
-
-    // Project code's context (ctx.db, ctx.jobs, ctx.email, ctx.push): limits it cannot lift --------
-    /** Longest a ctx.db statement runs: set by the host on every call, which cancels one that overruns. */
-    PROJECT_DB_STATEMENT_TIMEOUT_MS: z.coerce
-      .number({ error: 'must be a number' })
-      .int('must be a whole number')
-      .min(100, 'must be between 100 and 60000')
-      .max(60_000, 'must be between 100 and 60000 (milliseconds)')
-      .default(10_000),
-    /** Rows one ctx.db call may return (more is refused: add a LIMIT). */
-    PROJECT_DB_MAX_ROWS: envFields.positiveInt(1_000),
-    /** Size of one ctx.db result as JSON, in KB (below the sandbox's 8 MB per message). */
-    PROJECT_DB_MAX_RESULT_KB: envFields
-      .positiveInt(4_096)
-      .pipe(z.number().max(6_144, 'must be ≤ 6144 (a message to a sandbox is at most 8 MB)')),
-    /**
-     * Storage quota of a project's database, in MB: pg_database_size, so its tables and indexes,
-     * the platform's users and sessions, and Postgres's own catalogs (about 8 MB) count.
-     */
-    PROJECT_DB_QUOTA_MB: envFields.positiveInt(256),
-    /** Temporary files (sorts, hashes) one statement of project SQL may write, in MB (the role's temp_file_limit). */
-    PROJECT_DB_TEMP_FILE_LIMIT_MB: envFields.positiveInt(256),
-    /** ctx.jobs.enqueue calls per minute of one project, every host together. */
-    PROJECT_JOBS_PER_MINUTE: envFields.positiveInt(600),
-    /** Jobs of one project queued, delayed or running at once. */
-    PROJECT_JOBS_MAX_PENDING: envFields.positiveInt(10_000),
-    /** JSON payload of one job, in KB. */
-    PROJECT_JOB_PAYLOAD_KB: envFields.positiveInt(64),
-    /** ctx.email.send calls per minute of one project (its mails also count in AUTH_MAIL_PER_PROJECT_PER_HOUR). */
-    PROJECT_EMAIL_PER_MINUTE: envFields.positiveInt(30),
-    /** Text and HTML of one ctx.email.send together, in KB. */
-    PROJECT_EMAIL_BODY_KB: envFields.positiveInt(256),
-    /** ctx.push.send calls per minute of one project. */
-    PROJECT_PUSH_PER_MINUTE: envFields.positiveInt(600),
+    // Project code's context (ctx.db, ctx.jobs, ctx.email, ctx.push), its sandboxes and the hourly mail
+    // budget of a project (AUTH_MAIL_PER_PROJECT_PER_HOUR): see @suite/project-runtime
+    ...projectRuntimeEnv,
     // Custom domains (control-plane/domain-verification.ts) ------------------------------------
     /**
      * DNS servers (`ip` or `ip:port`, comma-separated) that custom-domain TXT records are looked
@@ -160,19 +114,8 @@ export const projectHostEnv = z
     DOMAIN_VERIFIED_BY_ADMIN: envFields.bool(false),
     /** Set by `platform dev`: a local host that, as the spec says, never fires `user.deleted`. */
     PLATFORM_DEV_MODE: envFields.bool(false),
-
-    // Project code (see project-code/README.md) ---------------------------------------------------
-    ...sandboxEnv,
   })
-  .superRefine((env, ctx) => {
-    if (env.NODE_ENV === 'production' && !env.AUTH_SECRET) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['AUTH_SECRET'],
-        message: 'is required when NODE_ENV=production (32+ random characters, e.g. openssl rand -base64 48)',
-      });
-    }
-  });
+  .superRefine(requireAuthSecretInProduction);
 export type ProjectHostConfig = z.infer<typeof projectHostEnv>;
 
 export const loadProjectHostConfig = (env: NodeJS.ProcessEnv = process.env): ProjectHostConfig =>

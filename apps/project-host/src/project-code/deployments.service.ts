@@ -1,21 +1,22 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { isUuid } from '@suite/db';
 import { AuthError, AuthErrorCode } from '@suite/errors';
-import { PlatformResources } from '../platform/platform-resources.js';
-import { ActiveDeployments } from './active-deployments.js';
 import {
+  ActiveDeployments,
   clampTimeout,
+  SandboxError,
+  SandboxPool,
+  type InspectResult,
   versionAtLeast,
   type DeployedHook,
   type DeployedJob,
   type DeployedRoute,
   type DeploymentContent,
   type RouteAuth,
-} from './deployment-record.js';
+} from '@suite/project-runtime';
+import { PlatformResources } from '../platform/platform-resources.js';
 import { ProjectCompiler } from './project-compiler.js';
 import { jobOf, routeOf, type ProjectFiles } from './project-files.js';
-import type { InspectResult } from './sandbox/sandbox-protocol.js';
-import { SandboxError, SandboxPool } from './sandbox/sandbox-pool.js';
 
 /** The `blocking` option needs this SDK version; older SDKs drop it (the hook stays fire-and-forget). */
 const BLOCKING_SDK_VERSION = '0.19.0';

@@ -1,15 +1,19 @@
 import { All, Controller, Logger, Req, Res, UseGuards } from '@nestjs/common';
 import { AuthError, AuthErrorCode } from '@suite/errors';
+import {
+  ActiveDeployments,
+  SandboxError,
+  SandboxPool,
+  type ApiResult,
+  type RouteAuth,
+  type SandboxUser,
+} from '@suite/project-runtime';
 import type { FastifyReply } from 'fastify';
 import { CurrentProject, ProjectHostGuard, type ProjectRequest } from '../projects/host.guards.js';
 import type { ProjectContext } from '../projects/project-context.js';
 import { AccessTokens } from '../user-auth/tokens/access-tokens.js';
 import { audienceOf, RefreshSessions } from '../user-auth/tokens/refresh-sessions.js';
-import { ActiveDeployments } from './active-deployments.js';
-import type { RouteAuth } from './deployment-record.js';
 import { filterProjectHeaders, isProjectStatus } from './project-response-headers.js';
-import type { ApiResult, SandboxUser } from './sandbox/sandbox-protocol.js';
-import { SandboxError, SandboxPool } from './sandbox/sandbox-pool.js';
 
 /**
  * The project's own APIs: `api/<path>.ts` answers `/api/<path>` (every method unless the

@@ -1,43 +1,38 @@
 import { Module, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
-import { ProjectDatabase } from '../project-effects/project-database.js';
-import { ProjectEffects } from '../project-effects/project-effects.js';
-import { ProjectJobs } from '../project-effects/project-jobs.js';
-import { ProjectJobsQueue } from '../project-effects/project-jobs.queue.js';
-import { ProjectJobsWorker } from '../project-effects/project-jobs.worker.js';
-import { ProjectMail } from '../project-effects/project-mail.js';
-import { ProjectPush } from '../project-effects/project-push.js';
+import { PROJECT_RUNTIME_PROVIDERS, ProjectMailBudget } from '@suite/project-runtime';
 import { PushStreamController } from '../project-effects/push-stream.controller.js';
+import { AuthRateLimits } from '../user-auth/limits/auth-rate-limits.js';
 import { UserAuthModule } from '../user-auth/user-auth.module.js';
-import { ActiveDeployments } from './active-deployments.js';
 import { DeploymentsController } from './deployments.controller.js';
 import { DeploymentsService } from './deployments.service.js';
 import { ProjectApiController } from './project-api.controller.js';
 import { ProjectCompiler } from './project-compiler.js';
 import { MAX_TOTAL_BYTES } from './project-files.js';
-import { SandboxPool } from './sandbox/sandbox-pool.js';
 
-/** Project code on the host: deploy (compile, validate), the sandboxes it runs in, `/api/*`, its ctx and jobs. */
+/**
+ * Project code on the host: deploy (compile, validate) and `/api/*`, run through
+ * @suite/project-runtime (the sandboxes and the context's services). Hooks and jobs run in
+ * apps/project-worker, with the same runtime.
+ */
 @Module({
   imports: [UserAuthModule],
   // The push stream is a static route: it wins over the API catch-all whatever the order.
   controllers: [DeploymentsController, PushStreamController, ProjectApiController],
   providers: [
-    ActiveDeployments,
     DeploymentsService,
     ProjectCompiler,
-    SandboxPool,
-    // What project code reaches through ctx (db, email, jobs, push) and the worker that runs its jobs.
-    ProjectEffects,
-    ProjectDatabase,
-    ProjectMail,
-    ProjectJobs,
-    ProjectPush,
-    ProjectJobsQueue,
-    ProjectJobsWorker,
+    ...PROJECT_RUNTIME_PROVIDERS,
+    // ctx.email.send counts against the hourly mail budget the auth mails use.
+    {
+      provide: ProjectMailBudget,
+      inject: [AuthRateLimits],
+      useFactory: (limits: AuthRateLimits): ProjectMailBudget => ({
+        take: (projectId) => limits.takeProjectMail(projectId),
+      }),
+    },
   ],
-  exports: [ActiveDeployments, SandboxPool],
 })
 export class ProjectCodeModule implements OnModuleInit {
   constructor(private readonly http: HttpAdapterHost) {}

@@ -1,9 +1,10 @@
 import { AuthError, AuthErrorCode } from '@suite/errors';
+import type { ProjectFiles } from '@suite/project-runtime';
 import { Parser, type ReadEntry } from 'tar';
 import { gunzipSync } from 'node:zlib';
 
 /** Project code as deployed: relative path → text. Only `api/`, `hooks/`, `jobs/` and `.env` are kept. */
-export type ProjectFiles = Record<string, string>;
+export { parseEnv, type ProjectFiles } from '@suite/project-runtime';
 
 export const MAX_FILES = 500;
 export const MAX_TOTAL_BYTES = 5 * 1024 * 1024;
@@ -78,19 +79,6 @@ export async function filesFromTarGz(archive: Buffer): Promise<ProjectFiles> {
     throw invalid('The body is not a valid tar.gz archive.');
   });
   return collect(entries);
-}
-
-/** `.env` lines `KEY=value` (quotes stripped, # comments skipped). */
-export function parseEnv(text: string | undefined): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const line of (text ?? '').split(/\r?\n/)) {
-    const match = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$/.exec(line);
-    if (!match) continue;
-    let value = match[2]!;
-    if (/^(['"]).*\1$/.test(value)) value = value.slice(1, -1);
-    env[match[1]!] = value;
-  }
-  return env;
 }
 
 /** `api/boards/list.ts` → `/api/boards/list`; `api/index.ts` → `/api`; undefined for reserved or non-entries. */

@@ -5,7 +5,7 @@ import { CurrentProject, ProjectHostGuard, type ProjectRequest } from '../projec
 import type { ProjectContext } from '../projects/project-context.js';
 import { AccessTokens } from '../user-auth/tokens/access-tokens.js';
 import { audienceOf, RefreshSessions } from '../user-auth/tokens/refresh-sessions.js';
-import { ProjectPush, type PushMessage } from './project-push.js';
+import { ProjectPush, type PushMessage } from '@suite/project-runtime';
 
 /** A comment line now and then keeps proxies from closing an idle stream. */
 const HEARTBEAT_MS = 25_000;

@@ -1,0 +1,91 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type BeforeApplicationShutdown,
+} from '@nestjs/common';
+import {
+  createRedisConnection,
+  createWorker,
+  QueueName,
+  type TypedJob,
+  type TypedWorker,
+} from '@suite/queue';
+import { UnrecoverableError } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { ActiveDeployments, ProjectJobsQueue, SandboxPool, type JobResult } from '@suite/project-runtime';
+import { PROJECT_WORKER_CONFIG, type ProjectWorkerConfig } from './project-worker.config.js';
+
+/** Jobs of different projects run side by side; one project's jobs share its sandbox. */
+const CONCURRENCY = 4;
+
+/**
+ * Runs project jobs: `jobs/<name>.ts` of the project's active deployment, in its sandbox, within
+ * the job's timeoutMs (default 10 s, at most 30 s). A throw or a timeout fails the run, which the
+ * queue retries (3 attempts); a job missing from the active deployment fails without retries.
+ */
+@Injectable()
+export class ProjectJobsConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('project-jobs');
+  private worker?: TypedWorker<typeof QueueName.ProjectJobs>;
+  private connection?: Redis;
+
+  constructor(
+    @Inject(PROJECT_WORKER_CONFIG) private readonly config: ProjectWorkerConfig,
+    private readonly active: ActiveDeployments,
+    private readonly sandboxes: SandboxPool,
+    private readonly jobs: ProjectJobsQueue,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.connection = createRedisConnection(this.config.REDIS_URL, { connectionName: 'project-worker-jobs' });
+    this.connection.on('error', () => undefined);
+    this.worker = createWorker(QueueName.ProjectJobs, { run: (job) => this.run(job) }, this.connection, {
+      concurrency: CONCURRENCY,
+    });
+    this.worker.on('error', (error) => this.logger.warn({ err: error.message }, 'project-jobs worker error'));
+    // A job that ended stops counting against the project's PROJECT_JOBS_MAX_PENDING.
+    this.worker.on('completed', (job) => void this.jobs.release(job.data.projectId, job.id!));
+    this.worker.on('failed', (job, error) => {
+      this.logger.warn(
+        {
+          projectId: job?.data.projectId,
+          job: job?.data.name,
+          attempt: job?.attemptsMade,
+          err: error.message,
+        },
+        'project job failed',
+      );
+      const final = job && (job.finishedOn || job.attemptsMade >= (job.opts.attempts ?? 1));
+      if (final) void this.jobs.release(job.data.projectId, job.id!);
+    });
+  }
+
+  async run(job: TypedJob<typeof QueueName.ProjectJobs>): Promise<unknown> {
+    const { projectId, name, payload } = job.data;
+    const deployment = await this.active.get(projectId);
+    const deployed = deployment?.jobs.get(name);
+    const code = deployed && deployment?.bundles[deployed.entry];
+    if (!deployment || !deployed || !code) {
+      throw new UnrecoverableError(`no job ${name} in the active deployment`);
+    }
+    const result = (await this.sandboxes.call(
+      projectId,
+      {
+        op: 'job',
+        key: `${deployment.id}:${deployed.entry}`,
+        code,
+        job: { id: job.id!, name, payload, attempt: job.attemptsMade + 1 },
+        env: deployment.env,
+      },
+      deployed.timeoutMs,
+    )) as JobResult;
+    return result.value;
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.worker?.close().catch(() => undefined);
+    this.connection?.disconnect();
+  }
+}

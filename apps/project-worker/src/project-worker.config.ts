@@ -1,0 +1,26 @@
+import { envFields, loadConfigOrExit, serviceEnv, z } from '@suite/config';
+import { platformSecretsEnv, projectRuntimeEnv, requireAuthSecretInProduction } from '@suite/project-runtime';
+import { mailDeliveryEnv } from './mail/mail-delivery.config.js';
+
+export const projectWorkerEnv = z
+  .object({
+    ...serviceEnv,
+    NODE_ENV: z.string().optional(),
+    /** PLATFORM_ADMIN_TOKEN, AUTH_SECRET, TENANT_ADMIN_DATABASE_URL: the project host's values. */
+    ...platformSecretsEnv,
+    /** Project code's sandboxes and context limits: the project host's values. */
+    ...projectRuntimeEnv,
+    /** MAIL_RETRY_DELAY_MS, MAIL_SMTP_TIMEOUT_MS, MAIL_CONCURRENCY. */
+    ...mailDeliveryEnv.shape,
+    /** Health/metrics listener; 0 disables it. */
+    HEALTH_PORT: envFields.port(8084),
+  })
+  .superRefine(requireAuthSecretInProduction);
+export type ProjectWorkerConfig = z.infer<typeof projectWorkerEnv>;
+
+export const PROJECT_WORKER_CONFIG = Symbol('PROJECT_WORKER_CONFIG');
+
+export const loadProjectWorkerConfig = (env: NodeJS.ProcessEnv = process.env): ProjectWorkerConfig =>
+  loadConfigOrExit('project-worker', projectWorkerEnv, env, {
+    sensitive: ['PLATFORM_ADMIN_TOKEN', 'AUTH_SECRET'],
+  });

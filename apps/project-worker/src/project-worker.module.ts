@@ -1,0 +1,72 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { SUITE_VERSION } from '@suite/config';
+import { ConfigValueModule, CoreModule, WORKER_HEALTH_OPTIONS, WorkerHealthServer } from '@suite/nest-core';
+import {
+  MailOutbox,
+  MailSealer,
+  PROJECT_RUNTIME_CONFIG,
+  PROJECT_RUNTIME_PROVIDERS,
+  ProjectMailBudget,
+  RedisProjectMailBudget,
+  RuntimeResources,
+} from '@suite/project-runtime';
+import { AuthHooksConsumer } from './auth-hooks.consumer.js';
+import { MAIL_DELIVERY_CONFIG } from './mail/mail-delivery.config.js';
+import { MailDeliveryConsumer } from './mail/mail-delivery.consumer.js';
+import { MailDeliveryProcessor } from './mail/mail-delivery.processor.js';
+import { MailLogRepository } from './mail/mail-log.repository.js';
+import { SmtpMailer } from './mail/smtp-mailer.js';
+import { PROJECT_WORKER_CONFIG, type ProjectWorkerConfig } from './project-worker.config.js';
+import { ProjectJobsConsumer } from './project-jobs.consumer.js';
+import { WorkerResources } from './worker-resources.js';
+
+/**
+ * The project worker: consumes the mail, auth-hooks and project-jobs queues the project host fills.
+ * Hooks and jobs run project code with @suite/project-runtime, in the same sandboxes and with the
+ * same context services as the host's APIs.
+ */
+@Module({})
+export class ProjectWorkerModule {
+  static forRoot(config: ProjectWorkerConfig): DynamicModule {
+    return {
+      module: ProjectWorkerModule,
+      imports: [
+        ConfigValueModule.forRoot(PROJECT_WORKER_CONFIG, config),
+        CoreModule.forRoot({
+          service: 'project-worker',
+          version: SUITE_VERSION,
+          databaseUrl: config.DATABASE_URL,
+          redisUrl: config.REDIS_URL,
+          logLevel: config.LOG_LEVEL,
+          logFormat: config.LOG_FORMAT,
+          metrics: config.METRICS_ENABLED,
+          healthController: false,
+        }),
+      ],
+      providers: [
+        {
+          provide: WORKER_HEALTH_OPTIONS,
+          useValue: { host: config.HOST, port: config.HEALTH_PORT, metrics: config.METRICS_ENABLED },
+        },
+        WorkerHealthServer,
+        // What the runtime needs of the app that runs it.
+        { provide: PROJECT_RUNTIME_CONFIG, useValue: config },
+        WorkerResources,
+        { provide: RuntimeResources, useExisting: WorkerResources },
+        { provide: ProjectMailBudget, useClass: RedisProjectMailBudget },
+        MailSealer,
+        MailOutbox,
+        ...PROJECT_RUNTIME_PROVIDERS,
+        // Mail delivery.
+        { provide: MAIL_DELIVERY_CONFIG, useValue: config },
+        MailLogRepository,
+        SmtpMailer,
+        MailDeliveryProcessor,
+        // The consumers.
+        MailDeliveryConsumer,
+        AuthHooksConsumer,
+        ProjectJobsConsumer,
+      ],
+    };
+  }
+}

@@ -1,0 +1,31 @@
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { createMainClient, databaseUrl, type MainClient } from '@suite/db';
+import { RuntimeResources } from '@suite/project-runtime';
+import { createProducerConnection, createQueue, QueueName, type TypedQueue } from '@suite/queue';
+import type { Redis } from 'ioredis';
+import { PROJECT_WORKER_CONFIG, type ProjectWorkerConfig } from './project-worker.config.js';
+
+/** The worker's connections: the main database, Redis for producing (mail, jobs, push) and limits. */
+@Injectable()
+export class WorkerResources extends RuntimeResources implements OnApplicationShutdown {
+  readonly db: MainClient;
+  readonly redis: Redis;
+  readonly mailQueue: TypedQueue<typeof QueueName.Mail>;
+  readonly tenantAdminUrl: string;
+
+  constructor(@Inject(PROJECT_WORKER_CONFIG) config: ProjectWorkerConfig) {
+    super();
+    this.db = createMainClient(config.DATABASE_URL);
+    this.redis = createProducerConnection(config.REDIS_URL, { connectionName: 'project-worker' });
+    this.redis.on('error', () => undefined);
+    this.mailQueue = createQueue(QueueName.Mail, this.redis);
+    this.mailQueue.on('error', () => undefined);
+    this.tenantAdminUrl = config.TENANT_ADMIN_DATABASE_URL ?? databaseUrl(config.DATABASE_URL, 'postgres');
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.mailQueue.close().catch(() => undefined);
+    this.redis.disconnect();
+    await this.db.$disconnect();
+  }
+}

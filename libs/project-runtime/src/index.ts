@@ -1,0 +1,43 @@
+export {
+  AuthSecrets,
+  looksLikeToken,
+  randomToken,
+  sha256Hex,
+  type SecretPurpose,
+} from './crypto/auth-secrets.js';
+export { ActiveDeployments, type ActiveDeployment } from './deployments/active-deployments.js';
+export {
+  clampTimeout,
+  DEFAULT_TIMEOUT_MS,
+  MAX_TIMEOUT_MS,
+  versionAtLeast,
+  type DeployedHook,
+  type DeployedJob,
+  type DeployedRoute,
+  type DeploymentContent,
+  type ProjectFiles,
+  type RouteAuth,
+} from './deployments/deployment-record.js';
+export { parseEnv } from './deployments/env-file.js';
+export { EffectError } from './effects/effect-error.js';
+export { RedisProjectMailBudget } from './effects/project-mail-budget.js';
+export { ProjectEffects } from './effects/project-effects.js';
+export { ProjectDatabase } from './effects/project-database.js';
+export { ProjectJobs, MAX_DELAY_MS } from './effects/project-jobs.js';
+export { ProjectJobsQueue, PROJECT_JOB_ATTEMPTS } from './effects/project-jobs.queue.js';
+export { ProjectMail } from './effects/project-mail.js';
+export { ProjectPush, type PushMessage } from './effects/project-push.js';
+export { MAIL_ATTEMPTS, MAIL_BACKOFF_TYPE, mailJobOptions, mailRetryDelay } from './mail/mail-job.js';
+export { MailOutbox, type MailKind, type OutgoingMail } from './mail/mail-outbox.js';
+export { MailSealer, type MailBody } from './mail/mail-sealer.js';
+export {
+  platformSecretsEnv,
+  PROJECT_RUNTIME_CONFIG,
+  projectRuntimeEnv,
+  requireAuthSecretInProduction,
+  type ProjectRuntimeConfig,
+} from './runtime.config.js';
+export { PROJECT_RUNTIME_PROVIDERS } from './runtime.providers.js';
+export { ProjectMailBudget, RuntimeResources } from './runtime.ports.js';
+export { SandboxError, SandboxPool, SandboxTimeoutError } from './sandbox/sandbox-pool.js';
+export type * from './sandbox/sandbox-protocol.js';

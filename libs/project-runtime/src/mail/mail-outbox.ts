@@ -1,0 +1,76 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { MailStatus } from '@suite/db';
+import { injectTraceContext } from '@suite/telemetry';
+import { RuntimeResources } from '../runtime.ports.js';
+import { mailJobOptions } from './mail-job.js';
+import { MailSealer } from './mail-sealer.js';
+
+/** The five mail kinds of the spec, and `custom`: a mail of project code (ctx.email.send). */
+export type MailKind =
+  'welcome' | 'magic-link' | 'forgot-password' | 'email-change' | 'auth.email-changed' | 'custom';
+
+export interface OutgoingMail {
+  kind: MailKind;
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+/**
+ * Mail leaves from a queue, never inside the request: this records the mail in the mail log as
+ * `queued` and enqueues its delivery. Failures here are logged and never fail the caller's request
+ * (mail is best effort in the spec). The body is in the queue payload sealed (MailSealer), and the
+ * job is removed once delivered.
+ */
+@Injectable()
+export class MailOutbox {
+  private readonly logger = new Logger('mail');
+
+  constructor(
+    private readonly resources: RuntimeResources,
+    private readonly sealer: MailSealer,
+  ) {}
+
+  async enqueue(projectId: string, mail: OutgoingMail): Promise<string | undefined> {
+    let rowId: string | undefined;
+    try {
+      const row = await this.resources.db.mailLog.create({
+        data: { projectId, kind: mail.kind, to: mail.to, subject: mail.subject },
+      });
+      rowId = row.id;
+      await this.resources.mailQueue.add(
+        'send',
+        {
+          projectId,
+          mailLogId: row.id,
+          trace: injectTraceContext(),
+          // Only the kind and the address in clear: the body is sealed (links and codes).
+          content: { kind: mail.kind, to: mail.to, subject: '', text: '' },
+          sealed: this.sealer.seal(row.id, {
+            subject: mail.subject,
+            text: mail.text,
+            ...(mail.html === undefined ? {} : { html: mail.html }),
+          }),
+        },
+        mailJobOptions(row.id),
+      );
+      return row.id;
+    } catch (error) {
+      this.logger.error({ err: error, projectId, kind: mail.kind }, 'could not queue a mail');
+      // A row that no job will ever pick up would stay "queued" on the Email page forever.
+      if (rowId) {
+        await this.resources.db.mailLog
+          .update({
+            where: { id: rowId },
+            data: {
+              status: MailStatus.failed,
+              error: `The mail could not be queued: ${(error as Error).message}`,
+            },
+          })
+          .catch(() => undefined);
+      }
+      return undefined;
+    }
+  }
+}

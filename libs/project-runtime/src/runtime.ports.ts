@@ -1,0 +1,24 @@
+import type { MainClient } from '@suite/db';
+import type { QueueName, TypedQueue } from '@suite/queue';
+import type { Redis } from 'ioredis';
+
+/**
+ * The connections the runtime works through, opened and closed by the app that runs it (the
+ * project host's RuntimeResources, the project worker's WorkerResources).
+ */
+export abstract class RuntimeResources {
+  abstract readonly db: MainClient;
+  /** Producer connection: fails fast while Redis is away. */
+  abstract readonly redis: Redis;
+  abstract readonly mailQueue: TypedQueue<typeof QueueName.Mail>;
+  /** Server URL with rights to create databases: tenant databases live beside the main one. */
+  abstract readonly tenantAdminUrl: string;
+}
+
+/**
+ * A project's hourly mail budget (AUTH_MAIL_PER_PROJECT_PER_HOUR), which auth mails and
+ * ctx.email.send share: true when one more mail fits, and counts it.
+ */
+export abstract class ProjectMailBudget {
+  abstract take(projectId: string): Promise<boolean>;
+}

@@ -1,0 +1,26 @@
+import type { Provider } from '@nestjs/common';
+import { ActiveDeployments } from './deployments/active-deployments.js';
+import { ProjectDatabase } from './effects/project-database.js';
+import { ProjectEffects } from './effects/project-effects.js';
+import { ProjectJobs } from './effects/project-jobs.js';
+import { ProjectJobsQueue } from './effects/project-jobs.queue.js';
+import { ProjectMail } from './effects/project-mail.js';
+import { ProjectPush } from './effects/project-push.js';
+import { SandboxPool } from './sandbox/sandbox-pool.js';
+
+/**
+ * Project code's runtime, for the app that runs it (the project host: APIs and deploys; the project
+ * worker: hooks and jobs): the active deployments, the sandboxes and what project code reaches
+ * through its context. The app provides PROJECT_RUNTIME_CONFIG, RuntimeResources, ProjectMailBudget,
+ * MailOutbox and MailSealer.
+ */
+export const PROJECT_RUNTIME_PROVIDERS: Provider[] = [
+  ActiveDeployments,
+  SandboxPool,
+  ProjectEffects,
+  ProjectDatabase,
+  ProjectMail,
+  ProjectJobs,
+  ProjectPush,
+  ProjectJobsQueue,
+];
