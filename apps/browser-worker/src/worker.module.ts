@@ -10,6 +10,7 @@ import type { BrowserWorkerConfig } from './browser-worker.config.js';
 import { HealthServer } from './health/health-server.js';
 import { BrowserJobConsumer } from './jobs/browser-job.consumer.js';
 import { JobReaper } from './jobs/job-reaper.js';
+import { JobRunService } from './jobs/job-run.service.js';
 import { workerConnectionProviders } from './jobs/worker-connections.js';
 import { BROWSER_WORKER_CONFIG } from './worker.tokens.js';
 
@@ -38,6 +39,7 @@ export class WorkerModule {
         InterpreterAgentRunner,
         LlmAgentRunner,
         { provide: AGENT_RUNNER, useClass: AgentRouter },
+        JobRunService,
         BrowserJobConsumer,
         JobReaper,
       ],

@@ -1,0 +1,150 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { JobStatus } from '@suite/contracts';
+import {
+  ARTIFACT_STORE,
+  INSTRUCTIONS_NOT_UNDERSTOOD,
+  isSettledStatus,
+  JobEventsPublisher,
+  JobRepository,
+  type ArtifactStore,
+} from '@suite/jobs';
+import { jobDuration, jobQueueWait, traceSteps } from '@suite/telemetry';
+import { AGENT_RUNNER, InfrastructureError, type AgentRunner } from '../agent/agent-runner.js';
+import type { BrowserWorkerConfig } from '../browser-worker.config.js';
+import { BROWSER_WORKER_CONFIG } from '../worker.tokens.js';
+import { JobLogWriter } from './job-log.writer.js';
+import { StepProgressTracker } from './step-progress.js';
+
+/** One hand-out of a job by the queue: which attempt of how many, to which worker. */
+export interface JobAttempt {
+  jobId: string;
+  workerId: string;
+  /** 1 for the first. */
+  attempt: number;
+  attempts: number;
+}
+
+export type JobRunOutcome = 'missing' | 'cancelled' | 'already-finished' | 'taken' | 'succeeded' | 'failed';
+
+const formatLimit = (ms: number): string => (ms % 60_000 === 0 ? `${ms / 60_000} min` : `${ms / 1000} s`);
+
+/**
+ * How a browser job runs once the queue hands it out: claimed in Postgres first (a cancelled or
+ * settled job is skipped), the agent run under the job's time limit with its log and step progress
+ * written as they happen, then the artifacts completed and the job finished. Test failures are
+ * results; an infrastructure error is thrown back (for the queue to retry) unless it was the last
+ * attempt.
+ */
+@Injectable()
+export class JobRunService {
+  private readonly logger = new Logger('browser-jobs');
+
+  constructor(
+    @Inject(BROWSER_WORKER_CONFIG) private readonly config: Pick<BrowserWorkerConfig, 'JOB_TIMEOUT_MS'>,
+    private readonly jobs: JobRepository,
+    private readonly events: JobEventsPublisher,
+    @Inject(ARTIFACT_STORE) private readonly store: ArtifactStore,
+    @Inject(AGENT_RUNNER) private readonly agent: AgentRunner,
+  ) {}
+
+  async run({ jobId, workerId, attempt, attempts }: JobAttempt): Promise<JobRunOutcome> {
+    const current = await this.jobs.find(jobId);
+    if (!current) return 'missing';
+    if (current.status === JobStatus.Cancelled) {
+      this.logger.log({ jobId }, 'skipping a cancelled job');
+      return 'cancelled';
+    }
+    if (isSettledStatus(current.status)) return 'already-finished';
+    // Claimed and published as `running` in one step.
+    const job = await this.jobs.claim(jobId, workerId);
+    if (!job) return 'taken';
+    const claimedAt = Date.now();
+    this.logger.log({ jobId, attempt }, 'job claimed');
+    if (attempt === 1) jobQueueWait.observe((claimedAt - job.createdAt.getTime()) / 1000);
+    const finished = (status: 'succeeded' | 'failed') => {
+      jobDuration.observe({ status }, (Date.now() - claimedAt) / 1000);
+      this.logger.log({ jobId, status, durationMs: Date.now() - claimedAt }, 'job finished');
+    };
+
+    const { store } = this;
+    const progress = new StepProgressTracker();
+    const log = new JobLogWriter(jobId, store, this.events, async (entry) => {
+      const step = progress.observe(entry);
+      if (step) await this.jobs.recordStep(jobId, step);
+    });
+    if (attempt > 1)
+      await log.write({ level: 'warn', outcome: 'info', message: `attempt ${attempt} of ${attempts}` });
+
+    const timeout = new AbortController();
+    const timer = setTimeout(
+      () =>
+        timeout.abort(
+          new Error(`the job's time limit of ${formatLimit(this.config.JOB_TIMEOUT_MS)} was reached`),
+        ),
+      this.config.JOB_TIMEOUT_MS,
+    );
+    const logPath = await store.localPath(jobId, 'log');
+    const videoPath = await store.localPath(jobId, 'video');
+    const steps = traceSteps();
+    const write = (entry: Record<string, unknown>): Promise<void> => {
+      steps.observe(entry);
+      return log.write(entry);
+    };
+    try {
+      const result = await this.agent.run({ job, log: write, videoPath, signal: timeout.signal });
+      await log.flush();
+      // Before the job is marked finished: its links (and its metrics) must be there as soon as
+      // clients see it.
+      await store.complete(jobId);
+      finished(result.verdict);
+      // Instructions that were not understood ran nothing: the job waits for new ones.
+      const needsInput = result.verdict === 'failed' && result.error === INSTRUCTIONS_NOT_UNDERSTOOD;
+      await this.jobs.finish(
+        jobId,
+        {
+          status: needsInput ? 'needs_input' : result.verdict,
+          summary: result.summary,
+          steps: result.steps,
+          error: result.error ?? null,
+        },
+        { logPath, videoPath: result.videoWritten ? videoPath : null },
+      );
+      return result.verdict;
+    } catch (error) {
+      const message = (error as Error).message;
+      if (error instanceof InfrastructureError && attempt < attempts) {
+        await log.write({
+          level: 'warn',
+          outcome: 'info',
+          message: `infrastructure error, will retry: ${message}`,
+        });
+        await log.flush();
+        throw error;
+      }
+      await log.write({
+        level: 'error',
+        outcome: 'failed',
+        message: `the job could not run: ${message}`,
+      });
+      await log.flush();
+      await store.complete(jobId);
+      finished('failed');
+      await this.jobs.finish(
+        jobId,
+        { status: 'failed', summary: `The job could not run: ${message}`, steps: [], error: message },
+        { logPath, videoPath: null },
+      );
+      return 'failed';
+    } finally {
+      steps.end();
+      clearTimeout(timer);
+    }
+  }
+
+  /** Retries used up or the worker lost: the job ends `failed` with the reason, never stuck. */
+  async giveUp(jobId: string, reason: string): Promise<boolean> {
+    const failed = await this.jobs.failUnfinished(jobId, reason).catch(() => false);
+    if (failed) this.logger.warn({ jobId }, reason);
+    return failed;
+  }
+}
