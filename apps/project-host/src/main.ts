@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { AuthError, AuthErrorCode, toUserErrorBody } from '@suite/errors';
 import { startTelemetry } from '@suite/telemetry';
 import { AppModule } from './app.module.js';
+import { setupOpenApi } from './docs/openapi.js';
 import { userExceptionFilter } from './http/user-exception.filter.js';
 import { loadProjectHostConfig } from './project-host.config.js';
 
@@ -21,6 +22,7 @@ bootstrapHttpApp(AppModule.forRoot(config), {
   routerError: () => toUserErrorBody(new AuthError(AuthErrorCode.NotFound)),
   configure: async (app) => {
     app.useGlobalFilters(userExceptionFilter());
+    setupOpenApi(app);
     await registerStaticAssets(app, join(dirname(fileURLToPath(import.meta.url)), '..', 'public'));
   },
 }).catch(exitOnBootFailure('project-host'));

@@ -47,6 +47,7 @@ describe('OpenAPI metadata of the contracts', () => {
         'RegisterDto',
         'ResetPasswordDto',
         'UpdateMeDto',
+        'UserErrorDto',
         'ValidationIssueDto',
       ].sort(),
     );

@@ -5,6 +5,8 @@ export {
 } from './errors/http-validation-error.dto.js';
 export { DependencyCheckDto, HealthChecksDto, HealthDto, QueueSnapshotDto } from './health/health.dto.js';
 export { BROWSER_ENV_PATTERN, BrowserEnv } from './jobs/browser-env.enum.js';
+export { API_DOCS_HEADERS, serveApiDocs, type ApiDocsOptions, type DocsRequest } from './openapi/api-docs.js';
+export { UserErrorDto } from './errors/user-error.dto.js';
 export { CancelJobResultDto } from './jobs/cancel-job-result.dto.js';
 export { CreateJobDto } from './jobs/create-job.dto.js';
 export {

@@ -1,6 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { SUITE_VERSION } from '@suite/config';
+import { serveApiDocs } from '@suite/contracts';
 
 export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject {
   const config = new DocumentBuilder()
@@ -24,25 +25,5 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
 
 /** Swagger UI at /docs and the document at /openapi.json, both served by the suite (no CDN). */
 export function setupOpenApi(app: NestFastifyApplication): void {
-  const document = buildOpenApiDocument(app);
-  SwaggerModule.setup('docs', app, document, {
-    jsonDocumentUrl: 'openapi.json',
-    customSiteTitle: 'Browser Test Runner API',
-  });
-  // Swagger UI's own inline styles rule out the pages' strict CSP; it is still never framed, not
-  // sniffed and sends no Referer elsewhere.
-  app
-    .getHttpAdapter()
-    .getInstance()
-    .addHook('onSend', (request, reply, payload, done) => {
-      if (request.url === '/docs' || request.url.startsWith('/docs/')) {
-        void reply.headers({
-          'content-security-policy': "frame-ancestors 'none'; object-src 'none'; base-uri 'none'",
-          'x-frame-options': 'DENY',
-          'x-content-type-options': 'nosniff',
-          'referrer-policy': 'strict-origin-when-cross-origin',
-        });
-      }
-      done(null, payload);
-    });
+  serveApiDocs(app, buildOpenApiDocument(app), { title: 'Browser Test Runner API' });
 }

@@ -11,6 +11,8 @@ import {
   Res,
   UseGuards,
 } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiBearerAuth, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { UserErrorDto } from '@suite/contracts';
 import type { FastifyReply } from 'fastify';
 import { ControlPlaneHostGuard } from '../projects/host.guards.js';
 import { AdminTokenGuard } from './admin-token.guard.js';
@@ -20,6 +22,13 @@ import type { AuthSettingsView, DomainView, Page, ProjectView, SmtpSettingsView 
 import { ProjectsService } from './projects.service.js';
 
 /** Projects and their settings; only on the control-plane host, only with the admin token. */
+@ApiTags('control plane')
+@ApiBearerAuth('admin-token')
+@ApiUnauthorizedResponse({ description: 'Missing or wrong PLATFORM_ADMIN_TOKEN.', type: UserErrorDto })
+@ApiBadRequestResponse({
+  description: 'invalid-request: the message names the bad field.',
+  type: UserErrorDto,
+})
 @UseGuards(ControlPlaneHostGuard, AdminTokenGuard)
 @Controller('v1/projects')
 export class ProjectsController {

@@ -12,6 +12,14 @@ import {
   UseInterceptors,
 } from '@nestjs/common';
 import {
+  ApiBadRequestResponse,
+  ApiBearerAuth,
+  ApiOperation,
+  ApiTags,
+  ApiTooManyRequestsResponse,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
+import {
   CodeDto,
   ForgotPasswordDto,
   LoginDto,
@@ -20,6 +28,7 @@ import {
   RegisterDto,
   ResetPasswordDto,
   UpdateMeDto,
+  UserErrorDto,
   UserInputPipe,
 } from '@suite/contracts';
 import { AuthError, AuthErrorCode } from '@suite/errors';
@@ -45,6 +54,15 @@ import {
  * The reserved /api/user routes of every project host (identity-provider routes live elsewhere).
  * Answers carry tokens or personal data, so none may be cached.
  */
+@ApiTags('user')
+@ApiBadRequestResponse({
+  description: 'invalid-request: the message names each bad field.',
+  type: UserErrorDto,
+})
+@ApiTooManyRequestsResponse({
+  description: 'rate_limited; Retry-After says when to try again.',
+  type: UserErrorDto,
+})
 @UseGuards(ProjectHostGuard, UserAuthGuard)
 @UseInterceptors(AuthOutcomeInterceptor)
 @Controller('api/user')
@@ -138,6 +156,8 @@ export class UserAuthController {
 
   @Get('me')
   @Header('Cache-Control', 'no-store')
+  @ApiBearerAuth('access-token')
+  @ApiUnauthorizedResponse({ description: 'Missing, invalid or expired access token.', type: UserErrorDto })
   @UseGuards(AccessTokenGuard)
   me(@CurrentProject() ctx: ProjectContext, @CurrentClaims() claims: AccessClaims): Promise<Profile> {
     return this.profiles.me(ctx, claims);
@@ -145,6 +165,12 @@ export class UserAuthController {
 
   @Put('me')
   @Header('Cache-Control', 'no-store')
+  @ApiOperation({
+    summary: 'Update the name or email',
+    description: '200 with the profile; 202 when a new address waits for the code mailed to it.',
+  })
+  @ApiBearerAuth('access-token')
+  @ApiUnauthorizedResponse({ description: 'Missing, invalid or expired access token.', type: UserErrorDto })
   @UserAuthRoute({ ipLimit: 'profile' })
   @UseGuards(AccessTokenGuard)
   async updateMe(
