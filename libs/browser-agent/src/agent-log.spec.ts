@@ -48,6 +48,24 @@ describe('AgentLog', () => {
     expect(log.write({ outcome: 'info', level: 'warn', message: 'careful' }).level).toBe('warn');
   });
 
+  it('closes a run with its verdict, as an error when it failed and naming why it ended when told', () => {
+    const log = new AgentLog({ clock: fixedClock });
+    log.verdict('succeeded', 'All 2 steps passed; 1 assertion held.');
+    log.verdict('failed', 'The agent did not finish within 4 steps (step limit of 4).', 'step limit');
+    expect(log.entries.map(({ level, outcome, message }) => ({ level, outcome, message }))).toEqual([
+      {
+        level: 'info',
+        outcome: 'info',
+        message: 'verdict: succeeded. All 2 steps passed; 1 assertion held.',
+      },
+      {
+        level: 'error',
+        outcome: 'info',
+        message: 'verdict: failed (step limit). The agent did not finish within 4 steps (step limit of 4).',
+      },
+    ]);
+  });
+
   it('redacts every text field before keeping or writing an entry', async () => {
     const lines: string[] = [];
     const log = new AgentLog({

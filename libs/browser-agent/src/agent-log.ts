@@ -92,6 +92,15 @@ export class AgentLog {
     return this.write({ ...extra, outcome: 'info', message });
   }
 
+  /** A run's closing entry, the same for both engines: `verdict: failed (step limit). …`, an error when it failed. */
+  verdict(verdict: 'succeeded' | 'failed', summary: string, endedBy?: string): AgentLogEntry {
+    return this.write({
+      outcome: 'info',
+      level: verdict === 'succeeded' ? 'info' : 'error',
+      message: `verdict: ${verdict}${endedBy ? ` (${endedBy})` : ''}. ${summary}`,
+    });
+  }
+
   /** Resolves once every entry written so far has reached the sink. */
   async flush(): Promise<void> {
     await this.pending;

@@ -39,7 +39,7 @@ export async function runInstructionTest(options: InstructionTestOptions): Promi
         error: `not understood: "${unknown.text}"`,
       });
     }
-    log.write({ outcome: 'info', level: 'error', message: `verdict: failed. ${interpreted.summary}` });
+    log.verdict('failed', interpreted.summary);
     await log.flush();
     return {
       verdict: 'failed',

@@ -141,40 +141,48 @@ describe('runInterpreter (real Chromium, local pages)', () => {
   });
 
   it('stops at the job time limit', async () => {
-    const result = await run(`open $SITE/dashboard\nwait 5 seconds\nthe page contains 'Ada'`, {
-      ...FAST,
-      jobTimeoutMs: 1200,
-    });
-    expect(result.steps.map((s) => s.status)).toEqual(['passed', 'failed', 'skipped']);
-    expect(result.steps[1]?.error).toBe(
+    // No page to open first: nothing but the wait itself runs into the limit.
+    const result = await run(`wait 30 seconds\nthe page contains 'Ada'`, { ...FAST, jobTimeoutMs: 1200 });
+    expect(result.steps.map((s) => s.status)).toEqual(['failed', 'skipped']);
+    expect(result.steps[0]?.error).toBe(
       'the run was stopped because it took too long (job time limit of 1200 ms)',
     );
   });
 
   it('gives up on a step whose page stopped responding', async () => {
+    // Opening the page gets the usual navigation time (a loaded machine may need it); the hung click
+    // then waits out its whole budget: action + navigation time + the watchdog's slack.
     const result = await run(`open $SITE/frozen\nclick Freeze\nthe page contains 'never'`, {
-      navigationTimeoutMs: 300,
+      navigationTimeoutMs: 5000,
       actionTimeoutMs: 300,
       assertionTimeoutMs: 300,
     });
     expect(result.steps.map((s) => s.status)).toEqual(['passed', 'failed', 'skipped']);
     expect(result.steps[1]?.error).toBe(
-      'the browser stopped responding during this step (step time limit of 5600 ms)',
+      'the browser stopped responding during this step (step time limit of 10300 ms)',
     );
-  }, 20_000);
+  }, 40_000);
 
   it('stops when the caller cancels', async () => {
     const controller = new AbortController();
-    const interpreted = interpretQuery(`open ${site.url}/dashboard\nwait 5 seconds`);
+    const interpreted = interpretQuery(
+      `open ${site.url}/dashboard\nwait 30 seconds\nthe page contains 'Ada'`,
+    );
     if (!interpreted.ok) throw new Error(interpreted.summary);
-    setTimeout(() => controller.abort(), 600);
+    // Cancelled once the wait has started, however long opening the page took.
+    const log = new AgentLog({
+      sink: (_line, entry) => {
+        if (entry.outcome === 'started' && entry.step === 2) controller.abort();
+      },
+    });
     const result = await runInterpreter({
       page,
       steps: interpreted.steps,
-      log: new AgentLog(),
+      log,
       limits: FAST,
       signal: controller.signal,
     });
+    expect(result.steps.map((s) => s.status)).toEqual(['passed', 'failed', 'skipped']);
     expect(result.steps[1]?.error).toBe('the run was cancelled');
   });
 

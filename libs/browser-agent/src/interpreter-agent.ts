@@ -71,10 +71,10 @@ export async function runInterpreter(options: RunInterpreterOptions): Promise<Ru
     page,
     log,
     limits: resolveLimits(options.limits),
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.highlightMouse !== undefined ? { highlightMouse: options.highlightMouse } : {}),
-    ...(options.typingDelayMs !== undefined ? { typingDelayMs: options.typingDelayMs } : {}),
-    ...(initialUrl ? { baseUrl: initialUrl } : {}),
+    signal: options.signal,
+    highlightMouse: options.highlightMouse,
+    typingDelayMs: options.typingDelayMs,
+    baseUrl: initialUrl,
   });
   for (const value of secretFieldValues(steps)) log.addSecret(value);
   const results: StepResult[] = [];
@@ -138,10 +138,6 @@ function finish(
         ? `${all} ran, but no assertions were made, so nothing was verified.`
         : `${all} passed; ${assertions.total} ${assertions.total === 1 ? 'assertion' : 'assertions'} held.`;
   }
-  log.write({
-    outcome: 'info',
-    level: verdict === 'succeeded' ? 'info' : 'error',
-    message: `verdict: ${verdict}. ${summary}`,
-  });
+  log.verdict(verdict, summary);
   return { verdict, summary: log.redactText(summary), steps: results, assertions };
 }

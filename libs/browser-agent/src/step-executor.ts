@@ -36,13 +36,13 @@ export interface StepExecutorOptions {
   log: AgentLog;
   limits: RunLimits;
   /** The caller's cancel (job cancelled, worker shutting down, its own clock). */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Move the drawn cursor with every pointer action (the recorder draws it). */
-  highlightMouse?: boolean;
+  highlightMouse?: boolean | undefined;
   /** Delay between typed characters; recordings show typing when the cursor is drawn. */
-  typingDelayMs?: number;
+  typingDelayMs?: number | undefined;
   /** Where relative URLs point before any page is open. */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
 }
 
 /**

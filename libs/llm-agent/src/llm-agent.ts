@@ -107,10 +107,10 @@ class LlmAgentRun {
         page: this.page,
         log: this.log,
         limits: this.limits,
-        ...(this.options.signal ? { signal: this.options.signal } : {}),
-        ...(this.options.highlightMouse !== undefined ? { highlightMouse: this.options.highlightMouse } : {}),
-        ...(this.options.typingDelayMs !== undefined ? { typingDelayMs: this.options.typingDelayMs } : {}),
-        ...(this.options.initialUrl ? { baseUrl: this.options.initialUrl } : {}),
+        signal: this.options.signal,
+        highlightMouse: this.options.highlightMouse,
+        typingDelayMs: this.options.typingDelayMs,
+        baseUrl: this.options.initialUrl,
       });
       this.log.info(
         `LLM agent: ${this.options.provider.name} model ${this.options.model}; limits: ${this.limits.maxSteps} steps, ${Math.round(this.limits.jobTimeoutMs / 1000)} s`,
@@ -288,11 +288,7 @@ class LlmAgentRun {
     this.log.info(
       `usage: ${usage.llmCalls} LLM ${usage.llmCalls === 1 ? 'call' : 'calls'}, ${usage.inputTokens} input + ${usage.outputTokens} output tokens, estimated ${formatUsd(usage.costUsd)}`,
     );
-    this.log.write({
-      outcome: 'info',
-      level: verdict === 'succeeded' ? 'info' : 'error',
-      message: `verdict: ${verdict} (${endedBy}). ${summary}`,
-    });
+    this.log.verdict(verdict, summary, endedBy);
     return {
       verdict,
       summary: this.log.redactText(summary),
