@@ -60,4 +60,5 @@ export {
   RunnerJobsConnections,
   type RunnerJobsConfig,
 } from './runner-jobs.providers.js';
+export { JobConnections, type JobConnectionsConfig, type JobConnectionsOptions } from './job-connections.js';
 export { SseWriter } from './sse-writer.js';

@@ -1,15 +1,6 @@
-import { createMainClient, type MainClient } from '@suite/db';
-import {
-  createProducerConnection,
-  createQueue,
-  createRedisConnection,
-  QueueName,
-  type TypedQueue,
-} from '@suite/queue';
-import type { Redis } from 'ioredis';
 import { ApiKeyService } from './api-key.service.js';
 import type { ArtifactStore } from './artifact-store.js';
-import { createArtifactStore, type ArtifactStoreConfig } from './artifact-store.factory.js';
+import { JobConnections, type JobConnectionsConfig } from './job-connections.js';
 import { JobEventsPublisher } from './job-events.js';
 import { JobEventsHub } from './job-events-hub.js';
 import { BullJobQueue, JobQueue } from './job-queue.js';
@@ -19,10 +10,8 @@ import { ModelRegistry, type ModelRegistryOptions } from './model-registry.js';
 import { PrismaJobRepository } from './prisma-job.repository.js';
 
 /** The settings the job service of an HTTP app (jobs-api, agent-gateway) is built from. */
-export interface RunnerJobsConfig extends ArtifactStoreConfig {
-  DATABASE_URL: string;
+export interface RunnerJobsConfig extends JobConnectionsConfig {
   DATABASE_POOL_SIZE: number;
-  REDIS_URL: string;
   API_KEYS: readonly string[];
   DEFAULT_MODEL?: string;
   HOSTED_BROWSER_WS_URL?: string;
@@ -32,42 +21,19 @@ export interface RunnerJobsConfig extends ArtifactStoreConfig {
 /** The artifact store (the shared directory or the S3 bucket) as a Nest provider. */
 export const ARTIFACT_STORE = Symbol('ARTIFACT_STORE');
 
-/**
- * The connections behind an HTTP app's job service, opened once and closed on shutdown. Only the
- * providers below see them: services get the repository, the queue, the hub and the store.
- */
-export class RunnerJobsConnections {
-  readonly db: MainClient;
-  readonly redis: Redis;
-  /** Subscriber mode (it can run no other command): the events hub's own connection. */
-  readonly subscriber: Redis;
-  readonly queue: TypedQueue<typeof QueueName.BrowserJobs>;
-  readonly artifacts: ArtifactStore;
+/** An HTTP app's job connections, with the events hub's subscriber connection. */
+export class RunnerJobsConnections extends JobConnections {
+  /** On a connection in subscriber mode of its own (it can run no other command). */
   readonly hub: JobEventsHub;
 
   constructor(config: RunnerJobsConfig, connectionName: string) {
-    this.db = createMainClient(config.DATABASE_URL, { maxConnections: config.DATABASE_POOL_SIZE });
-    this.redis = createProducerConnection(config.REDIS_URL, { connectionName });
-    this.redis.on('error', () => undefined); // surfaced by /health and by failing requests
-    this.subscriber = createRedisConnection(config.REDIS_URL, { connectionName: `${connectionName}:events` });
-    this.subscriber.on('error', () => undefined);
-    this.queue = createQueue(QueueName.BrowserJobs, this.redis);
-    this.queue.on('error', () => undefined);
-    this.artifacts = createArtifactStore(config);
-    this.hub = new JobEventsHub(this.subscriber);
+    super(config, { connectionName, poolSize: config.DATABASE_POOL_SIZE, producer: true });
+    this.hub = new JobEventsHub(this.connection(`${connectionName}:events`));
   }
 
   /** Open streams and waits end first (Nest destroys modules before it shuts the app down). */
   onModuleDestroy(): void {
     this.hub.close();
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.queue.close().catch(() => undefined);
-    this.redis.disconnect();
-    this.subscriber.disconnect();
-    await this.db.$disconnect();
-    await this.artifacts.close();
   }
 }
 

@@ -30,7 +30,7 @@ describe('JobReaper', () => {
       config,
       new PrismaJobRepository(resources.db, new JobEventsPublisher(resources.redis)),
       new BullJobQueue(resources.queue),
-      resources.store,
+      resources.artifacts,
       new RedisLock(resources.redis),
     );
 

@@ -1,15 +1,12 @@
-import { createMainClient, type MainClient } from '@suite/db';
 import {
   ARTIFACT_STORE,
   BullJobQueue,
-  createArtifactStore,
+  JobConnections,
   JobEventsPublisher,
   JobQueue,
   JobRepository,
   PrismaJobRepository,
-  type ArtifactStore,
 } from '@suite/jobs';
-import { createQueue, createRedisConnection, QueueName, type TypedQueue } from '@suite/queue';
 import type { Redis } from 'ioredis';
 import type { BrowserWorkerConfig } from '../browser-worker.config.js';
 import { BROWSER_WORKER_CONFIG } from '../worker.tokens.js';
@@ -19,34 +16,13 @@ import { ReplayScriptRepository } from './replay-script.repository.js';
 /** The blocking Redis connection the BullMQ worker consumes browser jobs on. */
 export const CONSUMER_CONNECTION = Symbol('CONSUMER_CONNECTION');
 
-/**
- * The worker's connections, opened once and closed on shutdown. Only the providers below see them:
- * services get the job repository, the queue, the artifact store and the other narrow adapters.
- */
-export class WorkerConnections {
-  readonly db: MainClient;
+/** The worker's job connections, with the blocking one BullMQ consumes browser jobs on. */
+export class WorkerConnections extends JobConnections {
   readonly consumer: Redis;
-  readonly redis: Redis;
-  readonly queue: TypedQueue<typeof QueueName.BrowserJobs>;
-  /** The shared directory, or local staging files uploaded to S3 when a job completes. */
-  readonly store: ArtifactStore;
 
   constructor(config: BrowserWorkerConfig) {
-    this.db = createMainClient(config.DATABASE_URL, { maxConnections: 4 });
-    this.consumer = createRedisConnection(config.REDIS_URL, { connectionName: 'browser-worker' });
-    this.redis = createRedisConnection(config.REDIS_URL, { connectionName: 'browser-worker:events' });
-    for (const connection of [this.consumer, this.redis]) connection.on('error', () => undefined);
-    this.queue = createQueue(QueueName.BrowserJobs, this.redis);
-    this.queue.on('error', () => undefined);
-    this.store = createArtifactStore(config);
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.queue.close().catch(() => undefined);
-    this.consumer.disconnect();
-    this.redis.disconnect();
-    await this.db.$disconnect();
-    await this.store.close();
+    super(config, { connectionName: 'browser-worker:events', poolSize: 4, producer: false });
+    this.consumer = this.connection('browser-worker');
   }
 }
 
@@ -73,7 +49,7 @@ export const workerConnectionProviders = [
     inject: [WorkerConnections],
     useFactory: (c: WorkerConnections): JobQueue => new BullJobQueue(c.queue),
   },
-  { provide: ARTIFACT_STORE, inject: [WorkerConnections], useFactory: (c: WorkerConnections) => c.store },
+  { provide: ARTIFACT_STORE, inject: [WorkerConnections], useFactory: (c: WorkerConnections) => c.artifacts },
   {
     provide: CONSUMER_CONNECTION,
     inject: [WorkerConnections],
