@@ -1,12 +1,8 @@
-import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { AuthEventKind, HookUser as UserSnapshot } from '@suite/platform-sdk';
-import { createRedisConnection, queuePrefix, QueueName } from '@suite/queue';
 import { injectTraceContext } from '@suite/telemetry';
-import { QueueEvents } from 'bullmq';
-import type { Redis } from 'ioredis';
-import { PROJECT_HOST_CONFIG } from '../app.tokens.js';
-import { PlatformResources } from '../platform/platform-resources.js';
-import type { ProjectHostConfig } from '../project-host.config.js';
+import { Clock } from '../platform/clock.js';
+import { AuthHookQueue, type QueuedBatch } from './auth-hook.queue.js';
 import { AuthStateCache } from './auth-state.cache.js';
 import { HookSettingsRepository, type HookSettings } from './hook-settings.repository.js';
 
@@ -43,16 +39,15 @@ const HOOK_SETTINGS_TTL_MS = 2_000;
  * answering (register, login, the magic-link and identity-provider callbacks) answers after it.
  */
 @Injectable()
-export class AuthEventsPublisher implements OnApplicationShutdown {
+export class AuthEventsPublisher {
   private readonly logger = new Logger('auth-events');
   private readonly settings = new Map<string, { value: HookSettings | null; until: number }>();
-  private queueEvents?: { events: QueueEvents; connection: Redis; ready: Promise<unknown> };
 
   constructor(
-    private readonly resources: PlatformResources,
+    private readonly queue: AuthHookQueue,
     private readonly state: AuthStateCache,
     private readonly hooks: HookSettingsRepository,
-    @Inject(PROJECT_HOST_CONFIG) private readonly config: ProjectHostConfig,
+    private readonly clock: Clock,
   ) {}
 
   async publish(projectId: string, events: Omit<AuthEvent, 'at'>[]): Promise<string | undefined> {
@@ -60,19 +55,16 @@ export class AuthEventsPublisher implements OnApplicationShutdown {
     // Whatever happened to these users, what any process cached about them is void.
     const userIds = [...new Set(events.flatMap((event) => (event.user ? [event.user.id] : [])))];
     await this.state.invalidate(projectId, userIds);
-    const at = new Date().toISOString();
+    const at = this.clock.now().toISOString();
     const hook = events.some((event) => BLOCKING_KINDS.has(event.kind))
       ? await this.hookSettings(projectId)
       : null;
     const blocking = hook?.blocking === true;
-    let job;
+    let job: QueuedBatch;
     try {
-      if (blocking) await this.listener().ready;
-      job = await this.resources.hookQueue.add(
-        'batch',
+      job = await this.queue.add(
         { projectId, events: events.map((event) => ({ ...event, at })), trace: injectTraceContext() },
-        // A blocking batch runs once: the response is waiting for it, a retry would come too late.
-        blocking ? { attempts: 1 } : undefined,
+        blocking,
       );
     } catch (error) {
       this.logger.error(
@@ -83,7 +75,7 @@ export class AuthEventsPublisher implements OnApplicationShutdown {
     }
     if (blocking) {
       try {
-        await job.waitUntilFinished(this.listener().events, hook.timeoutMs);
+        await job.finished(hook.timeoutMs);
       } catch (error) {
         this.logger.warn(
           { projectId, jobId: job.id, err: (error as Error).message },
@@ -94,35 +86,19 @@ export class AuthEventsPublisher implements OnApplicationShutdown {
     return job.id;
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    if (!this.queueEvents) return;
-    await this.queueEvents.events.close().catch(() => undefined);
-    this.queueEvents.connection.disconnect();
-  }
-
   /** The active deployment's hook options, read briefly cached (null: no hook, or no deployment). */
   private async hookSettings(projectId: string): Promise<HookSettings | null> {
     const cached = this.settings.get(projectId);
-    if (cached && cached.until > Date.now()) return cached.value;
+    const now = this.clock.now().getTime();
+    if (cached && cached.until > now) return cached.value;
     try {
       const value = await this.hooks.activeHookSettings(projectId);
-      this.settings.set(projectId, { value, until: Date.now() + HOOK_SETTINGS_TTL_MS });
+      this.settings.set(projectId, { value, until: now + HOOK_SETTINGS_TTL_MS });
       if (this.settings.size > 5_000) this.settings.delete(this.settings.keys().next().value!);
       return value;
     } catch (error) {
       this.logger.warn({ err: error, projectId }, 'could not read the hook settings; not blocking');
       return null;
     }
-  }
-
-  private listener(): { events: QueueEvents; connection: Redis; ready: Promise<unknown> } {
-    if (!this.queueEvents) {
-      const connection = createRedisConnection(this.config.REDIS_URL, { connectionName: 'auth-events' });
-      connection.on('error', () => undefined);
-      const events = new QueueEvents(QueueName.AuthHooks, { connection, prefix: queuePrefix() });
-      events.on('error', () => undefined);
-      this.queueEvents = { events, connection, ready: events.waitUntilReady().catch(() => undefined) };
-    }
-    return this.queueEvents;
   }
 }

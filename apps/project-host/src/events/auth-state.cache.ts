@@ -1,11 +1,9 @@
-import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import type { TenantDb } from '@suite/db';
-import { createRedisConnection, queuePrefix } from '@suite/queue';
-import type { Redis } from 'ioredis';
 import { performance } from 'node:perf_hooks';
 import { PROJECT_HOST_CONFIG } from '../app.tokens.js';
-import { PlatformResources } from '../platform/platform-resources.js';
 import type { ProjectHostConfig } from '../project-host.config.js';
+import { AuthStateChannel } from './auth-state.channel.js';
 
 interface Entry<T> {
   value: T;
@@ -28,51 +26,36 @@ const MAX_ENTRIES = 50_000;
  * dropped once it is back; only positive answers are cached (a revoked session is read each time).
  */
 @Injectable()
-export class AuthStateCache implements OnModuleInit, OnApplicationShutdown {
+export class AuthStateCache implements OnModuleInit {
   private readonly logger = new Logger('auth-state-cache');
   private readonly ttlMs: number;
-  private readonly channel = `${queuePrefix()}:auth-state`;
   private readonly sessions = new Map<string, Entry<true>>();
   private readonly users = new Map<string, Entry<TenantDb.User>>();
   /** project + user → performance.now() of the user's latest invalidation (kept one TTL). */
   private readonly invalidated = new Map<string, number>();
   /** Entries read before this are void (the subscription was down meanwhile). */
   private voidBefore = Number.POSITIVE_INFINITY;
-  private subscriber?: Redis;
 
   constructor(
-    private readonly resources: PlatformResources,
-    @Inject(PROJECT_HOST_CONFIG) private readonly config: ProjectHostConfig,
+    private readonly channel: AuthStateChannel,
+    @Inject(PROJECT_HOST_CONFIG) config: Pick<ProjectHostConfig, 'AUTH_STATE_CACHE_MS'>,
   ) {
     this.ttlMs = config.AUTH_STATE_CACHE_MS;
   }
 
   onModuleInit(): void {
     if (this.ttlMs === 0) return;
-    const subscriber = createRedisConnection(this.config.REDIS_URL, {
-      connectionName: 'project-host-auth-state',
+    // Until subscribed, and again from a disconnect until re-subscribed, the cache is bypassed;
+    // nothing read before a (re)subscription is trusted.
+    this.channel.subscribe({
+      message: (text) => this.received(text),
+      live: () => {
+        this.voidBefore = performance.now();
+      },
+      down: () => {
+        this.voidBefore = Number.POSITIVE_INFINITY;
+      },
     });
-    subscriber.on('error', () => undefined);
-    // Until subscribed, and again from a disconnect until re-subscribed, the cache is bypassed.
-    subscriber.on('close', () => {
-      this.voidBefore = Number.POSITIVE_INFINITY;
-    });
-    subscriber.on('message', (_channel: string, text: string) => this.received(text));
-    subscriber.on('ready', () => {
-      // ioredis re-subscribes on reconnect before 'ready'; messages sent meanwhile are lost, so
-      // nothing read before now is trusted.
-      subscriber.subscribe(this.channel).then(
-        () => {
-          this.voidBefore = performance.now();
-        },
-        (error: unknown) => this.logger.warn({ err: error }, 'could not subscribe to auth-state changes'),
-      );
-    });
-    this.subscriber = subscriber;
-  }
-
-  onApplicationShutdown(): void {
-    this.subscriber?.disconnect();
   }
 
   /** Whether the session family is signed in: from the cache, else `read` (only `true` is cached). */
@@ -108,7 +91,7 @@ export class AuthStateCache implements OnModuleInit, OnApplicationShutdown {
     if (this.ttlMs === 0 || userIds.length === 0) return;
     for (const userId of userIds) this.forget(projectId, userId);
     try {
-      await this.resources.redis.publish(this.channel, JSON.stringify({ p: projectId, u: userIds }));
+      await this.channel.publish(JSON.stringify({ p: projectId, u: userIds }));
     } catch (error) {
       this.logger.warn({ err: error, projectId }, 'could not tell other processes of an auth-state change');
     }

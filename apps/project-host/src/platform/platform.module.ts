@@ -1,6 +1,8 @@
 import { Global, Module } from '@nestjs/common';
 import { AuthEventsPublisher } from '../events/auth-events.publisher.js';
+import { AuthHookQueue, BullAuthHookQueue } from '../events/auth-hook.queue.js';
 import { AuthStateCache } from '../events/auth-state.cache.js';
+import { AuthStateChannel, RedisAuthStateChannel } from '../events/auth-state.channel.js';
 import { HookSettingsRepository, PrismaHookSettingsRepository } from '../events/hook-settings.repository.js';
 import { MailOutbox } from '../mail/mail-outbox.js';
 import { MailSealer } from '../mail/mail-sealer.js';
@@ -29,6 +31,8 @@ import { RateLimiters, RedisRateLimiters } from './rate-limiters.js';
     MailOutbox,
     MailSealer,
     { provide: HookSettingsRepository, useClass: PrismaHookSettingsRepository },
+    { provide: AuthHookQueue, useClass: BullAuthHookQueue },
+    { provide: AuthStateChannel, useClass: RedisAuthStateChannel },
     AuthEventsPublisher,
     AuthStateCache,
   ],
