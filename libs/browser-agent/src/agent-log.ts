@@ -9,6 +9,8 @@ export interface AgentLogEntry {
   level: LogLevel;
   /** 1-based step number, when the entry is about a step. */
   step?: number;
+  /** How many steps the run has, on `started` entries when the engine knows it (the interpreter does). */
+  stepCount?: number;
   action?: string;
   target?: string;
   strategy?: string;

@@ -75,6 +75,7 @@ export async function runInterpreter(options: RunInterpreterOptions): Promise<Ru
     highlightMouse: options.highlightMouse,
     typingDelayMs: options.typingDelayMs,
     baseUrl: initialUrl,
+    stepCount: steps.length,
   });
   for (const value of secretFieldValues(steps)) log.addSecret(value);
   const results: StepResult[] = [];

@@ -104,6 +104,13 @@ describe('StepExecutor', () => {
     expect(log.entries[1]?.durationMs).toEqual(expect.any(Number));
   });
 
+  it('tells on each started entry how many steps the run has, when it is known', async () => {
+    const { executor, log } = await start(new FakePage(), { stepCount: 3 });
+    await executor.run(wait(1, 2));
+    expect(log.entries[0]).toMatchObject({ outcome: 'started', step: 2, stepCount: 3 });
+    expect(log.entries[1]?.stepCount).toBeUndefined();
+  });
+
   it('fails a step with what was expected and found, logs the error and records nothing', async () => {
     const { executor, log } = await start(new FakePage('about:blank'));
     const { result, said } = await executor.run(urlIs('/checkout'));

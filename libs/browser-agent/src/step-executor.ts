@@ -43,6 +43,8 @@ export interface StepExecutorOptions {
   typingDelayMs?: number | undefined;
   /** Where relative URLs point before any page is open. */
   baseUrl?: string | undefined;
+  /** How many steps the run has, when known up front; `started` entries carry it (step progress). */
+  stepCount?: number | undefined;
 }
 
 /**
@@ -179,9 +181,11 @@ export class StepExecutor {
   async run(step: Step, view: StepView = {}): Promise<ExecutedStep> {
     const started = Date.now();
     const rewrite = view.rewrite ?? ((text: string) => text);
+    const { stepCount } = this.options;
     this.log.write({
       outcome: 'started',
       step: step.index,
+      ...(stepCount !== undefined ? { stepCount } : {}),
       action: step.action,
       message: step.text,
       url: safeUrl(this.page),
