@@ -16,6 +16,7 @@ import {
   exists,
   interpolate,
   parseDockerfile,
+  projectCodeServices,
   publishedPorts,
   readCompose,
   readRepoFile,
@@ -314,6 +315,8 @@ describe('the services are wired for a working, safe stack', () => {
       'redis',
       'agent-gateway',
       'browser-worker',
+      'project-worker',
+      'push-worker',
       'migrate',
       'otel-collector',
     ]) {
@@ -497,10 +500,12 @@ describe('docker-compose.yml ships no default credentials', () => {
 });
 
 describe('docker-compose.yml runs project code in bubblewrap', () => {
-  const host = services['project-host']!;
-
-  it('project-host states the OS sandbox, and no service selects the unsandboxed process mode', () => {
-    expect(serviceEnv(host).PROJECT_CODE_SANDBOX).toBe('bubblewrap');
+  it('project-host and project-worker state the OS sandbox, and no service selects the unsandboxed process mode', () => {
+    for (const name of projectCodeServices)
+      expect({ name, sandbox: serviceEnv(services[name]!).PROJECT_CODE_SANDBOX }).toEqual({
+        name,
+        sandbox: 'bubblewrap',
+      });
     for (const { service, name, value } of allEnv) {
       if (name === 'PROJECT_CODE_SANDBOX')
         expect({ service, value }).toEqual({ service, value: 'bubblewrap' });
@@ -508,20 +513,26 @@ describe('docker-compose.yml runs project code in bubblewrap', () => {
     expect(readRepoFile(composePath)).not.toMatch(/PROJECT_CODE_SANDBOX\W+process\b/);
   });
 
-  it('project-host gets the seccomp profile bubblewrap needs and an unmasked /proc, but no capability or privilege', () => {
-    const options = (host.security_opt ?? []) as string[];
-    const seccomp = options.find((o) => /^seccomp[=:]/.test(o));
-    expect(seccomp).toBe('seccomp=./deploy/seccomp/project-host.json');
-    expect(exists(seccomp!.slice('seccomp=./'.length))).toBe(true);
-    expect(options).toEqual(
-      expect.arrayContaining(['no-new-privileges:true', 'systempaths=unconfined', 'apparmor=unconfined']),
-    );
-    expect(host.cap_drop).toEqual(['ALL']);
-    expect(host.cap_add ?? []).toEqual([]);
-    expect(host.privileged ?? false).toBe(false);
-    // Only the service that runs project code is loosened.
+  it.each(projectCodeServices)(
+    '%s gets the seccomp profile bubblewrap needs and an unmasked /proc, but no capability or privilege',
+    (name) => {
+      const service = services[name]!;
+      const options = (service.security_opt ?? []) as string[];
+      const seccomp = options.find((o) => /^seccomp[=:]/.test(o));
+      expect(seccomp).toBe('seccomp=./deploy/seccomp/project-host.json');
+      expect(exists(seccomp!.slice('seccomp=./'.length))).toBe(true);
+      expect(options).toEqual(
+        expect.arrayContaining(['no-new-privileges:true', 'systempaths=unconfined', 'apparmor=unconfined']),
+      );
+      expect(service.cap_drop).toEqual(['ALL']);
+      expect(service.cap_add ?? []).toEqual([]);
+      expect(service.privileged ?? false).toBe(false);
+    },
+  );
+
+  it('only the services that run project code are loosened', () => {
     for (const [name, service] of Object.entries(services)) {
-      if (name === 'project-host') continue;
+      if ((projectCodeServices as readonly string[]).includes(name)) continue;
       const others = ((service.security_opt ?? []) as string[]).filter((o) => o !== 'no-new-privileges:true');
       expect({ name, others }).toEqual({ name, others: [] });
     }

@@ -48,9 +48,22 @@ export interface ComposeFile {
 export const composePath = 'docker-compose.yml';
 export const readCompose = (): ComposeFile => readYaml<ComposeFile>(composePath);
 
-/** The four application services (their image is built from deploy/Dockerfile). */
-export const appServices = ['jobs-api', 'agent-gateway', 'browser-worker', 'project-host'] as const;
+/** The application services (their image is built from deploy/Dockerfile): three HTTP apps, three workers. */
+export const appServices = [
+  'jobs-api',
+  'agent-gateway',
+  'browser-worker',
+  'project-host',
+  'project-worker',
+  'push-worker',
+] as const;
 export type AppService = (typeof appServices)[number];
+
+/** The workers: application contexts without an HTTP app, health and metrics on HEALTH_PORT. */
+export const workerServices: readonly AppService[] = ['browser-worker', 'project-worker', 'push-worker'];
+
+/** The services that run project code (in bubblewrap): the host's APIs, the worker's hooks and jobs. */
+export const projectCodeServices: readonly AppService[] = ['project-host', 'project-worker'];
 
 export function serviceEnv(service: ComposeService): Record<string, string> {
   const env = service.environment ?? {};

@@ -10,12 +10,14 @@ import {
   inheritedInstructions,
   isIgnored,
   parseDockerfile,
+  projectCodeServices,
   readCompose,
   readDockerignore,
   readRepoFile,
   serviceEnv,
   shellCommands,
   type Stage,
+  workerServices,
 } from './deploy-files.js';
 
 const dockerfile = parseDockerfile();
@@ -61,7 +63,7 @@ describe('deploy/Dockerfile: one image per service', () => {
         expect(content).toBe('NONE');
         continue;
       }
-      const portVariable = s.name === 'browser-worker' ? 'HEALTH_PORT' : 'PORT';
+      const portVariable = (workerServices as readonly string[]).includes(s.name) ? 'HEALTH_PORT' : 'PORT';
       expect(jsonArgs(content.slice(content.indexOf('CMD')))).toEqual([
         'node',
         '/app/deploy/healthcheck.mjs',
@@ -102,7 +104,7 @@ describe('deploy/Dockerfile: one image per service', () => {
   it('each service image exposes and listens on the port compose gives it', () => {
     const services = readCompose().services;
     for (const name of appServices) {
-      const portVariable = name === 'browser-worker' ? 'HEALTH_PORT' : 'PORT';
+      const portVariable = workerServices.includes(name) ? 'HEALTH_PORT' : 'PORT';
       const port = effectiveEnv(stage(name))[portVariable];
       expect({ name, port: serviceEnv(services[name]!)[portVariable] }).toEqual({ name, port });
       const exposed = inheritedInstructions(stage(name))
@@ -164,7 +166,14 @@ describe('deploy/Dockerfile: reproducible, lean builds', () => {
       );
     expect(installsBrowser(stage('browser-worker'))).toBe(true);
     expect(effectiveEnv(stage('browser-worker')).CHROMIUM_PATH).toBe('/usr/lib/chromium/chromium');
-    for (const name of ['jobs-api', 'agent-gateway', 'project-host', 'migrate']) {
+    for (const name of [
+      'jobs-api',
+      'agent-gateway',
+      'project-host',
+      'project-worker',
+      'push-worker',
+      'migrate',
+    ]) {
       expect({ name, chromium: installsBrowser(stage(name)) }).toEqual({ name, chromium: false });
     }
   });
@@ -176,15 +185,16 @@ describe('deploy/Dockerfile: sandboxed project code and public-only browsers', (
       (i) => i.getKeyword() === 'RUN' && new RegExp(`apt-get install[^&;]*\\b${pkg}\\b`).test(text(i)),
     );
 
-  it('only project-host, the app that runs project code, carries bubblewrap', () => {
-    expect(installs(stage('project-host'), 'bubblewrap')).toBe(true);
-    for (const name of ['jobs-api', 'agent-gateway', 'browser-worker', 'migrate']) {
+  it('only project-host and project-worker, the apps that run project code, carry bubblewrap', () => {
+    for (const name of projectCodeServices) expect(installs(stage(name), 'bubblewrap')).toBe(true);
+    for (const name of ['jobs-api', 'agent-gateway', 'browser-worker', 'push-worker', 'migrate']) {
       expect({ name, bubblewrap: installs(stage(name), 'bubblewrap') }).toEqual({ name, bubblewrap: false });
     }
   });
 
-  it('project-host states the OS sandbox, and no image selects the unsandboxed process mode', () => {
-    expect(effectiveEnv(stage('project-host')).PROJECT_CODE_SANDBOX).toBe('bubblewrap');
+  it('project-host and project-worker state the OS sandbox, and no image selects the unsandboxed process mode', () => {
+    for (const name of projectCodeServices)
+      expect(effectiveEnv(stage(name)).PROJECT_CODE_SANDBOX).toBe('bubblewrap');
     for (const s of leaves) {
       expect({ target: s.name, mode: effectiveEnv(s).PROJECT_CODE_SANDBOX }).not.toEqual({
         target: s.name,

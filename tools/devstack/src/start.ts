@@ -60,6 +60,10 @@ async function main(): Promise<void> {
       app: 'browser-worker',
       env: { HEALTH_PORT: String(8083 + i), WORKER_ID: `worker-${i + 1}` },
     })),
+    // The consumers of the host's queues (mail, auth hooks, project jobs) and of the gateway's
+    // push notifications; health and metrics on the ports after the browser workers'.
+    { name: 'project-worker', app: 'project-worker', env: { HEALTH_PORT: String(8083 + workers) } },
+    { name: 'push-worker', app: 'push-worker', env: { HEALTH_PORT: String(8084 + workers) } },
   ];
 
   apps.forEach(({ name, app, env }, index) => {
