@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { AgentLog } from '@suite/browser-agent';
+import { AgentLog, type AgentLogEntry } from '@suite/browser-agent';
 import type { Page } from 'puppeteer-core';
 import { useBrowserTab } from '../../browser-agent/testing/browser-tab.js';
 import {
@@ -69,6 +69,7 @@ describe('runLlmTest (scripted provider over HTTP, real Chromium)', () => {
       model?: string;
       screenshot?: boolean;
       signal?: AbortSignal;
+      onEntry?: (entry: AgentLogEntry) => void;
     } = {},
   ): Promise<{ result: LlmTestResult; log: AgentLog; lines: string[]; server: ScriptedLlmServer }> {
     const server = await serveScriptedLlm(script);
@@ -78,7 +79,12 @@ describe('runLlmTest (scripted provider over HTTP, real Chromium)', () => {
         ? new AnthropicProvider({ apiKey: 'test-key', baseURL: server.anthropicBaseUrl })
         : new OpenAiProvider({ apiKey: 'test-key', baseURL: server.openaiBaseUrl });
     const lines: string[] = [];
-    const log = new AgentLog({ sink: (line) => void lines.push(line) });
+    const log = new AgentLog({
+      sink: (line, entry) => {
+        lines.push(line);
+        options.onEntry?.(entry);
+      },
+    });
     const model = options.model ?? (options.api === 'anthropic' ? 'claude-haiku-4-5' : 'gpt-4.1-mini');
     const pricing = KNOWN_PRICES[model];
     const result = await runLlmTest({
@@ -340,6 +346,35 @@ describe('runLlmTest (scripted provider over HTTP, real Chromium)', () => {
     });
     expect(timedOut.result.endedBy).toBe('job time limit');
     expect(timedOut.result.summary).toBe("The run was stopped by the caller's time limit.");
+  });
+
+  it('fails the running step when the job is cancelled mid-step, and logs it as the interpreter does', async () => {
+    const controller = new AbortController();
+    const { result, log } = await run(
+      inOrder({ toolCalls: [{ name: 'assert_text', args: { text: 'Never shown' } }] }),
+      {
+        // The assertion would keep checking for a minute: only the cancel ends it.
+        limits: { assertionTimeoutMs: 60_000 },
+        signal: controller.signal,
+        onEntry: (entry) => {
+          if (entry.outcome === 'started' && entry.step === 1) controller.abort();
+        },
+      },
+    );
+    expect(result.endedBy).toBe('cancelled');
+    expect(result.summary).toBe('The run was cancelled.');
+    expect(result.steps).toEqual([
+      expect.objectContaining({
+        index: 1,
+        action: 'assertText',
+        status: 'failed',
+        error: 'the run was cancelled',
+      }),
+    ]);
+    expect(log.entries.filter((e) => e.step === 1).map((e) => [e.outcome, e.error])).toEqual([
+      ['started', undefined],
+      ['failed', 'the run was cancelled'],
+    ]);
   });
 
   it('learns that a newer OpenAI model refuses max_tokens and temperature, once per model', async () => {
