@@ -144,7 +144,11 @@ const apps = [
   { name: 'agent-gateway', port: 8081, portEnv: 'PORT', http: true },
   { name: 'project-host', port: 8082, portEnv: 'PORT', http: true },
   { name: 'browser-worker', port: 8083, portEnv: 'HEALTH_PORT', http: false },
+  { name: 'project-worker', port: 8084, portEnv: 'HEALTH_PORT', http: false },
+  { name: 'push-worker', port: 8085, portEnv: 'HEALTH_PORT', http: false },
 ] as const;
+/** The Deployments that run project code (in bubblewrap, in gVisor). */
+const projectCodeApps: readonly string[] = ['project-host', 'project-worker'];
 const httpApps = apps.filter((a) => a.http);
 
 const deployment = (name: string): IDeployment => byName(deployments, name);
@@ -961,6 +965,8 @@ describe('deploy/k8s: secrets and configuration', () => {
       'agent-gateway': ['API_KEYS', 'DATABASE_URL', 'REDIS_URL'],
       'project-host': ['PLATFORM_ADMIN_TOKEN', 'AUTH_SECRET', 'DATABASE_URL', 'REDIS_URL'],
       'browser-worker': ['DATABASE_URL', 'REDIS_URL'],
+      'project-worker': ['PLATFORM_ADMIN_TOKEN', 'AUTH_SECRET', 'DATABASE_URL', 'REDIS_URL'],
+      'push-worker': ['DATABASE_URL', 'REDIS_URL'],
     };
     for (const [app, keys] of Object.entries(needs)) {
       const fromSecret = secretRefs
@@ -1032,8 +1038,8 @@ describe('deploy/k8s: secrets and configuration', () => {
 const runtimeClasses = ofKind<IRuntimeClass>('RuntimeClass');
 
 describe('deploy/k8s: project code runs in bubblewrap inside gVisor, never unsandboxed', () => {
-  it('project-host pods ask for the gvisor RuntimeClass, which the repo ships (runsc handler, gVisor nodes only)', () => {
-    expect(podOf('project-host').runtimeClassName).toBe('gvisor');
+  it('project-host and project-worker pods ask for the gvisor RuntimeClass, which the repo ships (runsc handler, gVisor nodes only)', () => {
+    for (const name of projectCodeApps) expect(podOf(name).runtimeClassName).toBe('gvisor');
     const gvisor = byName(runtimeClasses, 'gvisor');
     expect(gvisor.handler).toBe('runsc');
     // Scheduled only where runsc is installed: a pod never lands on a node that cannot run it.
@@ -1048,9 +1054,9 @@ describe('deploy/k8s: project code runs in bubblewrap inside gVisor, never unsan
     expect(kustomization.resources?.some((r) => r.includes('gvisor'))).toBe(false);
   });
 
-  it('only project-host runs project code, so the other workloads keep the default runtime', () => {
+  it('only project-host and project-worker run project code, so the other workloads keep the default runtime', () => {
     for (const w of workloads) {
-      const expected = w.name === 'project-host' ? 'gvisor' : undefined;
+      const expected = projectCodeApps.includes(w.name) ? 'gvisor' : undefined;
       expect({ workload: w.name, runtimeClassName: w.pod.runtimeClassName }).toEqual({
         workload: w.name,
         runtimeClassName: expected,
@@ -1291,7 +1297,7 @@ describe('deploy/k8s: network policies (default deny, then what each app needs)'
     }
     // Apps without internet egress reach the datastores on their ports alone (the placeholders
     // are public documentation addresses, which the worker and gateway may reach on any port).
-    for (const name of ['jobs-api', 'project-host', 'migrate']) {
+    for (const name of ['jobs-api', 'agent-gateway', 'project-host', 'project-worker', 'migrate']) {
       expect({ name, ssh: egressAllowed(name, postgres, 22) }).toEqual({ name, ssh: false });
     }
     expect(egressAllowed('migrate', postgres, 5432)).toBe(true);
@@ -1328,8 +1334,10 @@ describe('deploy/k8s: network policies (default deny, then what each app needs)'
     },
   );
 
-  it('the browser worker takes no requests but Prometheus scrapes; the migration none at all', () => {
-    expect(ingressPeers('browser-worker', 8083)).toEqual([prometheus]);
+  it('the workers take no requests but Prometheus scrapes; the migration none at all', () => {
+    for (const { name, port } of apps.filter((a) => !a.http)) {
+      expect({ name, peers: ingressPeers(name, port) }).toEqual({ name, peers: [prometheus] });
+    }
     expect(ingressPeers('migrate', 8080)).toEqual([]);
   });
 
@@ -1349,37 +1357,38 @@ describe('deploy/k8s: network policies (default deny, then what each app needs)'
     }
   });
 
-  it('project-host reaches SMTP and identity providers (HTTPS) on public addresses only, and no private address but Postgres and Redis', () => {
-    for (const port of [25, 465, 587, 2525, 443]) {
-      expect({ port, allowed: egressAllowed('project-host', publicV4, port) }).toEqual({
-        port,
-        allowed: true,
-      });
-      expect(egressAllowed('project-host', publicV6, port)).toBe(true);
-    }
-    for (const port of [80, 22, 3306, 5432, 6379, 8080]) {
-      expect({ port, allowed: egressAllowed('project-host', publicV4, port) }).toEqual({
-        port,
-        allowed: false,
-      });
-    }
-    for (const [what, ip] of forbidden) {
-      for (const port of [25, 443, 587, 5432, 6379]) {
-        expect({ what, port, allowed: egressAllowed('project-host', ip, port) }).toEqual({
-          what,
-          port,
-          allowed: false,
-        });
+  it.each([
+    ['project-host', [443], [25, 465, 587, 2525, 80, 22, 3306, 5432, 6379, 8080]],
+    ['project-worker', [25, 465, 587, 2525], [443, 80, 22, 3306, 5432, 6379, 8080]],
+  ] as const)(
+    '%s reaches public addresses on ports %j only (identity providers, SMTP), and no private address but Postgres and Redis',
+    (name, open, closed) => {
+      for (const port of open) {
+        expect({ port, allowed: egressAllowed(name, publicV4, port) }).toEqual({ port, allowed: true });
+        expect(egressAllowed(name, publicV6, port)).toBe(true);
       }
-    }
-  });
+      for (const port of closed) {
+        expect({ port, allowed: egressAllowed(name, publicV4, port) }).toEqual({ port, allowed: false });
+      }
+      for (const [what, ip] of forbidden) {
+        for (const port of [25, 443, 587, 5432, 6379]) {
+          expect({ what, port, allowed: egressAllowed(name, ip, port) }).toEqual({
+            what,
+            port,
+            allowed: false,
+          });
+        }
+      }
+    },
+  );
 
-  it('agent-gateway reaches push-notification webhooks on public addresses only', () => {
-    expect(egressAllowed('agent-gateway', publicV4, 443)).toBe(true);
-    expect(egressAllowed('agent-gateway', publicV4, 8443)).toBe(true);
+  it('push-worker reaches push-notification webhooks on public addresses only; the gateway no longer does', () => {
+    expect(egressAllowed('push-worker', publicV4, 443)).toBe(true);
+    expect(egressAllowed('push-worker', publicV4, 8443)).toBe(true);
     for (const [what, ip] of forbidden) {
-      expect({ what, allowed: egressAllowed('agent-gateway', ip, 443) }).toEqual({ what, allowed: false });
+      expect({ what, allowed: egressAllowed('push-worker', ip, 443) }).toEqual({ what, allowed: false });
     }
+    for (const port of [80, 443, 8443]) expect(egressAllowed('agent-gateway', publicV4, port)).toBe(false);
   });
 
   it('jobs-api reaches nothing outside the cluster but Postgres and Redis', () => {
