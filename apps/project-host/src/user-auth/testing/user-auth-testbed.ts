@@ -42,7 +42,8 @@ export function userAuthTestbed(overrides: Partial<Record<keyof ProjectHostConfi
   const stores = new InMemoryAuthStores(clock);
   const secrets = new AuthSecrets('user-auth-unit-test-secret-0123456789');
   const ephemeral = new MemoryEphemeralStore(clock);
-  const tokens = new AccessTokens(new SigningKeyStore(new InMemorySigningKeys(), secrets));
+  const signingKeys = new InMemorySigningKeys();
+  const tokens = new AccessTokens(new SigningKeyStore(signingKeys, secrets, clock));
   const state = new RecordingAuthState(config);
   const events = new RecordingEvents();
   const mailer = new RecordingMailer();
@@ -66,6 +67,7 @@ export function userAuthTestbed(overrides: Partial<Record<keyof ProjectHostConfi
     stores,
     secrets,
     ephemeral,
+    signingKeys,
     tokens,
     state,
     events,

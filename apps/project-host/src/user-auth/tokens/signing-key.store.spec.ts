@@ -6,6 +6,7 @@ import {
   type ThrowawayDatabase,
 } from '../../../../../libs/db/src/testing/throwaway-database.js';
 import type { PlatformResources } from '../../platform/platform-resources.js';
+import { SystemClock } from '../../platform/clock.js';
 import { AuthSecrets } from '../crypto/auth-secrets.js';
 import { AccessTokens } from './access-tokens.js';
 import { PrismaSigningKeyRepository } from './signing-key.repository.js';
@@ -31,6 +32,7 @@ function store(secret = SECRET): SigningKeyStore {
   return new SigningKeyStore(
     new PrismaSigningKeyRepository({ db } as unknown as PlatformResources),
     new AuthSecrets(secret),
+    new SystemClock(),
   );
 }
 

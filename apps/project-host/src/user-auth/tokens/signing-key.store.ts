@@ -14,6 +14,7 @@ import {
   SIGNING_KEY_ROTATE_AFTER_MS,
 } from '../user-auth.constants.js';
 import { SigningKeyRepository, type SigningKeyRecord } from './signing-key.repository.js';
+import { Clock } from '../../platform/clock.js';
 
 export interface SigningKey {
   kid: string;
@@ -48,7 +49,12 @@ export class SigningKeyStore {
   constructor(
     private readonly records: SigningKeyRepository,
     private readonly secrets: AuthSecrets,
+    private readonly clock: Clock,
   ) {}
+
+  private now(): number {
+    return this.clock.now().getTime();
+  }
 
   /** The key that signs the project's new tokens, created (or rotated when old) on demand. */
   async signingKey(projectId: string): Promise<SigningKey & { privateKey: KeyObject }> {
@@ -58,7 +64,7 @@ export class SigningKeyStore {
     if (
       current &&
       current.algorithm === ACCESS_TOKEN_ALG &&
-      Date.now() - current.createdAt.getTime() < SIGNING_KEY_ROTATE_AFTER_MS
+      this.now() - current.createdAt.getTime() < SIGNING_KEY_ROTATE_AFTER_MS
     )
       return current;
     // The generation after the newest one this caller saw: of all callers that saw the same state,
@@ -70,12 +76,12 @@ export class SigningKeyStore {
   async verificationKey(projectId: string, kid: string): Promise<SigningKey | undefined> {
     let key = (await this.keys(projectId)).find((candidate) => candidate.kid === kid);
     const loadedAt = this.cache.get(projectId)?.loadedAt ?? 0;
-    if (!key && Date.now() - loadedAt > RELOAD_THROTTLE_MS) {
+    if (!key && this.now() - loadedAt > RELOAD_THROTTLE_MS) {
       // A key another process created since the last load.
       key = (await this.keys(projectId, true)).find((candidate) => candidate.kid === kid);
     }
     if (!key) return undefined;
-    if (key.retiredAt && key.retiredAt.getTime() + RETIRED_KEY_GRACE_MS < Date.now()) return undefined;
+    if (key.retiredAt && key.retiredAt.getTime() + RETIRED_KEY_GRACE_MS < this.now()) return undefined;
     return key;
   }
 
@@ -87,14 +93,14 @@ export class SigningKeyStore {
 
   private async keys(projectId: string, reload = false): Promise<SigningKey[]> {
     const cached = this.cache.get(projectId);
-    if (!reload && cached && Date.now() - cached.loadedAt < CACHE_TTL_MS) return cached.keys;
+    if (!reload && cached && this.now() - cached.loadedAt < CACHE_TTL_MS) return cached.keys;
     // All generations in one read (a project gains one every 90 days), so the highest generation
     // and the live keys come from the same snapshot.
     const rows = await this.records.listOf(projectId);
     const verifiable = (row: SigningKeyRecord) =>
-      !row.retiredAt || row.retiredAt.getTime() + RETIRED_KEY_GRACE_MS > Date.now();
+      !row.retiredAt || row.retiredAt.getTime() + RETIRED_KEY_GRACE_MS > this.now();
     const keys = rows.filter(verifiable).map((row) => this.load(row));
-    this.cache.set(projectId, { keys, highest: rows[0]?.generation ?? 0, loadedAt: Date.now() });
+    this.cache.set(projectId, { keys, highest: rows[0]?.generation ?? 0, loadedAt: this.now() });
     if (this.cache.size > 10_000) this.cache.delete(this.cache.keys().next().value!);
     return keys;
   }
@@ -144,7 +150,7 @@ export class SigningKeyStore {
   ): Promise<SigningKey & { privateKey: KeyObject }> {
     const kid = randomUUID();
     const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-    const now = new Date();
+    const now = this.clock.now();
     // False when another process created this generation first: its key is used.
     await this.records.insertGeneration({
       id: kid,
