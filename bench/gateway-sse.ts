@@ -11,11 +11,12 @@ import { percentile, round, sleep } from './support/stats.ts';
  * over a set of queued tasks; then each task's status changes and the bench times, at every
  * subscriber, the delivery of the change from the status's own timestamp.
  *
- * The change is `CancelTask` on the same gateway: JobService.cancel commits `cancelled` (with
- * `finished_at`, which the A2A status timestamp reports) and publishes the status event on the job's
- * Redis channel, the same channel and the same event a worker publishes for `running` and the final
- * status. The gateway's fan-out (one Redis subscription per task, a Postgres read and a JSON
- * StreamResponse per subscriber) does not depend on which process published. Cancelling needs no
+ * The change is `CancelTask` on the same gateway: the job repository commits `cancelled` (with
+ * `finished_at`, which the A2A status timestamp reports) and publishes the status event, with the
+ * job as written, on the job's Redis channel: the same channel and the same event a worker publishes
+ * for `running` and the final status. The gateway's fan-out (one Redis subscription per task, the
+ * event mapped once, a JSON StreamResponse per subscriber; no Postgres read) does not depend on
+ * which process published. Cancelling needs no
  * browser, so the measurement is not disturbed by Chromium on the same cores.
  */
 
