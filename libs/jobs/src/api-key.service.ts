@@ -1,6 +1,6 @@
-import type { MainClient, MainDb } from '@suite/db';
 import { RunnerError, RunnerErrorCode } from '@suite/errors';
 import { createHash, randomBytes } from 'node:crypto';
+import type { ApiKeyRecord, ApiKeyRepository } from './api-key.repository.js';
 
 export interface Principal {
   owner: string;
@@ -32,7 +32,7 @@ export class ApiKeyService {
   private readonly cache = new Map<string, { principal: Principal; until: number }>();
 
   constructor(
-    private readonly db: MainClient,
+    private readonly keys: ApiKeyRepository,
     envKeys: readonly string[],
     private readonly cacheTtlMs = 10_000,
   ) {
@@ -61,12 +61,10 @@ export class ApiKeyService {
     let principal: Principal | undefined;
     if (this.envHashes.has(hash)) principal = { owner: ENV_KEYS_OWNER, keyId: 'env' };
     else {
-      const row = await this.db.apiKey.findUnique({ where: { hash } });
+      const row = await this.keys.findByHash(hash);
       if (row && !row.revokedAt) {
         principal = { owner: row.owner, keyId: row.id };
-        void this.db.apiKey
-          .update({ where: { id: row.id }, data: { lastUsedAt: new Date() } })
-          .catch(() => undefined);
+        void this.keys.touch(row.id).catch(() => undefined);
       }
     }
     if (!principal)
@@ -80,34 +78,19 @@ export class ApiKeyService {
     if (!/^[\w.@-]{1,100}$/.test(owner)) throw new Error('owner must be 1-100 letters, digits, or . _ @ -');
     const key = `sk_${randomBytes(24).toString('base64url')}`;
     const prefix = key.slice(0, 10);
-    const row = await this.db.apiKey.create({ data: { owner, name, prefix, hash: hashKey(key) } });
-    return { id: row.id, owner, name, prefix, key };
+    const { id } = await this.keys.insert({ owner, name, prefix, hash: hashKey(key) });
+    return { id, owner, name, prefix, key };
   }
 
   /** Revokes by id or by the key's visible prefix; returns how many keys were revoked. */
   async revoke(idOrPrefix: string): Promise<number> {
-    const where = /^[0-9a-f-]{36}$/i.test(idOrPrefix) ? { id: idOrPrefix } : { prefix: idOrPrefix };
-    const { count } = await this.db.apiKey.updateMany({
-      where: { ...where, revokedAt: null },
-      data: { revokedAt: new Date() },
-    });
+    const match = /^[0-9a-f-]{36}$/i.test(idOrPrefix) ? { id: idOrPrefix } : { prefix: idOrPrefix };
+    const count = await this.keys.revoke(match);
     this.cache.clear();
     return count;
   }
 
-  async list(owner?: string): Promise<Omit<MainDb.ApiKey, 'hash'>[]> {
-    return this.db.apiKey.findMany({
-      where: owner ? { owner } : {},
-      orderBy: { createdAt: 'desc' },
-      select: {
-        id: true,
-        owner: true,
-        name: true,
-        prefix: true,
-        createdAt: true,
-        revokedAt: true,
-        lastUsedAt: true,
-      },
-    });
+  list(owner?: string): Promise<ApiKeyRecord[]> {
+    return this.keys.list(owner);
   }
 }

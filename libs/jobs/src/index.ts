@@ -1,3 +1,4 @@
+export { ApiKeyRepository, PrismaApiKeyRepository, type ApiKeyRecord } from './api-key.repository.js';
 export { ApiKeyService, ENV_KEYS_OWNER, type CreatedApiKey, type Principal } from './api-key.service.js';
 export {
   ARTIFACT_CONTENT_TYPE,

@@ -1,3 +1,4 @@
+import { PrismaApiKeyRepository } from './api-key.repository.js';
 import { ApiKeyService } from './api-key.service.js';
 import type { ArtifactStore } from './artifact-store.js';
 import { JobConnections, type JobConnectionsConfig } from './job-connections.js';
@@ -83,7 +84,7 @@ export function runnerJobsProviders(configToken: symbol | string, connectionName
       provide: ApiKeyService,
       inject: [RunnerJobsConnections, configToken],
       useFactory: (c: RunnerJobsConnections, config: RunnerJobsConfig) =>
-        new ApiKeyService(c.db, config.API_KEYS),
+        new ApiKeyService(new PrismaApiKeyRepository(c.db), config.API_KEYS),
     },
     {
       provide: JobService,

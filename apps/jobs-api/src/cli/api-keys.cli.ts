@@ -1,5 +1,5 @@
 import { createMainClient } from '@suite/db';
-import { ApiKeyService } from '@suite/jobs';
+import { ApiKeyService, PrismaApiKeyRepository } from '@suite/jobs';
 import { parseArgs } from 'node:util';
 
 const usage = `Manage runner API keys (stored hashed; the key is shown once).
@@ -27,7 +27,7 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const db = createMainClient(url, { maxConnections: 1 });
-  const keys = new ApiKeyService(db, []);
+  const keys = new ApiKeyService(new PrismaApiKeyRepository(db), []);
   try {
     switch (command) {
       case 'create': {

@@ -1,1 +1,2 @@
+export { InMemoryApiKeyRepository } from './in-memory-api-key.repository.js';
 export { InMemoryJobQueue, InMemoryJobRepository } from './in-memory-job.repository.js';
