@@ -26,10 +26,14 @@ describe('OpenAPI metadata of the contracts', () => {
   it('exports the DTOs the apps document', () => {
     expect(dtoClasses.map(([name]) => name).sort()).toEqual(
       [
+        'AddDomainDto',
+        'AuthSettingsDto',
         'CancelJobResultDto',
         'CodeDto',
         'CreateJobDto',
+        'CreateProjectDto',
         'DependencyCheckDto',
+        'EmailsQueryDto',
         'ForgotPasswordDto',
         'HealthChecksDto',
         'HealthDto',
@@ -42,12 +46,15 @@ describe('OpenAPI metadata of the contracts', () => {
         'ListJobsQueryDto',
         'LoginDto',
         'MagicLinkQueryDto',
+        'PageQueryDto',
         'QueueSnapshotDto',
         'RefreshDto',
         'RegisterDto',
         'ResetPasswordDto',
+        'SmtpSettingsDto',
         'UpdateMeDto',
         'UserErrorDto',
+        'UsersQueryDto',
         'ValidationIssueDto',
       ].sort(),
     );

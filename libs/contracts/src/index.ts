@@ -29,7 +29,22 @@ export { jsonByteLength, MAX_JSON_BYTES, MaxJsonBytes } from './validation/max-j
 export { validateBody, validateQuery, type DtoClass, type Validated } from './validation/validate-input.js';
 export { validateUserInput } from './validation/validate-user-input.js';
 export { toFieldProblems } from './validation/field-problems.mapper.js';
-export { UserInputPipe } from './validation/user-input.pipe.js';
+export { ADMIN_INPUT, DtoInputPipe, USER_INPUT } from './validation/dto-input.pipe.js';
+export { validateAdminInput } from './validation/validate-admin-input.js';
+export { AddDomainDto, normaliseDomain } from './control-plane/add-domain.dto.js';
+export { AuthSettingsDto, IDP_MODES, MAX_REDIRECT_SCHEMES } from './control-plane/auth-settings.dto.js';
+export { CreateProjectDto } from './control-plane/create-project.dto.js';
+export {
+  EmailsQueryDto,
+  MAIL_STATUSES,
+  PAGE_MAX,
+  PAGE_SIZE_DEFAULT,
+  PAGE_SIZE_MAX,
+  PageQueryDto,
+  UsersQueryDto,
+} from './control-plane/list-queries.dto.js';
+export { isReservedSlug, RESERVED_SLUGS } from './control-plane/reserved-slugs.js';
+export { isMailbox, SmtpSettingsDto } from './control-plane/smtp-settings.dto.js';
 export { NoControlCharacters } from './validation/no-control-characters.decorator.js';
 export { CodeDto } from './user-auth/code.dto.js';
 export { ForgotPasswordDto } from './user-auth/forgot-password.dto.js';

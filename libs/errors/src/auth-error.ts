@@ -56,6 +56,11 @@ export class AuthError extends AppError<AuthErrorCode> {
     return new AuthError(AuthErrorCode.InvalidRequest, message);
   }
 
+  /** 400 invalid-request for one bad field, in the control plane's words: `slug is required`. */
+  static invalidValue(field: string, problem: string): AuthError {
+    return new AuthError(AuthErrorCode.InvalidRequest, `${field} ${problem}`);
+  }
+
   constructor(
     code: AuthErrorCode,
     message: string = defaultAuthMessage(code),

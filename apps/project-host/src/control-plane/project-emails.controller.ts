@@ -1,9 +1,8 @@
 import { Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiBearerAuth, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
-import { UserErrorDto } from '@suite/contracts';
+import { ADMIN_INPUT, EmailsQueryDto, UserErrorDto } from '@suite/contracts';
 import { ControlPlaneHostGuard } from '../projects/host.guards.js';
 import { AdminTokenGuard } from './admin-token.guard.js';
-import type { Fields } from './input-fields.js';
 import { type MailLogEntryView, MailLogService } from './mail-log.service.js';
 import type { Page } from './project.view.js';
 
@@ -21,7 +20,10 @@ export class ProjectEmailsController {
   constructor(private readonly mailLog: MailLogService) {}
 
   @Get()
-  list(@Param('projectId') projectId: string, @Query() query: Fields): Promise<Page<MailLogEntryView>> {
+  list(
+    @Param('projectId') projectId: string,
+    @Query(ADMIN_INPUT) query: EmailsQueryDto,
+  ): Promise<Page<MailLogEntryView>> {
     return this.mailLog.list(projectId, query);
   }
 }

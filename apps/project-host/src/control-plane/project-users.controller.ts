@@ -1,9 +1,8 @@
 import { Controller, Delete, Get, HttpCode, Param, Query, UseGuards } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiBearerAuth, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
-import { UserErrorDto } from '@suite/contracts';
+import { ADMIN_INPUT, UserErrorDto, UsersQueryDto } from '@suite/contracts';
 import { ControlPlaneHostGuard } from '../projects/host.guards.js';
 import { AdminTokenGuard } from './admin-token.guard.js';
-import type { Fields } from './input-fields.js';
 import type { Page } from './project.view.js';
 import { type AuthUserView, UsersAdminService } from './users-admin.service.js';
 
@@ -21,7 +20,10 @@ export class ProjectUsersController {
   constructor(private readonly users: UsersAdminService) {}
 
   @Get()
-  list(@Param('projectId') projectId: string, @Query() query: Fields): Promise<Page<AuthUserView>> {
+  list(
+    @Param('projectId') projectId: string,
+    @Query(ADMIN_INPUT) query: UsersQueryDto,
+  ): Promise<Page<AuthUserView>> {
     return this.users.list(projectId, query);
   }
 

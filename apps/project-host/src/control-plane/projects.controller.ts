@@ -12,11 +12,18 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiBearerAuth, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
-import { UserErrorDto } from '@suite/contracts';
+import {
+  ADMIN_INPUT,
+  AddDomainDto,
+  AuthSettingsDto,
+  CreateProjectDto,
+  PageQueryDto,
+  SmtpSettingsDto,
+  UserErrorDto,
+} from '@suite/contracts';
 import type { FastifyReply } from 'fastify';
 import { ControlPlaneHostGuard } from '../projects/host.guards.js';
 import { AdminTokenGuard } from './admin-token.guard.js';
-import type { Fields } from './input-fields.js';
 import { ProjectSettingsService } from './project-settings.service.js';
 import type { AuthSettingsView, DomainView, Page, ProjectView, SmtpSettingsView } from './project.view.js';
 import { ProjectsService } from './projects.service.js';
@@ -39,12 +46,12 @@ export class ProjectsController {
 
   @Post()
   @HttpCode(201)
-  create(@Body() body: unknown): Promise<ProjectView> {
+  create(@Body(ADMIN_INPUT) body: CreateProjectDto): Promise<ProjectView> {
     return this.projects.create(body);
   }
 
   @Get()
-  list(@Query() query: Fields): Promise<Page<ProjectView>> {
+  list(@Query(ADMIN_INPUT) query: PageQueryDto): Promise<Page<ProjectView>> {
     return this.projects.list(query);
   }
 
@@ -60,12 +67,18 @@ export class ProjectsController {
   }
 
   @Put(':projectId/auth')
-  updateAuth(@Param('projectId') projectId: string, @Body() body: unknown): Promise<AuthSettingsView> {
+  updateAuth(
+    @Param('projectId') projectId: string,
+    @Body(ADMIN_INPUT) body: AuthSettingsDto,
+  ): Promise<AuthSettingsView> {
     return this.settings.updateAuth(projectId, body);
   }
 
   @Put(':projectId/smtp')
-  updateSmtp(@Param('projectId') projectId: string, @Body() body: unknown): Promise<SmtpSettingsView> {
+  updateSmtp(
+    @Param('projectId') projectId: string,
+    @Body(ADMIN_INPUT) body: SmtpSettingsDto,
+  ): Promise<SmtpSettingsView> {
     return this.settings.updateSmtp(projectId, body);
   }
 
@@ -73,7 +86,7 @@ export class ProjectsController {
   @Post(':projectId/domains')
   async addDomain(
     @Param('projectId') projectId: string,
-    @Body() body: unknown,
+    @Body(ADMIN_INPUT) body: AddDomainDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<DomainView> {
     const { created, domain } = await this.settings.addDomain(projectId, body);

@@ -1,5 +1,6 @@
 import { issue, RunnerError, type ValidationIssue } from '@suite/errors';
 import { getMetadataStorage, validateSync } from 'class-validator';
+import { fieldNames } from './dto-fields.js';
 import { toValidationIssues, type InputMode } from './validation-detail.mapper.js';
 
 export type DtoClass<T extends object> = new () => T;
@@ -61,14 +62,6 @@ function validateFields<T extends object>(
     throw RunnerError.validation(issues);
   }
   return { value: Object.assign(new dto(), given) };
-}
-
-/** The fields a DTO accepts: those carrying a validation decorator, in declaration order. */
-function fieldNames(dto: DtoClass<object>): string[] {
-  const names = getMetadataStorage()
-    .getTargetValidationMetadatas(dto, '', true, false)
-    .map((metadata) => metadata.propertyName);
-  return [...new Set(names)];
 }
 
 function byFieldOrder(names: string[], loc: string) {

@@ -1,6 +1,7 @@
 import { AuthError, AuthErrorCode } from '@suite/errors';
 import { instanceToPlain, plainToInstance } from 'class-transformer';
-import { getMetadataStorage, validateSync } from 'class-validator';
+import { validateSync } from 'class-validator';
+import { fieldNames } from './dto-fields.js';
 import { toFieldProblems } from './field-problems.mapper.js';
 import type { DtoClass } from './validate-input.js';
 
@@ -42,12 +43,4 @@ export function validateUserInput<T extends object>(
     if (normalised[name] !== undefined) (value as Record<string, unknown>)[name] = normalised[name];
   }
   return value;
-}
-
-/** The fields a DTO accepts: those carrying a validation decorator, in declaration order. */
-function fieldNames(dto: DtoClass<object>): string[] {
-  const names = getMetadataStorage()
-    .getTargetValidationMetadatas(dto, '', true, false)
-    .map((metadata) => metadata.propertyName);
-  return [...new Set(names)];
 }

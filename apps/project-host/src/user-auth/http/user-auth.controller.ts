@@ -29,7 +29,7 @@ import {
   ResetPasswordDto,
   UpdateMeDto,
   UserErrorDto,
-  UserInputPipe,
+  USER_INPUT,
 } from '@suite/contracts';
 import { AuthError, AuthErrorCode } from '@suite/errors';
 import type { FastifyReply } from 'fastify';
@@ -80,7 +80,7 @@ export class UserAuthController {
   register(
     @CurrentProject() ctx: ProjectContext,
     @CurrentClient() client: ClientMeta,
-    @Body(UserInputPipe) body: RegisterDto,
+    @Body(USER_INPUT) body: RegisterDto,
   ): Promise<TokenPair> {
     return this.passwords.register(ctx, body, client);
   }
@@ -92,7 +92,7 @@ export class UserAuthController {
   login(
     @CurrentProject() ctx: ProjectContext,
     @CurrentClient() client: ClientMeta,
-    @Body(UserInputPipe) body: LoginDto,
+    @Body(USER_INPUT) body: LoginDto,
   ): Promise<TokenPair> {
     return this.passwords.login(ctx, body, client);
   }
@@ -104,7 +104,7 @@ export class UserAuthController {
   refresh(
     @CurrentProject() ctx: ProjectContext,
     @CurrentClient() client: ClientMeta,
-    @Body(UserInputPipe) body: RefreshDto,
+    @Body(USER_INPUT) body: RefreshDto,
   ): Promise<TokenPair | StatusResponse> {
     return this.passwords.refresh(ctx, body, client);
   }
@@ -115,7 +115,7 @@ export class UserAuthController {
   magicLink(
     @CurrentProject() ctx: ProjectContext,
     @CurrentClient() client: ClientMeta,
-    @Query(UserInputPipe) query: MagicLinkQueryDto,
+    @Query(USER_INPUT) query: MagicLinkQueryDto,
   ): Promise<StatusResponse> {
     return this.mailCodes.requestMagicLink(ctx, query, client);
   }
@@ -126,7 +126,7 @@ export class UserAuthController {
   magicLinkCallback(
     @CurrentProject() ctx: ProjectContext,
     @CurrentClient() client: ClientMeta,
-    @Query(UserInputPipe) query: CodeDto,
+    @Query(USER_INPUT) query: CodeDto,
   ): Promise<TokenPair> {
     return this.mailCodes.magicLinkCallback(ctx, query, client);
   }
@@ -138,7 +138,7 @@ export class UserAuthController {
   forgotPassword(
     @CurrentProject() ctx: ProjectContext,
     @CurrentClient() client: ClientMeta,
-    @Body(UserInputPipe) body: ForgotPasswordDto,
+    @Body(USER_INPUT) body: ForgotPasswordDto,
   ): Promise<StatusResponse> {
     return this.mailCodes.requestPasswordReset(ctx, body, client);
   }
@@ -149,7 +149,7 @@ export class UserAuthController {
   @UserAuthRoute({ emailPassword: true, ipLimit: 'callback' })
   forgotPasswordCallback(
     @CurrentProject() ctx: ProjectContext,
-    @Body(UserInputPipe) body: ResetPasswordDto,
+    @Body(USER_INPUT) body: ResetPasswordDto,
   ): Promise<StatusResponse> {
     return this.mailCodes.resetPassword(ctx, body);
   }
@@ -176,7 +176,7 @@ export class UserAuthController {
   async updateMe(
     @CurrentProject() ctx: ProjectContext,
     @CurrentClaims() claims: AccessClaims,
-    @Body(UserInputPipe) body: UpdateMeDto,
+    @Body(USER_INPUT) body: UpdateMeDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Profile | PendingEmailChange> {
     const result = await this.profiles.update(ctx, claims, body);
@@ -191,7 +191,7 @@ export class UserAuthController {
   @UserAuthRoute({ ipLimit: 'callback' })
   emailChangeCallback(
     @CurrentProject() ctx: ProjectContext,
-    @Body(UserInputPipe) body: CodeDto,
+    @Body(USER_INPUT) body: CodeDto,
   ): Promise<ConfirmedEmail> {
     return this.profiles.confirmEmailChange(ctx, body);
   }

@@ -13,7 +13,7 @@ import {
 import { AuthError } from '@suite/errors';
 
 // Request shapes of /api/user, as the DTOs of @suite/contracts. The controller validates them
-// (UserInputPipe); a malformed request is 400 invalid-request whose message names the field, e.g.
+// (USER_INPUT); a malformed request is 400 invalid-request whose message names the field, e.g.
 // "password: is required". Unknown fields are ignored.
 
 export const registerBody = RegisterDto;
