@@ -1,14 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import {
-  createRedisConnection,
-  createWorker,
-  QueueName,
-  type TypedJob,
-  type TypedWorker,
-} from '@suite/queue';
-import { extractTraceContext, hookDuration, withSpan } from '@suite/telemetry';
-import type { Redis } from 'ioredis';
 import { ActiveDeployments, SandboxPool, type HookResult } from '@suite/project-runtime';
+import { consumeQueue, QueueName, type QueueConsumer, type TypedJob } from '@suite/queue';
+import { extractTraceContext, hookDuration, withSpan } from '@suite/telemetry';
 import { PROJECT_WORKER_CONFIG, type ProjectWorkerConfig } from './project-worker.config.js';
 
 /** Batches of different projects run side by side; one project's batches share its sandbox. */
@@ -22,8 +15,7 @@ const CONCURRENCY = 8;
 @Injectable()
 export class AuthHooksConsumer implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('auth-hooks');
-  private worker?: TypedWorker<typeof QueueName.AuthHooks>;
-  private connection?: Redis;
+  private consumer?: QueueConsumer<typeof QueueName.AuthHooks>;
 
   constructor(
     @Inject(PROJECT_WORKER_CONFIG) private readonly config: ProjectWorkerConfig,
@@ -32,15 +24,17 @@ export class AuthHooksConsumer implements OnModuleInit, OnApplicationShutdown {
   ) {}
 
   onModuleInit(): void {
-    this.connection = createRedisConnection(this.config.REDIS_URL, {
-      connectionName: 'project-worker-hooks',
-    });
-    this.connection.on('error', () => undefined);
-    this.worker = createWorker(QueueName.AuthHooks, { batch: (job) => this.process(job) }, this.connection, {
-      concurrency: CONCURRENCY,
-    });
-    this.worker.on('error', (error) => this.logger.warn({ err: error }, 'auth-hooks worker error'));
-    this.worker.on('failed', (job, error) =>
+    this.consumer = consumeQueue(
+      QueueName.AuthHooks,
+      { batch: (job) => this.process(job) },
+      {
+        redisUrl: this.config.REDIS_URL,
+        connectionName: 'project-worker-hooks',
+        concurrency: CONCURRENCY,
+        onError: (error) => this.logger.warn({ err: error }, 'auth-hooks worker error'),
+      },
+    );
+    this.consumer.worker.on('failed', (job, error) =>
       this.logger.warn(
         { projectId: job?.data.projectId, jobId: job?.id, attempt: job?.attemptsMade, err: error.message },
         'auth hook failed',
@@ -79,7 +73,6 @@ export class AuthHooksConsumer implements OnModuleInit, OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.worker?.close();
-    this.connection?.disconnect();
+    await this.consumer?.close();
   }
 }

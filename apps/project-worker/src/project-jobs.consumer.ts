@@ -5,15 +5,8 @@ import {
   type OnApplicationBootstrap,
   type BeforeApplicationShutdown,
 } from '@nestjs/common';
-import {
-  createRedisConnection,
-  createWorker,
-  QueueName,
-  type TypedJob,
-  type TypedWorker,
-} from '@suite/queue';
+import { consumeQueue, QueueName, type QueueConsumer, type TypedJob } from '@suite/queue';
 import { UnrecoverableError } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { ActiveDeployments, ProjectJobsQueue, SandboxPool, type JobResult } from '@suite/project-runtime';
 import { PROJECT_WORKER_CONFIG, type ProjectWorkerConfig } from './project-worker.config.js';
 
@@ -28,8 +21,7 @@ const CONCURRENCY = 4;
 @Injectable()
 export class ProjectJobsConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('project-jobs');
-  private worker?: TypedWorker<typeof QueueName.ProjectJobs>;
-  private connection?: Redis;
+  private consumer?: QueueConsumer<typeof QueueName.ProjectJobs>;
 
   constructor(
     @Inject(PROJECT_WORKER_CONFIG) private readonly config: ProjectWorkerConfig,
@@ -39,15 +31,20 @@ export class ProjectJobsConsumer implements OnApplicationBootstrap, BeforeApplic
   ) {}
 
   onApplicationBootstrap(): void {
-    this.connection = createRedisConnection(this.config.REDIS_URL, { connectionName: 'project-worker-jobs' });
-    this.connection.on('error', () => undefined);
-    this.worker = createWorker(QueueName.ProjectJobs, { run: (job) => this.run(job) }, this.connection, {
-      concurrency: CONCURRENCY,
-    });
-    this.worker.on('error', (error) => this.logger.warn({ err: error.message }, 'project-jobs worker error'));
+    this.consumer = consumeQueue(
+      QueueName.ProjectJobs,
+      { run: (job) => this.run(job) },
+      {
+        redisUrl: this.config.REDIS_URL,
+        connectionName: 'project-worker-jobs',
+        concurrency: CONCURRENCY,
+        onError: (error) => this.logger.warn({ err: error.message }, 'project-jobs worker error'),
+      },
+    );
+    const { worker } = this.consumer;
     // A job that ended stops counting against the project's PROJECT_JOBS_MAX_PENDING.
-    this.worker.on('completed', (job) => void this.jobs.release(job.data.projectId, job.id!));
-    this.worker.on('failed', (job, error) => {
+    worker.on('completed', (job) => void this.jobs.release(job.data.projectId, job.id!));
+    worker.on('failed', (job, error) => {
       this.logger.warn(
         {
           projectId: job?.data.projectId,
@@ -85,7 +82,6 @@ export class ProjectJobsConsumer implements OnApplicationBootstrap, BeforeApplic
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    await this.worker?.close().catch(() => undefined);
-    this.connection?.disconnect();
+    await this.consumer?.close();
   }
 }

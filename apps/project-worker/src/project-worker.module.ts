@@ -1,6 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { SUITE_VERSION } from '@suite/config';
-import { ConfigValueModule, CoreModule, WORKER_HEALTH_OPTIONS, WorkerHealthServer } from '@suite/nest-core';
+import { ConfigValueModule, WorkerCoreModule } from '@suite/nest-core';
 import {
   MailOutbox,
   MailSealer,
@@ -32,23 +32,9 @@ export class ProjectWorkerModule {
       module: ProjectWorkerModule,
       imports: [
         ConfigValueModule.forRoot(PROJECT_WORKER_CONFIG, config),
-        CoreModule.forRoot({
-          service: 'project-worker',
-          version: SUITE_VERSION,
-          databaseUrl: config.DATABASE_URL,
-          redisUrl: config.REDIS_URL,
-          logLevel: config.LOG_LEVEL,
-          logFormat: config.LOG_FORMAT,
-          metrics: config.METRICS_ENABLED,
-          healthController: false,
-        }),
+        WorkerCoreModule.forRoot('project-worker', SUITE_VERSION, config),
       ],
       providers: [
-        {
-          provide: WORKER_HEALTH_OPTIONS,
-          useValue: { host: config.HOST, port: config.HEALTH_PORT, metrics: config.METRICS_ENABLED },
-        },
-        WorkerHealthServer,
         // What the runtime needs of the app that runs it.
         { provide: PROJECT_RUNTIME_CONFIG, useValue: config },
         WorkerResources,

@@ -12,14 +12,7 @@ import {
   webhookPolicy,
   type WebhookOptions,
 } from '@suite/push-delivery';
-import {
-  createRedisConnection,
-  createWorker,
-  QueueName,
-  type TypedJob,
-  type TypedWorker,
-} from '@suite/queue';
-import type { Redis } from 'ioredis';
+import { consumeQueue, QueueName, type QueueConsumer, type TypedJob } from '@suite/queue';
 import { PUSH_WORKER_CONFIG, type PushWorkerConfig } from './push-worker.config.js';
 
 /**
@@ -32,8 +25,7 @@ import { PUSH_WORKER_CONFIG, type PushWorkerConfig } from './push-worker.config.
 export class PushDeliveryConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('a2a-push');
   private readonly webhook: WebhookOptions;
-  private worker?: TypedWorker<typeof QueueName.PushNotifications>;
-  private connection?: Redis;
+  private consumer?: QueueConsumer<typeof QueueName.PushNotifications>;
 
   constructor(
     private readonly configs: PushConfigRepository,
@@ -47,15 +39,15 @@ export class PushDeliveryConsumer implements OnApplicationBootstrap, OnApplicati
   }
 
   onApplicationBootstrap(): void {
-    this.connection = createRedisConnection(this.config.REDIS_URL, { connectionName: 'push-worker' });
-    this.connection.on('error', () => undefined);
-    this.worker = createWorker(
+    this.consumer = consumeQueue(
       QueueName.PushNotifications,
       { deliver: (job) => this.deliver(job) },
-      this.connection,
-      { concurrency: this.config.PUSH_CONCURRENCY },
+      {
+        redisUrl: this.config.REDIS_URL,
+        connectionName: 'push-worker',
+        concurrency: this.config.PUSH_CONCURRENCY,
+      },
     );
-    this.worker.on('error', () => undefined);
   }
 
   async deliver(job: TypedJob<typeof QueueName.PushNotifications>): Promise<void> {
@@ -74,7 +66,6 @@ export class PushDeliveryConsumer implements OnApplicationBootstrap, OnApplicati
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.worker?.close().catch(() => undefined);
-    this.connection?.disconnect();
+    await this.consumer?.close();
   }
 }

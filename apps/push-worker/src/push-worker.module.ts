@@ -1,7 +1,7 @@
 import { Injectable, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import { SUITE_VERSION } from '@suite/config';
 import { createMainClient, type MainClient } from '@suite/db';
-import { ConfigValueModule, CoreModule, WORKER_HEALTH_OPTIONS, WorkerHealthServer } from '@suite/nest-core';
+import { ConfigValueModule, WorkerCoreModule } from '@suite/nest-core';
 import { PushConfigRepository } from '@suite/push-delivery';
 import { PushDeliveryConsumer } from './push-delivery.consumer.js';
 import { PUSH_WORKER_CONFIG, type PushWorkerConfig } from './push-worker.config.js';
@@ -23,23 +23,9 @@ export class PushWorkerModule {
       module: PushWorkerModule,
       imports: [
         ConfigValueModule.forRoot(PUSH_WORKER_CONFIG, config),
-        CoreModule.forRoot({
-          service: 'push-worker',
-          version: SUITE_VERSION,
-          databaseUrl: config.DATABASE_URL,
-          redisUrl: config.REDIS_URL,
-          logLevel: config.LOG_LEVEL,
-          logFormat: config.LOG_FORMAT,
-          metrics: config.METRICS_ENABLED,
-          healthController: false,
-        }),
+        WorkerCoreModule.forRoot('push-worker', SUITE_VERSION, config),
       ],
       providers: [
-        {
-          provide: WORKER_HEALTH_OPTIONS,
-          useValue: { host: config.HOST, port: config.HEALTH_PORT, metrics: config.METRICS_ENABLED },
-        },
-        WorkerHealthServer,
         { provide: MainDatabase, useFactory: () => new MainDatabase(createMainClient(config.DATABASE_URL)) },
         {
           provide: PushConfigRepository,

@@ -18,7 +18,9 @@ export { HealthController } from './health/health.controller.js';
 export { HealthModule } from './health/health.module.js';
 export {
   WORKER_HEALTH_OPTIONS,
+  WorkerCoreModule,
   WorkerHealthServer,
+  type WorkerCoreConfig,
   type WorkerHealthOptions,
 } from './health/worker-health.server.js';
 export {

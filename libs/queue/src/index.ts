@@ -24,3 +24,4 @@ export {
   type TypedQueue,
 } from './queue-factory.js';
 export { QueueHealth } from './queue-health.js';
+export { consumeQueue, type QueueConsumer, type QueueConsumerOptions } from './queue-consumer.js';

@@ -2,12 +2,15 @@ import {
   Inject,
   Injectable,
   Logger,
+  Module,
+  type DynamicModule,
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { renderMetrics } from '@suite/telemetry';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { CoreModule } from '../core.module.js';
 import { HealthService } from './health.service.js';
 
 export const WORKER_HEALTH_OPTIONS = Symbol('WORKER_HEALTH_OPTIONS');
@@ -70,5 +73,45 @@ export class WorkerHealthServer implements OnApplicationBootstrap, OnApplication
 
   async onApplicationShutdown(): Promise<void> {
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+}
+
+/** The settings every worker reads (serviceEnv and its HEALTH_PORT). */
+export interface WorkerCoreConfig {
+  DATABASE_URL: string;
+  REDIS_URL: string;
+  HOST: string;
+  HEALTH_PORT: number;
+  LOG_LEVEL: string;
+  LOG_FORMAT: 'json' | 'pretty';
+  METRICS_ENABLED: boolean;
+}
+
+/** CoreModule for a worker: logging, health and metrics, served by WorkerHealthServer on HEALTH_PORT. */
+@Module({})
+export class WorkerCoreModule {
+  static forRoot(service: string, version: string, config: WorkerCoreConfig): DynamicModule {
+    return {
+      module: WorkerCoreModule,
+      imports: [
+        CoreModule.forRoot({
+          service,
+          version,
+          databaseUrl: config.DATABASE_URL,
+          redisUrl: config.REDIS_URL,
+          logLevel: config.LOG_LEVEL,
+          logFormat: config.LOG_FORMAT,
+          metrics: config.METRICS_ENABLED,
+          healthController: false,
+        }),
+      ],
+      providers: [
+        {
+          provide: WORKER_HEALTH_OPTIONS,
+          useValue: { host: config.HOST, port: config.HEALTH_PORT, metrics: config.METRICS_ENABLED },
+        },
+        WorkerHealthServer,
+      ],
+    };
   }
 }
