@@ -20,7 +20,7 @@ describe('PasswordAuthService.register', () => {
     const { passwords, ctx, tokens, audience, tables, events, mailer } = setup();
     const pair = await passwords.register(
       ctx,
-      { email: 'Ada@Example.com', password: PASSWORD, name: 'Ada' },
+      { email: 'ada@example.com', password: PASSWORD, name: 'Ada' },
       CLIENT,
     );
 
