@@ -6,8 +6,8 @@ import { JobService } from './job.service.js';
 import { ModelRegistry } from './model-registry.js';
 import { InMemoryJobQueue, InMemoryJobRepository } from './testing/index.js';
 
-const ada = { owner: 'ada' };
-const bob = { owner: 'bob' };
+const ada = { owner: 'ada', keyId: 'k1' };
+const bob = { owner: 'bob', keyId: 'k2' };
 
 /** The error a call rejected with, for asserting on its code and message. */
 async function failure(call: Promise<unknown>): Promise<RunnerError> {

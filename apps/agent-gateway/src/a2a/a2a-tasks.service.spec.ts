@@ -43,7 +43,7 @@ class InMemoryContexts {
 }
 
 describe('A2aTasksService', () => {
-  const ada = { owner: 'ada' };
+  const ada = { owner: 'ada', keyId: 'k1' };
   let jobs: InMemoryJobRepository;
   let queue: InMemoryJobQueue;
   let contexts: InMemoryContexts;

@@ -58,7 +58,7 @@ describe('TaskStreamer', () => {
     const job = jobs.seed({ owner: 'ada' });
     const responses: StreamResponse[] = [];
 
-    const following = streamer.follow({ owner: 'ada' }, job, { emit: (r) => responses.push(r) });
+    const following = streamer.follow({ owner: 'ada', keyId: 'k1' }, job, { emit: (r) => responses.push(r) });
     await hub.subscribed;
     const publishLast = () => hub.deliver(jobs.events.at(-1)!);
     await jobs.claim(job.id, 'worker');
