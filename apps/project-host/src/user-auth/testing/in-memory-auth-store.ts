@@ -138,9 +138,10 @@ class MemorySessions implements SessionRepository {
     const now = this.clock.now();
     const current = this.byHash(tokenHash);
     if (!current || current.rotatedAt || current.revokedAt || current.expiresAt <= now) return undefined;
+    // Checked and marked with no await between: of two racing presentations one wins (the row lock).
+    Object.assign(current, { rotatedAt: now, replacedById: successor.id });
     const user = this.tables.users.get(current.userId)!;
     await this.create({ ...successor, userId: current.userId, familyId: current.familyId });
-    await this.markRotated(current.id, now, successor.id);
     const { id, email, name, picture, emailVerified } = user;
     return { familyId: current.familyId, user: { id, email, name, picture, emailVerified } };
   }
