@@ -11,7 +11,11 @@ import type { Redis } from 'ioredis';
 import { PROJECT_HOST_CONFIG } from '../app.tokens.js';
 import type { ProjectHostConfig } from '../project-host.config.js';
 
-/** The project host's side-effect adapters: the main database, tenant databases, Redis, queues. */
+/**
+ * The project host's connections: the main database, tenant databases, Redis, queues. Only
+ * repositories and adapters take it (user-auth/store, control-plane/*.repository.ts, events/,
+ * platform/); services get those instead.
+ */
 @Injectable()
 export class PlatformResources implements OnApplicationShutdown {
   readonly db: MainClient;
