@@ -45,19 +45,18 @@ export interface Host {
  */
 export async function startProjectHost(env: Record<string, string>): Promise<Host> {
   const port = await freePort();
+  // One environment for both: the worker ignores what is the host's alone (PORT, PUBLIC_URL...).
   const common = {
     ...infra,
     HOST: '127.0.0.1',
+    PORT: String(port),
+    PUBLIC_URL: `http://localhost:${port}`,
     PLATFORM_ADMIN_TOKEN: 'user-auth-admin-token-0123456789',
     AUTH_SECRET,
     BCRYPT_COST: '10',
     ...env,
   };
-  const host = startApp('project-host', {
-    ...common,
-    PORT: String(port),
-    PUBLIC_URL: `http://localhost:${port}`,
-  });
+  const host = startApp('project-host', common);
   const workerHealthPort = await freePort();
   const worker = await startProjectWorker(common, workerHealthPort).catch(async (error: unknown) => {
     await host.stop();
