@@ -2,10 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { join } from 'node:path';
 import { A2aStack } from '../support/a2a-stack.js';
-import { createTestProject, dropTestProject, type TestProject } from '../support/user-client.js';
+import { createTestProject, dropTestProject, UserClient, type TestProject } from '../support/user-client.js';
 import { GENEROUS_LIMITS, infra, startProjectHost, type Host } from './user-auth-harness.js';
 
 // Golden error bodies: every kind of bad input each contract refuses, with the exact status,
@@ -30,6 +29,9 @@ interface HttpCase {
   headers?: Record<string, string>;
 }
 
+const post = (path: string, json: unknown): HttpCase => ({ method: 'POST', path, json });
+const put = (path: string, json: unknown): HttpCase => ({ method: 'PUT', path, json });
+
 interface GoldenHttp {
   status: number;
   contentType: string | undefined;
@@ -45,51 +47,22 @@ const golden: Golden = existsSync(GOLDEN_FILE)
   : {};
 const recorded: Golden = {};
 
-function send(base: string, host: string | undefined, input: HttpCase): Promise<GoldenHttp> {
+/** One exchange as a client sees it, through the suite's raw HTTP client (any Host header). */
+async function send(base: string, host: string | undefined, input: HttpCase): Promise<GoldenHttp> {
   const url = new URL(input.path, base);
-  const payload =
-    input.raw !== undefined ? input.raw : input.json !== undefined ? JSON.stringify(input.json) : undefined;
-  const headers: Record<string, string> = { host: host ?? url.host, ...input.headers };
-  if (payload !== undefined) {
-    headers['content-type'] = input.contentType ?? 'application/json';
-    headers['content-length'] = String(Buffer.byteLength(payload));
-  }
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: url.hostname,
-        port: url.port,
-        method: input.method,
-        path: url.pathname + url.search,
-        headers,
-        setHost: false,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('error', reject);
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          const result: GoldenHttp = {
-            status: res.statusCode ?? 0,
-            contentType: res.headers['content-type'],
-          };
-          try {
-            const body: unknown = JSON.parse(text);
-            if (JSON.stringify(body) === text) result.body = body;
-            else result.text = text;
-          } catch {
-            result.text = text;
-          }
-          resolve(result);
-        });
-      },
-    );
-    req.on('error', reject);
-    req.setTimeout(30_000, () => req.destroy(new Error(`${input.method} ${input.path} timed out`)));
-    if (payload !== undefined) req.write(payload);
-    req.end();
-  });
+  const client = new UserClient(Number(url.port), host ?? url.host);
+  const res = await client.request(input.method, url.pathname + url.search, input);
+  const result: GoldenHttp = { status: res.status, contentType: res.headers['content-type'] };
+  if (res.body !== undefined && JSON.stringify(res.body) === res.text) result.body = res.body;
+  else result.text = res.text;
+  return result;
+}
+
+/** The case's headers over the defaults; an empty value sends no such header. */
+function headersOf(defaults: Record<string, string>, input: HttpCase): Record<string, string> {
+  const headers = { ...defaults, ...input.headers };
+  for (const [key, value] of Object.entries(headers)) if (value === '') delete headers[key];
+  return headers;
 }
 
 function check(name: string, actual: unknown): void {
@@ -113,11 +86,14 @@ beforeAll(async () => {
   runner = await stack.startJobsApi();
   host = await startProjectHost({ ...GENEROUS_LIMITS });
   project = await createTestProject({ databaseUrl: infra.DATABASE_URL, port: host.port, smtpPort: 9 });
-  const registered = await send(`http://127.0.0.1:${host.port}`, project.host, {
-    method: 'POST',
-    path: '/api/user/auth/register',
-    json: { email: `golden-${project.slug}@example.com`, password: 'Vt!golden-Pass-42q9' },
-  });
+  const registered = await send(
+    `http://127.0.0.1:${host.port}`,
+    project.host,
+    post('/api/user/auth/register', {
+      email: `golden-${project.slug}@example.com`,
+      password: 'Vt!golden-Pass-42q9',
+    }),
+  );
   accessToken = (registered.body as { accessToken: string }).accessToken;
 }, 120_000);
 
@@ -135,33 +111,29 @@ afterAll(async () => {
 
 describe('/v1 (pydantic-style 422 detail and the runner error bodies)', () => {
   const cases: Record<string, HttpCase> = {
-    'create: empty object': { method: 'POST', path: '/v1/jobs', json: {} },
+    'create: empty object': post('/v1/jobs', {}),
     'create: no body': { method: 'POST', path: '/v1/jobs', raw: '' },
-    'create: null body': { method: 'POST', path: '/v1/jobs', json: null },
-    'create: array body': { method: 'POST', path: '/v1/jobs', json: [] },
-    'create: wrong types everywhere': {
-      method: 'POST',
-      path: '/v1/jobs',
-      json: { query: 5, initial_url: 7, model: false, env: 'desktop', highlight_mouse: 'true', metadata: [] },
-    },
-    'create: null where a default exists': {
-      method: 'POST',
-      path: '/v1/jobs',
-      json: { query: 'q', initial_url: null, env: null, highlight_mouse: null },
-    },
-    'create: empty query': { method: 'POST', path: '/v1/jobs', json: { query: '' } },
-    'create: query too long': { method: 'POST', path: '/v1/jobs', json: { query: 'x'.repeat(20_001) } },
-    'create: metadata too large': {
-      method: 'POST',
-      path: '/v1/jobs',
-      json: { query: 'q', metadata: { blob: 'x'.repeat(70_000) } },
-    },
-    'create: float for a boolean': {
-      method: 'POST',
-      path: '/v1/jobs',
-      json: { query: 'q', highlight_mouse: 1 },
-    },
-    'create: unknown model': { method: 'POST', path: '/v1/jobs', json: { query: 'q', model: 'gpt-nope' } },
+    'create: null body': post('/v1/jobs', null),
+    'create: array body': post('/v1/jobs', []),
+    'create: wrong types everywhere': post('/v1/jobs', {
+      query: 5,
+      initial_url: 7,
+      model: false,
+      env: 'desktop',
+      highlight_mouse: 'true',
+      metadata: [],
+    }),
+    'create: null where a default exists': post('/v1/jobs', {
+      query: 'q',
+      initial_url: null,
+      env: null,
+      highlight_mouse: null,
+    }),
+    'create: empty query': post('/v1/jobs', { query: '' }),
+    'create: query too long': post('/v1/jobs', { query: 'x'.repeat(20_001) }),
+    'create: metadata too large': post('/v1/jobs', { query: 'q', metadata: { blob: 'x'.repeat(70_000) } }),
+    'create: float for a boolean': post('/v1/jobs', { query: 'q', highlight_mouse: 1 }),
+    'create: unknown model': post('/v1/jobs', { query: 'q', model: 'gpt-nope' }),
     'create: malformed JSON': { method: 'POST', path: '/v1/jobs', raw: '{"query": "q",' },
     'create: too deeply nested JSON': {
       method: 'POST',
@@ -201,9 +173,7 @@ describe('/v1 (pydantic-style 422 detail and the runner error bodies)', () => {
   };
   it.each(Object.keys(cases))('%s', async (name) => {
     const input = cases[name]!;
-    const headers = { authorization: `Bearer ${KEY}`, ...input.headers };
-    for (const [key, value] of Object.entries(headers))
-      if (value === '') delete headers[key as 'authorization'];
+    const headers = headersOf({ authorization: `Bearer ${KEY}` }, input);
     check(`v1 ${name}`, await send(runner, undefined, { ...input, headers }));
   });
 });
@@ -211,50 +181,38 @@ describe('/v1 (pydantic-style 422 detail and the runner error bodies)', () => {
 describe('/api/user ({code,message})', () => {
   const long = 'x'.repeat(300);
   const cases: Record<string, HttpCase> = {
-    'register: empty object': { method: 'POST', path: '/api/user/auth/register', json: {} },
-    'register: wrong types': {
-      method: 'POST',
-      path: '/api/user/auth/register',
-      json: { email: 5, password: 5, name: 5 },
-    },
-    'register: bad email, empty password': {
-      method: 'POST',
-      path: '/api/user/auth/register',
-      json: { email: 'not-an-email', password: '' },
-    },
-    'register: email too long': {
-      method: 'POST',
-      path: '/api/user/auth/register',
-      json: { email: `${long}@example.com`, password: 'Vt!golden-Pass-42q9' },
-    },
-    'register: email null': {
-      method: 'POST',
-      path: '/api/user/auth/register',
-      json: { email: null, password: 'Vt!golden-Pass-42q9' },
-    },
-    'register: password too long': {
-      method: 'POST',
-      path: '/api/user/auth/register',
-      json: { email: 'a@example.com', password: 'p'.repeat(1025) },
-    },
-    'register: name too long with control characters': {
-      method: 'POST',
-      path: '/api/user/auth/register',
-      json: { email: 'a@example.com', password: 'Vt!golden-Pass-42q9', name: `${long}\u0007` },
-    },
-    'register: name with a control character': {
-      method: 'POST',
-      path: '/api/user/auth/register',
-      json: { email: 'a@example.com', password: 'Vt!golden-Pass-42q9', name: 'a\nb' },
-    },
-    'register: weak password': {
-      method: 'POST',
-      path: '/api/user/auth/register',
-      json: { email: 'weak@example.com', password: 'password' },
-    },
-    'register: array body': { method: 'POST', path: '/api/user/auth/register', json: [] },
-    'register: string body': { method: 'POST', path: '/api/user/auth/register', json: 'hello' },
-    'register: null body': { method: 'POST', path: '/api/user/auth/register', json: null },
+    'register: empty object': post('/api/user/auth/register', {}),
+    'register: wrong types': post('/api/user/auth/register', { email: 5, password: 5, name: 5 }),
+    'register: bad email, empty password': post('/api/user/auth/register', {
+      email: 'not-an-email',
+      password: '',
+    }),
+    'register: email too long': post('/api/user/auth/register', {
+      email: `${long}@example.com`,
+      password: 'Vt!golden-Pass-42q9',
+    }),
+    'register: email null': post('/api/user/auth/register', { email: null, password: 'Vt!golden-Pass-42q9' }),
+    'register: password too long': post('/api/user/auth/register', {
+      email: 'a@example.com',
+      password: 'p'.repeat(1025),
+    }),
+    'register: name too long with control characters': post('/api/user/auth/register', {
+      email: 'a@example.com',
+      password: 'Vt!golden-Pass-42q9',
+      name: `${long}\u0007`,
+    }),
+    'register: name with a control character': post('/api/user/auth/register', {
+      email: 'a@example.com',
+      password: 'Vt!golden-Pass-42q9',
+      name: 'a\nb',
+    }),
+    'register: weak password': post('/api/user/auth/register', {
+      email: 'weak@example.com',
+      password: 'password',
+    }),
+    'register: array body': post('/api/user/auth/register', []),
+    'register: string body': post('/api/user/auth/register', 'hello'),
+    'register: null body': post('/api/user/auth/register', null),
     'register: no body': { method: 'POST', path: '/api/user/auth/register' },
     'register: malformed JSON': { method: 'POST', path: '/api/user/auth/register', raw: '{"email":' },
     'register: text/plain body': {
@@ -263,27 +221,17 @@ describe('/api/user ({code,message})', () => {
       raw: 'email=a',
       contentType: 'text/plain',
     },
-    'login: password missing': {
-      method: 'POST',
-      path: '/api/user/auth/login',
-      json: { email: 'a@example.com' },
-    },
-    'login: wrong password': {
-      method: 'POST',
-      path: '/api/user/auth/login',
-      json: { email: 'nobody@example.com', password: 'whatever' },
-    },
-    'refresh: empty token, revoke not a boolean': {
-      method: 'POST',
-      path: '/api/user/auth/refresh',
-      json: { refreshToken: '  ', revoke: 'yes' },
-    },
-    'refresh: token missing': { method: 'POST', path: '/api/user/auth/refresh', json: {} },
-    'refresh: unknown token': {
-      method: 'POST',
-      path: '/api/user/auth/refresh',
-      json: { refreshToken: 'no-such-token' },
-    },
+    'login: password missing': post('/api/user/auth/login', { email: 'a@example.com' }),
+    'login: wrong password': post('/api/user/auth/login', {
+      email: 'nobody@example.com',
+      password: 'whatever',
+    }),
+    'refresh: empty token, revoke not a boolean': post('/api/user/auth/refresh', {
+      refreshToken: '  ',
+      revoke: 'yes',
+    }),
+    'refresh: token missing': post('/api/user/auth/refresh', {}),
+    'refresh: unknown token': post('/api/user/auth/refresh', { refreshToken: 'no-such-token' }),
     'magic link: no query': { method: 'GET', path: '/api/user/auth/magic-link' },
     'magic link: repeated email': {
       method: 'GET',
@@ -300,22 +248,16 @@ describe('/api/user ({code,message})', () => {
       method: 'GET',
       path: '/api/user/auth/magic-link/callback?code=nope',
     },
-    'forgot password: empty object': { method: 'POST', path: '/api/user/auth/forgot-password', json: {} },
-    'forgot password callback: wrong types': {
-      method: 'POST',
-      path: '/api/user/auth/forgot-password/callback',
-      json: { code: 5, password: '' },
-    },
-    'forgot password callback: code too long': {
-      method: 'POST',
-      path: '/api/user/auth/forgot-password/callback',
-      json: { code: 'c'.repeat(513), password: 'Vt!golden-Pass-42q9' },
-    },
-    'email change callback: code missing': {
-      method: 'POST',
-      path: '/api/user/auth/email-change/callback',
-      json: {},
-    },
+    'forgot password: empty object': post('/api/user/auth/forgot-password', {}),
+    'forgot password callback: wrong types': post('/api/user/auth/forgot-password/callback', {
+      code: 5,
+      password: '',
+    }),
+    'forgot password callback: code too long': post('/api/user/auth/forgot-password/callback', {
+      code: 'c'.repeat(513),
+      password: 'Vt!golden-Pass-42q9',
+    }),
+    'email change callback: code missing': post('/api/user/auth/email-change/callback', {}),
     'me: no token': { method: 'GET', path: '/api/user/me' },
     'update me: wrong types': {
       method: 'PUT',
@@ -351,35 +293,32 @@ describe('/api/user ({code,message})', () => {
 
 describe('control plane ({code,message})', () => {
   const cases: Record<string, HttpCase> = {
-    'create project: empty object': { method: 'POST', path: '/v1/projects', json: {} },
-    'create project: array body': { method: 'POST', path: '/v1/projects', json: [] },
-    'create project: slug too short': { method: 'POST', path: '/v1/projects', json: { slug: 'ab' } },
-    'create project: slug with capitals': {
-      method: 'POST',
-      path: '/v1/projects',
-      json: { slug: 'Bad_Slug' },
-    },
-    'create project: reserved slug': { method: 'POST', path: '/v1/projects', json: { slug: 'admin' } },
-    'create project: uuid slug': { method: 'POST', path: '/v1/projects', json: { slug: MISSING_ID } },
-    'create project: slug not a string': { method: 'POST', path: '/v1/projects', json: { slug: 5 } },
-    'create project: name with a control character': {
-      method: 'POST',
-      path: '/v1/projects',
-      json: { slug: 'golden-ok', name: 'a\u0001' },
-    },
+    'create project: empty object': post('/v1/projects', {}),
+    'create project: array body': post('/v1/projects', []),
+    'create project: slug too short': post('/v1/projects', { slug: 'ab' }),
+    'create project: slug with capitals': post('/v1/projects', { slug: 'Bad_Slug' }),
+    'create project: reserved slug': post('/v1/projects', { slug: 'admin' }),
+    'create project: uuid slug': post('/v1/projects', { slug: MISSING_ID }),
+    'create project: slug not a string': post('/v1/projects', { slug: 5 }),
+    'create project: name with a control character': post('/v1/projects', {
+      slug: 'golden-ok',
+      name: 'a\u0001',
+    }),
     'list projects: page 0': { method: 'GET', path: '/v1/projects?page=0' },
     'list projects: pageSize too big': { method: 'GET', path: '/v1/projects?pageSize=101' },
-    'auth settings: empty object': { method: 'PUT', path: '/v1/projects/{project}/auth', json: {} },
-    'auth settings: bad idpMode': {
-      method: 'PUT',
-      path: '/v1/projects/{project}/auth',
-      json: { enabled: true, emailPassword: true, allowSignups: true, idpMode: 'google' },
-    },
-    'auth settings: string boolean': {
-      method: 'PUT',
-      path: '/v1/projects/{project}/auth',
-      json: { enabled: 'true', emailPassword: true, allowSignups: true, idpMode: 'off' },
-    },
+    'auth settings: empty object': put('/v1/projects/{project}/auth', {}),
+    'auth settings: bad idpMode': put('/v1/projects/{project}/auth', {
+      enabled: true,
+      emailPassword: true,
+      allowSignups: true,
+      idpMode: 'google',
+    }),
+    'auth settings: string boolean': put('/v1/projects/{project}/auth', {
+      enabled: 'true',
+      emailPassword: true,
+      allowSignups: true,
+      idpMode: 'off',
+    }),
     'auth settings: bad redirect schemes': {
       method: 'PUT',
       path: '/v1/projects/{project}/auth',
@@ -391,42 +330,38 @@ describe('control plane ({code,message})', () => {
         redirectSchemes: ['https'],
       },
     },
-    'auth settings: redirect schemes not a list': {
-      method: 'PUT',
-      path: '/v1/projects/{project}/auth',
-      json: { enabled: true, emailPassword: true, allowSignups: true, idpMode: 'off', redirectSchemes: 'x' },
-    },
-    'smtp settings: empty object': { method: 'PUT', path: '/v1/projects/{project}/smtp', json: {} },
-    'smtp settings: bad host': {
-      method: 'PUT',
-      path: '/v1/projects/{project}/smtp',
-      json: { host: 'bad host!', port: 25, secure: false, from: 'a@example.com' },
-    },
-    'smtp settings: bad port': {
-      method: 'PUT',
-      path: '/v1/projects/{project}/smtp',
-      json: { host: 'smtp.example.com', port: 70000, secure: false, from: 'a@example.com' },
-    },
-    'smtp settings: bad from': {
-      method: 'PUT',
-      path: '/v1/projects/{project}/smtp',
-      json: { host: 'smtp.example.com', port: 25, secure: false, from: 'nobody' },
-    },
-    'domains: IP address': {
-      method: 'POST',
-      path: '/v1/projects/{project}/domains',
-      json: { domain: '10.0.0.1' },
-    },
-    'domains: single label': {
-      method: 'POST',
-      path: '/v1/projects/{project}/domains',
-      json: { domain: 'shop' },
-    },
-    'domains: verified not a boolean': {
-      method: 'POST',
-      path: '/v1/projects/{project}/domains',
-      json: { domain: 'shop.example.com', verified: 'yes' },
-    },
+    'auth settings: redirect schemes not a list': put('/v1/projects/{project}/auth', {
+      enabled: true,
+      emailPassword: true,
+      allowSignups: true,
+      idpMode: 'off',
+      redirectSchemes: 'x',
+    }),
+    'smtp settings: empty object': put('/v1/projects/{project}/smtp', {}),
+    'smtp settings: bad host': put('/v1/projects/{project}/smtp', {
+      host: 'bad host!',
+      port: 25,
+      secure: false,
+      from: 'a@example.com',
+    }),
+    'smtp settings: bad port': put('/v1/projects/{project}/smtp', {
+      host: 'smtp.example.com',
+      port: 70000,
+      secure: false,
+      from: 'a@example.com',
+    }),
+    'smtp settings: bad from': put('/v1/projects/{project}/smtp', {
+      host: 'smtp.example.com',
+      port: 25,
+      secure: false,
+      from: 'nobody',
+    }),
+    'domains: IP address': post('/v1/projects/{project}/domains', { domain: '10.0.0.1' }),
+    'domains: single label': post('/v1/projects/{project}/domains', { domain: 'shop' }),
+    'domains: verified not a boolean': post('/v1/projects/{project}/domains', {
+      domain: 'shop.example.com',
+      verified: 'yes',
+    }),
     'users: search too long': {
       method: 'GET',
       path: `/v1/projects/{project}/users?search=${'s'.repeat(321)}`,
@@ -439,8 +374,7 @@ describe('control plane ({code,message})', () => {
   };
   it.each(Object.keys(cases))('%s', async (name) => {
     const input = cases[name]!;
-    const headers: Record<string, string> = { authorization: `Bearer ${ADMIN}`, ...input.headers };
-    if (headers.authorization === '') delete headers.authorization;
+    const headers = headersOf({ authorization: `Bearer ${ADMIN}` }, input);
     const path = input.path.replace('{project}', project.id);
     check(
       `control plane ${name}`,
@@ -450,11 +384,8 @@ describe('control plane ({code,message})', () => {
 });
 
 describe('/a2a (JSON-RPC errors)', () => {
-  const rpc = (method: string, params?: unknown): HttpCase => ({
-    method: 'POST',
-    path: '/a2a',
-    json: { jsonrpc: '2.0', id: 1, method, ...(params === undefined ? {} : { params }) },
-  });
+  const rpc = (method: string, params?: unknown): HttpCase =>
+    post('/a2a', { jsonrpc: '2.0', id: 1, method, ...(params === undefined ? {} : { params }) });
   const message = (extra: Record<string, unknown>) => ({ message: { messageId: 'm-1', ...extra } });
   const cases: Record<string, HttpCase> = {
     'no key': { ...rpc('GetTask', { id: MISSING_ID }), headers: { authorization: '' } },
@@ -462,14 +393,10 @@ describe('/a2a (JSON-RPC errors)', () => {
     'no A2A-Version': { ...rpc('GetTask', { id: MISSING_ID }), headers: { 'a2a-version': '' } },
     'A2A-Version 0.3': { ...rpc('GetTask', { id: MISSING_ID }), headers: { 'a2a-version': '0.3' } },
     'malformed JSON': { method: 'POST', path: '/a2a', raw: '{"jsonrpc":' },
-    'empty batch': { method: 'POST', path: '/a2a', json: [] },
-    'not an object': { method: 'POST', path: '/a2a', json: 'hello' },
-    'no method': { method: 'POST', path: '/a2a', json: { jsonrpc: '2.0', id: 1 } },
-    'wrong jsonrpc version': {
-      method: 'POST',
-      path: '/a2a',
-      json: { jsonrpc: '1.0', id: 1, method: 'GetTask' },
-    },
+    'empty batch': post('/a2a', []),
+    'not an object': post('/a2a', 'hello'),
+    'no method': post('/a2a', { jsonrpc: '2.0', id: 1 }),
+    'wrong jsonrpc version': post('/a2a', { jsonrpc: '1.0', id: 1, method: 'GetTask' }),
     'unknown method': rpc('tasks/get', { id: 'x' }),
     'params not an object': rpc('SendMessage', 'x'),
     'message missing': rpc('SendMessage', {}),
@@ -494,12 +421,7 @@ describe('/a2a (JSON-RPC errors)', () => {
   };
   it.each(Object.keys(cases))('%s', async (name) => {
     const input = cases[name]!;
-    const headers: Record<string, string> = {
-      authorization: `Bearer ${KEY}`,
-      'a2a-version': '1.0',
-      ...input.headers,
-    };
-    for (const [key, value] of Object.entries(headers)) if (value === '') delete headers[key];
+    const headers = headersOf({ authorization: `Bearer ${KEY}`, 'a2a-version': '1.0' }, input);
     check(`a2a ${name}`, await send(stack.gatewayUrl, undefined, { ...input, headers }));
   });
 });

@@ -1,20 +1,11 @@
-import { Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiBearerAuth, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
-import { ADMIN_INPUT, EmailsQueryDto, UserErrorDto } from '@suite/contracts';
-import { ControlPlaneHostGuard } from '../projects/host.guards.js';
-import { AdminTokenGuard } from './admin-token.guard.js';
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ADMIN_INPUT, EmailsQueryDto } from '@suite/contracts';
 import { type MailLogEntryView, MailLogService } from './mail-log.service.js';
 import type { Page } from './project.view.js';
+import { ControlPlaneApi } from './control-plane-api.decorator.js';
 
 /** A project's mail log (`?status=&page=&pageSize=`), for the dashboard's Email page. */
-@ApiTags('control plane')
-@ApiBearerAuth('admin-token')
-@ApiUnauthorizedResponse({ description: 'Missing or wrong PLATFORM_ADMIN_TOKEN.', type: UserErrorDto })
-@ApiBadRequestResponse({
-  description: 'invalid-request: the message names the bad field.',
-  type: UserErrorDto,
-})
-@UseGuards(ControlPlaneHostGuard, AdminTokenGuard)
+@ControlPlaneApi()
 @Controller('v1/projects/:projectId/emails')
 export class ProjectEmailsController {
   constructor(private readonly mailLog: MailLogService) {}

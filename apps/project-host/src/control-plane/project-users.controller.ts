@@ -1,20 +1,11 @@
-import { Controller, Delete, Get, HttpCode, Param, Query, UseGuards } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiBearerAuth, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
-import { ADMIN_INPUT, UserErrorDto, UsersQueryDto } from '@suite/contracts';
-import { ControlPlaneHostGuard } from '../projects/host.guards.js';
-import { AdminTokenGuard } from './admin-token.guard.js';
+import { Controller, Delete, Get, HttpCode, Param, Query } from '@nestjs/common';
+import { ADMIN_INPUT, UsersQueryDto } from '@suite/contracts';
 import type { Page } from './project.view.js';
 import { type AuthUserView, UsersAdminService } from './users-admin.service.js';
+import { ControlPlaneApi } from './control-plane-api.decorator.js';
 
 /** A project's end users (`?search=&page=&pageSize=`). */
-@ApiTags('control plane')
-@ApiBearerAuth('admin-token')
-@ApiUnauthorizedResponse({ description: 'Missing or wrong PLATFORM_ADMIN_TOKEN.', type: UserErrorDto })
-@ApiBadRequestResponse({
-  description: 'invalid-request: the message names the bad field.',
-  type: UserErrorDto,
-})
-@UseGuards(ControlPlaneHostGuard, AdminTokenGuard)
+@ControlPlaneApi()
 @Controller('v1/projects/:projectId/users')
 export class ProjectUsersController {
   constructor(private readonly users: UsersAdminService) {}

@@ -1,17 +1,4 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Param,
-  Post,
-  Put,
-  Query,
-  Res,
-  UseGuards,
-} from '@nestjs/common';
-import { ApiBadRequestResponse, ApiBearerAuth, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import {
   ADMIN_INPUT,
   AddDomainDto,
@@ -19,24 +6,15 @@ import {
   CreateProjectDto,
   PageQueryDto,
   SmtpSettingsDto,
-  UserErrorDto,
 } from '@suite/contracts';
 import type { FastifyReply } from 'fastify';
-import { ControlPlaneHostGuard } from '../projects/host.guards.js';
-import { AdminTokenGuard } from './admin-token.guard.js';
 import { ProjectSettingsService } from './project-settings.service.js';
 import type { AuthSettingsView, DomainView, Page, ProjectView, SmtpSettingsView } from './project.view.js';
 import { ProjectsService } from './projects.service.js';
+import { ControlPlaneApi } from './control-plane-api.decorator.js';
 
 /** Projects and their settings; only on the control-plane host, only with the admin token. */
-@ApiTags('control plane')
-@ApiBearerAuth('admin-token')
-@ApiUnauthorizedResponse({ description: 'Missing or wrong PLATFORM_ADMIN_TOKEN.', type: UserErrorDto })
-@ApiBadRequestResponse({
-  description: 'invalid-request: the message names the bad field.',
-  type: UserErrorDto,
-})
-@UseGuards(ControlPlaneHostGuard, AdminTokenGuard)
+@ControlPlaneApi()
 @Controller('v1/projects')
 export class ProjectsController {
   constructor(
