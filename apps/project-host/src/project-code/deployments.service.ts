@@ -14,7 +14,7 @@ import {
   type DeploymentContent,
   type RouteAuth,
 } from '@suite/project-runtime';
-import { PlatformResources } from '../platform/platform-resources.js';
+import { DeploymentsRepository } from './deployments.repository.js';
 import { ProjectCompiler } from './project-compiler.js';
 import { jobOf, routeOf, type ProjectFiles } from './project-files.js';
 
@@ -39,14 +39,14 @@ export class DeploymentsService {
   private readonly logger = new Logger('project-code');
 
   constructor(
-    private readonly resources: PlatformResources,
+    private readonly deployments: DeploymentsRepository,
     private readonly compiler: ProjectCompiler,
     private readonly sandboxes: SandboxPool,
     private readonly active: ActiveDeployments,
   ) {}
 
   async deploy(projectId: string, files: ProjectFiles): Promise<DeploymentView> {
-    if (!isUuid(projectId) || !(await this.resources.db.project.findUnique({ where: { id: projectId } }))) {
+    if (!isUuid(projectId) || !(await this.deployments.projectExists(projectId))) {
       throw new AuthError(AuthErrorCode.ProjectNotFound, 'No such project.', { status: 404 });
     }
     const routeEntries = Object.keys(files)
@@ -110,25 +110,7 @@ export class DeploymentsService {
     }
 
     const content: DeploymentContent = { sources: files, bundles, routes, hook, jobs };
-    const row = await this.resources.db.$transaction(async (tx) => {
-      // One deploy at a time per project: the row lock orders concurrent deploys.
-      await tx.$queryRaw`SELECT id FROM projects WHERE id = ${projectId}::uuid FOR UPDATE`;
-      const last = await tx.deployment.findFirst({ where: { projectId }, orderBy: { version: 'desc' } });
-      await tx.deployment.updateMany({
-        where: { projectId, status: 'active' },
-        data: { status: 'superseded' },
-      });
-      return tx.deployment.create({
-        data: {
-          projectId,
-          version: (last?.version ?? 0) + 1,
-          status: 'active',
-          files: content as object,
-          hookBlocking: hook?.blocking ?? null,
-          hookTimeoutMs: hook?.timeoutMs ?? null,
-        },
-      });
-    });
+    const row = await this.deployments.activate(projectId, content, hook);
     this.active.invalidate(projectId);
     this.sandboxes.restart(projectId);
     this.logger.log(

@@ -6,6 +6,7 @@ import { PushStreamController } from '../project-effects/push-stream.controller.
 import { AuthRateLimits } from '../user-auth/limits/auth-rate-limits.js';
 import { UserAuthModule } from '../user-auth/user-auth.module.js';
 import { DeploymentsController } from './deployments.controller.js';
+import { DeploymentsRepository, PrismaDeploymentsRepository } from './deployments.repository.js';
 import { DeploymentsService } from './deployments.service.js';
 import { ProjectApiController } from './project-api.controller.js';
 import { ProjectCompiler } from './project-compiler.js';
@@ -21,6 +22,7 @@ import { MAX_TOTAL_BYTES } from './project-files.js';
   // The push stream is a static route: it wins over the API catch-all whatever the order.
   controllers: [DeploymentsController, PushStreamController, ProjectApiController],
   providers: [
+    { provide: DeploymentsRepository, useClass: PrismaDeploymentsRepository },
     DeploymentsService,
     ProjectCompiler,
     ...PROJECT_RUNTIME_PROVIDERS,

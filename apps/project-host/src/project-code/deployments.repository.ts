@@ -1,0 +1,60 @@
+import { Injectable } from '@nestjs/common';
+import type { MainDb } from '@suite/db';
+import type { DeployedHook, DeploymentContent } from '@suite/project-runtime';
+import { PlatformResources } from '../platform/platform-resources.js';
+
+export type DeploymentRecord = Pick<MainDb.Deployment, 'id' | 'version' | 'status' | 'createdAt'>;
+
+/** Projects' deployments (main database, `deployments`). */
+export abstract class DeploymentsRepository {
+  abstract projectExists(projectId: string): Promise<boolean>;
+  /**
+   * Stores `content` as the project's next version and makes it the active one (the previous active
+   * deployment is superseded), one deploy of a project at a time.
+   */
+  abstract activate(
+    projectId: string,
+    content: DeploymentContent,
+    hook: Pick<DeployedHook, 'blocking' | 'timeoutMs'> | null,
+  ): Promise<DeploymentRecord>;
+}
+
+@Injectable()
+export class PrismaDeploymentsRepository extends DeploymentsRepository {
+  constructor(private readonly resources: PlatformResources) {
+    super();
+  }
+
+  async projectExists(projectId: string): Promise<boolean> {
+    return (
+      (await this.resources.db.project.findUnique({ where: { id: projectId }, select: { id: true } })) !==
+      null
+    );
+  }
+
+  activate(
+    projectId: string,
+    content: DeploymentContent,
+    hook: Pick<DeployedHook, 'blocking' | 'timeoutMs'> | null,
+  ): Promise<DeploymentRecord> {
+    return this.resources.db.$transaction(async (tx) => {
+      // One deploy at a time per project: the row lock orders concurrent deploys.
+      await tx.$queryRaw`SELECT id FROM projects WHERE id = ${projectId}::uuid FOR UPDATE`;
+      const last = await tx.deployment.findFirst({ where: { projectId }, orderBy: { version: 'desc' } });
+      await tx.deployment.updateMany({
+        where: { projectId, status: 'active' },
+        data: { status: 'superseded' },
+      });
+      return tx.deployment.create({
+        data: {
+          projectId,
+          version: (last?.version ?? 0) + 1,
+          status: 'active',
+          files: content as object,
+          hookBlocking: hook?.blocking ?? null,
+          hookTimeoutMs: hook?.timeoutMs ?? null,
+        },
+      });
+    });
+  }
+}
