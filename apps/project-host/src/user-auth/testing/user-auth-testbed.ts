@@ -43,7 +43,7 @@ export function userAuthTestbed(overrides: Partial<Record<keyof ProjectHostConfi
   const secrets = new AuthSecrets('user-auth-unit-test-secret-0123456789');
   const ephemeral = new MemoryEphemeralStore(clock);
   const signingKeys = new InMemorySigningKeys();
-  const tokens = new AccessTokens(new SigningKeyStore(signingKeys, secrets, clock));
+  const tokens = new AccessTokens(new SigningKeyStore(signingKeys, secrets, clock), clock);
   const state = new RecordingAuthState(config);
   const events = new RecordingEvents();
   const mailer = new RecordingMailer();

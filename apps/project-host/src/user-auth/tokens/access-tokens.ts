@@ -11,6 +11,7 @@ import {
   LEGACY_ACCESS_TOKEN_ALG,
 } from '../user-auth.constants.js';
 import { SigningKeyStore, type SigningKey } from './signing-key.store.js';
+import { Clock } from '../../platform/clock.js';
 
 /** Who an access token speaks for (what defineApi's ctx.user is built from). */
 export interface AccessClaims {
@@ -50,12 +51,15 @@ const VERIFIED_CACHE_SIZE = 20_000;
 export class AccessTokens {
   private readonly verified = new Map<string, AccessClaims>();
 
-  constructor(private readonly keys: SigningKeyStore) {}
+  constructor(
+    private readonly keys: SigningKeyStore,
+    private readonly clock: Clock,
+  ) {}
 
   async issue(audience: TokenAudience, user: TokenUser, sessionFamilyId: string): Promise<string> {
     const key = await this.keys.signingKey(audience.projectId);
     const alg = key.algorithm;
-    const now = Math.floor(Date.now() / 1000);
+    const now = this.seconds();
     return new SignJWT({
       typ: ACCESS_TOKEN_TYP,
       sid: sessionFamilyId,
@@ -82,7 +86,7 @@ export class AccessTokens {
     const key = `${audience.projectId} ${audience.issuer} ${token}`;
     const known = this.verified.get(key);
     if (known) {
-      if (known.exp + CLOCK_TOLERANCE_S > Date.now() / 1000) return known;
+      if (known.exp + CLOCK_TOLERANCE_S > this.clock.now().getTime() / 1000) return known;
       this.verified.delete(key);
     }
     const claims = await this.verifySignature(audience, token);
@@ -117,6 +121,10 @@ export class AccessTokens {
     return claimsOf(payload as JWTPayload);
   }
 
+  private seconds(): number {
+    return Math.floor(this.clock.now().getTime() / 1000);
+  }
+
   private async verifySignature(audience: TokenAudience, token: string): Promise<AccessClaims | undefined> {
     const header = headerOf(token);
     if (header?.alg === LEGACY_ACCESS_TOKEN_ALG) return this.verifyLegacy(audience, token);
@@ -128,6 +136,7 @@ export class AccessTokens {
         audience: audience.projectId,
         issuer: audience.issuer,
         clockTolerance: CLOCK_TOLERANCE_S,
+        clockTimestamp: this.seconds(),
         complete: true,
       });
       return this.accept(audience, verified);
@@ -155,6 +164,7 @@ export class AccessTokens {
           issuer: audience.issuer,
           requiredClaims: ['sub', 'sid', 'iat', 'exp', 'typ', 'email'],
           clockTolerance: CLOCK_TOLERANCE_S,
+          currentDate: this.clock.now(),
         },
       );
       return claimsOf(payload);

@@ -41,11 +41,20 @@ describe('SigningKeyStore over time', () => {
 
   it('lets a retired key verify the tokens it signed for their lifetime and a minute, then no more', async () => {
     const { clock, keys } = setup();
-    const token = await new AccessTokens(keys).issue(audience, user, '0190c1a2-0000-7000-8000-0000000000bb');
+    const token = await new AccessTokens(keys, clock).issue(
+      audience,
+      user,
+      '0190c1a2-0000-7000-8000-0000000000bb',
+    );
+    const { kid } = await keys.signingKey(audience.projectId);
     await keys.rotate(audience.projectId);
-    await expect(new AccessTokens(keys).verify(audience, token)).resolves.toMatchObject({ sub: user.id });
-    clock.advance(ACCESS_TOKEN_TTL_SECONDS * 1000 + 61_000);
-    await expect(new AccessTokens(keys).verify(audience, token)).resolves.toBeUndefined();
+    await expect(new AccessTokens(keys, clock).verify(audience, token)).resolves.toMatchObject({
+      sub: user.id,
+    });
+    clock.advance(ACCESS_TOKEN_TTL_SECONDS * 1000 + 59_000);
+    await expect(keys.verificationKey(audience.projectId, kid)).resolves.toMatchObject({ kid });
+    clock.advance(2_000);
+    await expect(keys.verificationKey(audience.projectId, kid)).resolves.toBeUndefined();
   });
 
   it('does not hand out a key that does not open with the current secret; a new one signs', async () => {

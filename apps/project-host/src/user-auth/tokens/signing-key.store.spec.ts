@@ -74,7 +74,7 @@ describe('SigningKeyStore', () => {
   it('rotates: the new key signs, tokens of the old key verify until their lifetime has passed', async () => {
     const audience = await newProject();
     const keys = store();
-    const tokens = new AccessTokens(keys);
+    const tokens = new AccessTokens(keys, new SystemClock());
     const before = await tokens.issue(audience, user, family);
     const old = await keys.signingKey(audience.projectId);
     const next = await keys.rotate(audience.projectId);
@@ -83,7 +83,7 @@ describe('SigningKeyStore', () => {
     expect((await keys.signingKey(audience.projectId)).kid).toBe(next.kid);
 
     // Another process that never saw the rotation learns the new kid from the database.
-    const fresh = new AccessTokens(store());
+    const fresh = new AccessTokens(store(), new SystemClock());
     const after = await tokens.issue(audience, user, family);
     await expect(fresh.verify(audience, after)).resolves.toMatchObject({ sub: user.id, sid: family });
     await expect(fresh.verify(audience, before)).resolves.toMatchObject({ sub: user.id });
@@ -92,7 +92,9 @@ describe('SigningKeyStore', () => {
       where: { id: old.kid },
       data: { retiredAt: new Date(Date.now() - 3600_000) },
     });
-    await expect(new AccessTokens(store()).verify(audience, before)).resolves.toBeUndefined();
+    await expect(
+      new AccessTokens(store(), new SystemClock()).verify(audience, before),
+    ).resolves.toBeUndefined();
   });
 
   it('replaces a key that is 90 days old at its next use', async () => {
@@ -111,9 +113,9 @@ describe('SigningKeyStore', () => {
 
   it('signs with a new key after AUTH_SECRET changed, and still verifies tokens of the old one', async () => {
     const audience = await newProject();
-    const before = await new AccessTokens(store()).issue(audience, user, family);
+    const before = await new AccessTokens(store(), new SystemClock()).issue(audience, user, family);
     const changed = store('a-completely-different-secret-0123456789');
-    const tokens = new AccessTokens(changed);
+    const tokens = new AccessTokens(changed, new SystemClock());
     await expect(tokens.verify(audience, before)).resolves.toMatchObject({ sub: user.id });
     const after = await tokens.issue(audience, user, family);
     const rows = await db.signingKey.findMany({
@@ -133,7 +135,7 @@ describe('AccessTokens', () => {
   it('refuses a token for another project even with a valid signature of that project', async () => {
     const a = await newProject();
     const b = await newProject();
-    const tokens = new AccessTokens(store());
+    const tokens = new AccessTokens(store(), new SystemClock());
     const token = await tokens.issue(a, user, family);
     await expect(tokens.verify(a, token)).resolves.toMatchObject({
       email: 'ada@example.com',
@@ -146,7 +148,7 @@ describe('AccessTokens', () => {
 
   it('refuses garbage and oversized input without throwing', async () => {
     const a = await newProject();
-    const tokens = new AccessTokens(store());
+    const tokens = new AccessTokens(store(), new SystemClock());
     for (const token of ['', 'a.b.c', 'x'.repeat(5000), '....']) {
       await expect(tokens.verify(a, token)).resolves.toBeUndefined();
     }
