@@ -54,7 +54,7 @@ export class RefreshSessions {
   async start(ctx: ProjectContext, tx: AuthStore, user: TokenUser, meta: ClientMeta): Promise<TokenPair> {
     const refreshToken = randomToken();
     const familyId = randomUUID();
-    await tx.sessions.create({ userId: user.id, familyId, ...this.successor(refreshToken, meta) });
+    await tx.sessions.create({ userId: user.id, familyId, ...this.newRow(refreshToken, meta) });
     return { accessToken: await this.tokens.issue(audienceOf(ctx), user, familyId), refreshToken };
   }
 
@@ -91,7 +91,7 @@ export class RefreshSessions {
       const successor = await tx.sessions.create({
         userId: user.id,
         familyId: row.familyId,
-        ...this.successor(next, meta),
+        ...this.newRow(next, meta),
       });
       await tx.sessions.markRotated(row.id, now, successor.id);
       const pair = {
@@ -121,7 +121,7 @@ export class RefreshSessions {
     meta: ClientMeta,
   ): Promise<TokenPair | undefined> {
     const next = randomToken();
-    const rotated = await store.sessions.rotateCurrent(hash, { id: newId(), ...this.successor(next, meta) });
+    const rotated = await store.sessions.rotateCurrent(hash, { id: newId(), ...this.newRow(next, meta) });
     if (!rotated) return undefined;
     const pair = {
       accessToken: await this.tokens.issue(audienceOf(ctx), rotated.user, rotated.familyId),
@@ -202,7 +202,7 @@ export class RefreshSessions {
   }
 
   /** A new row's token hash, expiry and origin. */
-  private successor(token: string, meta: ClientMeta): Omit<NewSession, 'userId' | 'familyId'> {
+  private newRow(token: string, meta: ClientMeta): Omit<NewSession, 'userId' | 'familyId'> {
     return {
       tokenHash: sha256Hex(token),
       expiresAt: new Date(this.clock.now().getTime() + REFRESH_TOKEN_TTL_MS),
