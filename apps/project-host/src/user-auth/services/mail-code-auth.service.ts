@@ -1,17 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import type { CodeDto, ForgotPasswordDto, MagicLinkQueryDto, ResetPasswordDto } from '@suite/contracts';
+import { AuthError } from '@suite/errors';
 import { AuthEventsPublisher } from '../../events/auth-events.publisher.js';
 import type { ProjectContext } from '../../projects/project-context.js';
 import { BackgroundTasks } from '../background-tasks.js';
 import { NonceCodes } from '../codes/nonce-codes.js';
 import { NonceFailures } from '../codes/nonce-failures.js';
-import {
-  codeQuery,
-  forgotPasswordBody,
-  forgotPasswordCallbackBody,
-  invalidField,
-  magicLinkQuery,
-  parseRequest,
-} from '../http/user-auth.schemas.js';
 import { AuthRateLimits } from '../limits/auth-rate-limits.js';
 import { AuthMailer } from '../mail/auth-mailer.js';
 import { forgotPasswordMail, magicLinkMail } from '../mail/auth-mails.js';
@@ -55,8 +49,11 @@ export class MailCodeAuthService {
     private readonly claims: AccountClaims,
   ) {}
 
-  async requestMagicLink(ctx: ProjectContext, query: unknown, client: ClientMeta): Promise<StatusResponse> {
-    const input = parseRequest(magicLinkQuery, query, 'query');
+  async requestMagicLink(
+    ctx: ProjectContext,
+    input: MagicLinkQueryDto,
+    client: ClientMeta,
+  ): Promise<StatusResponse> {
     const app =
       input.redirect_uri === undefined
         ? ctx.publicUrl
@@ -72,8 +69,7 @@ export class MailCodeAuthService {
     return MAGIC_LINK_SENT;
   }
 
-  async magicLinkCallback(ctx: ProjectContext, query: unknown, client: ClientMeta): Promise<TokenPair> {
-    const { code } = parseRequest(codeQuery, query, 'query');
+  async magicLinkCallback(ctx: ProjectContext, { code }: CodeDto, client: ClientMeta): Promise<TokenPair> {
     const signedIn = await this.stores.of(ctx).transaction(async (tx) => {
       const nonce = await this.codes.consume(tx, ctx.project.id, 'magic_link', code);
       const user = nonce?.userId ? await tx.users.findById(nonce.userId) : null;
@@ -100,10 +96,9 @@ export class MailCodeAuthService {
 
   async requestPasswordReset(
     ctx: ProjectContext,
-    body: unknown,
+    input: ForgotPasswordDto,
     client: ClientMeta,
   ): Promise<StatusResponse> {
-    const input = parseRequest(forgotPasswordBody, body);
     const user = await this.stores.of(ctx).users.findByEmail(input.email);
     await this.limits.consumeMailRequest(
       'forgot-password',
@@ -116,10 +111,9 @@ export class MailCodeAuthService {
   }
 
   /** Replaces the password and signs the user out everywhere; no tokens (the user signs in anew). */
-  async resetPassword(ctx: ProjectContext, body: unknown): Promise<StatusResponse> {
-    const input = parseRequest(forgotPasswordCallbackBody, body);
+  async resetPassword(ctx: ProjectContext, input: ResetPasswordDto): Promise<StatusResponse> {
     const problem = passwordProblem(input.password);
-    if (problem) throw invalidField('password', problem);
+    if (problem) throw AuthError.invalidFields([{ field: 'password', problem }]);
     const passwordHash = await this.hasher.hash(input.password);
     const updated = await this.stores.of(ctx).transaction(async (tx) => {
       const nonce = await this.codes.consume(tx, ctx.project.id, 'forgot_password', input.code);
@@ -127,7 +121,7 @@ export class MailCodeAuthService {
       if (!nonce || !user || user.email !== nonce.email) return undefined;
       // Thrown inside the transaction: the code is not spent by a password the policy refuses.
       const personal = passwordProblem(input.password, user.email);
-      if (personal) throw invalidField('password', personal);
+      if (personal) throw AuthError.invalidFields([{ field: 'password', problem: personal }]);
       await this.sessions.revokeAllOf(tx, user.id);
       if (!user.emailVerified) {
         // The code proves the address: whoever set up the account before it was proven (an

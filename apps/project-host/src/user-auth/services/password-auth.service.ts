@@ -1,16 +1,10 @@
 import { Injectable } from '@nestjs/common';
+import type { LoginDto, RefreshDto, RegisterDto } from '@suite/contracts';
 import { AuthError, AuthErrorCode } from '@suite/errors';
 import { withSpan } from '@suite/telemetry';
 import { AuthEventsPublisher } from '../../events/auth-events.publisher.js';
 import type { ProjectContext } from '../../projects/project-context.js';
 import { sha256Hex } from '../crypto/auth-secrets.js';
-import {
-  invalidField,
-  loginBody,
-  parseRequest,
-  refreshBody,
-  registerBody,
-} from '../http/user-auth.schemas.js';
 import { AuthRateLimits } from '../limits/auth-rate-limits.js';
 import { AuthMailer } from '../mail/auth-mailer.js';
 import { welcomeMail } from '../mail/auth-mails.js';
@@ -34,13 +28,12 @@ export class PasswordAuthService {
     private readonly mailer: AuthMailer,
   ) {}
 
-  async register(ctx: ProjectContext, body: unknown, client: ClientMeta): Promise<TokenPair> {
-    const input = parseRequest(registerBody, body);
+  async register(ctx: ProjectContext, input: RegisterDto, client: ClientMeta): Promise<TokenPair> {
     const projectId = ctx.project.id;
     if (!ctx.auth.allowSignups) throw new AuthError(AuthErrorCode.SignupDisabled, undefined, { status: 403 });
     await this.limits.consumeSignIn('register', projectId, input.email, client.ip, false);
     const problem = passwordProblem(input.password, input.email);
-    if (problem) throw invalidField('password', problem);
+    if (problem) throw AuthError.invalidFields([{ field: 'password', problem }]);
 
     const store = this.stores.of(ctx);
     const taken = async (): Promise<never> => {
@@ -87,8 +80,7 @@ export class PasswordAuthService {
     return signedUp.pair;
   }
 
-  async login(ctx: ProjectContext, body: unknown, client: ClientMeta): Promise<TokenPair> {
-    const input = parseRequest(loginBody, body);
+  async login(ctx: ProjectContext, input: LoginDto, client: ClientMeta): Promise<TokenPair> {
     const projectId = ctx.project.id;
     const store = this.stores.of(ctx);
     const user = await store.users.findByEmail(input.email);
@@ -122,8 +114,11 @@ export class PasswordAuthService {
   }
 
   /** Rotation (no hook), or with `revoke: true` sign-out (user.signed_out when a live session matched). */
-  async refresh(ctx: ProjectContext, body: unknown, client: ClientMeta): Promise<TokenPair | StatusResponse> {
-    const input = parseRequest(refreshBody, body);
+  async refresh(
+    ctx: ProjectContext,
+    input: RefreshDto,
+    client: ClientMeta,
+  ): Promise<TokenPair | StatusResponse> {
     const projectId = ctx.project.id;
     await this.limits.consumeAccount('refresh', projectId, sha256Hex(input.refreshToken));
     if (input.revoke) {

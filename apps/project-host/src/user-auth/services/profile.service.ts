@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import type { CodeDto, UpdateMeDto } from '@suite/contracts';
 import { AuthError, AuthErrorCode } from '@suite/errors';
 import { AuthEventsPublisher } from '../../events/auth-events.publisher.js';
 import { AuthStateCache } from '../../events/auth-state.cache.js';
 import type { ProjectContext } from '../../projects/project-context.js';
 import { NonceCodes } from '../codes/nonce-codes.js';
 import { NonceFailures } from '../codes/nonce-failures.js';
-import { codeBody, parseRequest, updateMeBody } from '../http/user-auth.schemas.js';
 import { AuthRateLimits } from '../limits/auth-rate-limits.js';
 import { AuthMailer } from '../mail/auth-mailer.js';
 import { emailChangedMail, emailChangeMail } from '../mail/auth-mails.js';
@@ -48,8 +48,7 @@ export class ProfileService {
     return snapshotOf(user);
   }
 
-  async update(ctx: ProjectContext, claims: AccessClaims, body: unknown): Promise<ProfileUpdate> {
-    const input = parseRequest(updateMeBody, body);
+  async update(ctx: ProjectContext, claims: AccessClaims, input: UpdateMeDto): Promise<ProfileUpdate> {
     const user = await this.user(ctx, claims);
     const name = input.name === undefined ? user.name : input.name || null;
     const email = input.email !== undefined && input.email !== user.email ? input.email : undefined;
@@ -66,8 +65,7 @@ export class ProfileService {
   }
 
   /** The email-change callback: no Bearer needed, the code is the proof. */
-  async confirmEmailChange(ctx: ProjectContext, body: unknown): Promise<ConfirmedEmail> {
-    const { code } = parseRequest(codeBody, body);
+  async confirmEmailChange(ctx: ProjectContext, { code }: CodeDto): Promise<ConfirmedEmail> {
     let previous: UserRecord | undefined;
     let updated: UserRecord | undefined;
     let claimed = false;
