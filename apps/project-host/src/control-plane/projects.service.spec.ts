@@ -1,85 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
-import type { MainDb } from '@suite/db';
 import { AuthErrorCode, RunnerErrorCode } from '@suite/errors';
-import { DuplicateRecord } from '../platform/duplicate-record.js';
-import type { ProjectWithSettings } from '../projects/project-context.js';
 import { ProjectResolver } from '../projects/project-resolver.js';
 import { testConfig } from '../user-auth/testing/fakes.js';
-import { ProjectsRepository, type AuthSettingsData, type SmtpSettingsData } from './projects.repository.js';
 import { ProjectsService } from './projects.service.js';
-import { TenantDatabases } from './tenant-databases.js';
+import { InMemoryProjects, RecordingTenants } from './testing/control-plane-fakes.js';
 
 // The control plane's projects over an in-memory repository and tenant databases that only record
 // what was asked of them: a project exists only with its users' database.
-
-class InMemoryProjects extends ProjectsRepository {
-  readonly rows = new Map<string, ProjectWithSettings>();
-
-  async findWithSettings(id: string): Promise<ProjectWithSettings | null> {
-    return this.rows.get(id) ?? null;
-  }
-  async slugTaken(slug: string): Promise<boolean> {
-    return [...this.rows.values()].some((row) => row.slug === slug);
-  }
-  async page(skip: number, take: number): Promise<{ total: number; items: ProjectWithSettings[] }> {
-    const newest = [...this.rows.values()].reverse();
-    return { total: newest.length, items: newest.slice(skip, skip + take) };
-  }
-  async create(
-    project: Pick<MainDb.Project, 'id' | 'slug' | 'name' | 'tenantDatabase'>,
-  ): Promise<ProjectWithSettings> {
-    if (await this.slugTaken(project.slug)) throw new DuplicateRecord();
-    const now = new Date();
-    const row = {
-      ...project,
-      createdAt: now,
-      updatedAt: now,
-      authSettings: null,
-      smtpSettings: null,
-      domains: [],
-    };
-    this.rows.set(project.id, row);
-    return row;
-  }
-  async delete(id: string): Promise<void> {
-    this.rows.delete(id);
-  }
-  saveAuthSettings(_projectId: string, _settings: AuthSettingsData): Promise<MainDb.AuthSettings> {
-    throw new Error('not used here');
-  }
-  saveSmtpSettings(_projectId: string, _settings: SmtpSettingsData): Promise<MainDb.SmtpSettings> {
-    throw new Error('not used here');
-  }
-  async findDomain(): Promise<MainDb.CustomDomain | null> {
-    return null;
-  }
-  async allDomains(): Promise<MainDb.CustomDomain[]> {
-    return [];
-  }
-  addDomain(): Promise<MainDb.CustomDomain> {
-    throw new Error('not used here');
-  }
-  markDomain(): Promise<MainDb.CustomDomain> {
-    throw new Error('not used here');
-  }
-}
-
-class RecordingTenants extends TenantDatabases {
-  readonly provisioned: string[] = [];
-  readonly dropped: string[] = [];
-  failProvisioning = false;
-
-  constructor() {
-    super(undefined as never);
-  }
-  override async provision(projectId: string): Promise<void> {
-    if (this.failProvisioning) throw new Error('permission denied to create database');
-    this.provisioned.push(projectId);
-  }
-  override async drop(projectId: string): Promise<void> {
-    this.dropped.push(projectId);
-  }
-}
 
 function setup() {
   const config = testConfig({
