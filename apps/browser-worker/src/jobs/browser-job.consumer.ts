@@ -5,14 +5,12 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { createWorker, QueueName, type TypedJob, type TypedWorker } from '@suite/queue';
+import { consumeQueue, QueueName, type QueueConsumer, type TypedJob } from '@suite/queue';
 import { extractTraceContext, withSpan } from '@suite/telemetry';
-import type { Redis } from 'ioredis';
 import { hostname } from 'node:os';
 import type { BrowserWorkerConfig } from '../browser-worker.config.js';
 import { BROWSER_WORKER_CONFIG } from '../worker.tokens.js';
 import { JobRunService } from './job-run.service.js';
-import { CONSUMER_CONNECTION } from './worker-connections.js';
 
 const attemptOf = (job: { attemptsMade: number }): number => job.attemptsMade + 1;
 
@@ -25,27 +23,32 @@ const attemptOf = (job: { attemptsMade: number }): number => job.attemptsMade + 
 export class BrowserJobConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('browser-jobs');
   private readonly workerId: string;
-  private worker?: TypedWorker<typeof QueueName.BrowserJobs>;
+  private consumer?: QueueConsumer<typeof QueueName.BrowserJobs>;
 
   constructor(
     @Inject(BROWSER_WORKER_CONFIG) private readonly config: BrowserWorkerConfig,
     private readonly runs: JobRunService,
-    @Inject(CONSUMER_CONNECTION) private readonly connection: Redis,
   ) {
     this.workerId = config.WORKER_ID ?? `${hostname()}:${process.pid}`;
   }
 
   onApplicationBootstrap(): void {
-    this.worker = createWorker(QueueName.BrowserJobs, { run: (job) => this.process(job) }, this.connection, {
-      concurrency: this.config.WORKER_CONCURRENCY,
-      // A killed worker's job is noticed within stalledInterval and handed out once more, then failed.
-      stalledInterval: this.config.STALLED_INTERVAL_MS,
-      maxStalledCount: 1,
-      lockDuration: this.config.STALLED_INTERVAL_MS,
-      name: this.workerId,
-    });
-    this.worker.on('failed', (job, error) => void this.onFailed(job, error));
-    this.worker.on('error', (error) => this.logger.error({ err: error }, 'queue worker error'));
+    this.consumer = consumeQueue(
+      QueueName.BrowserJobs,
+      { run: (job) => this.process(job) },
+      {
+        redisUrl: this.config.REDIS_URL,
+        connectionName: 'browser-worker',
+        concurrency: this.config.WORKER_CONCURRENCY,
+        // A killed worker's job is noticed within stalledInterval and handed out once more, then failed.
+        stalledInterval: this.config.STALLED_INTERVAL_MS,
+        maxStalledCount: 1,
+        lockDuration: this.config.STALLED_INTERVAL_MS,
+        name: this.workerId,
+        onError: (error) => this.logger.error({ err: error }, 'queue worker error'),
+      },
+    );
+    this.consumer.worker.on('failed', (job, error) => void this.onFailed(job, error));
     this.logger.log(
       `consuming ${QueueName.BrowserJobs} as ${this.workerId} (concurrency ${this.config.WORKER_CONCURRENCY})`,
     );
@@ -53,9 +56,9 @@ export class BrowserJobConsumer implements OnApplicationBootstrap, OnApplication
 
   /** SIGTERM: stop taking work and let running jobs finish (Kubernetes' grace period covers a job). */
   async onApplicationShutdown(): Promise<void> {
-    if (!this.worker) return;
+    if (!this.consumer) return;
     this.logger.log('stopping: finishing running jobs, taking no new ones');
-    await this.worker.close();
+    await this.consumer.close();
   }
 
   private async process(bullJob: TypedJob<typeof QueueName.BrowserJobs>): Promise<string> {

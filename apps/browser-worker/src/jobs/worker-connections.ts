@@ -7,22 +7,15 @@ import {
   JobRepository,
   PrismaJobRepository,
 } from '@suite/jobs';
-import type { Redis } from 'ioredis';
 import type { BrowserWorkerConfig } from '../browser-worker.config.js';
 import { BROWSER_WORKER_CONFIG } from '../worker.tokens.js';
 import { RedisLock } from './redis-lock.js';
 import { ReplayScriptRepository } from './replay-script.repository.js';
 
-/** The blocking Redis connection the BullMQ worker consumes browser jobs on. */
-export const CONSUMER_CONNECTION = Symbol('CONSUMER_CONNECTION');
-
-/** The worker's job connections, with the blocking one BullMQ consumes browser jobs on. */
+/** The worker's job connections (its queue consumer has a blocking connection of its own). */
 export class WorkerConnections extends JobConnections {
-  readonly consumer: Redis;
-
   constructor(config: BrowserWorkerConfig) {
     super(config, { connectionName: 'browser-worker:events', poolSize: 4, producer: false });
-    this.consumer = this.connection('browser-worker');
   }
 }
 
@@ -50,11 +43,6 @@ export const workerConnectionProviders = [
     useFactory: (c: WorkerConnections): JobQueue => new BullJobQueue(c.queue),
   },
   { provide: ARTIFACT_STORE, inject: [WorkerConnections], useFactory: (c: WorkerConnections) => c.artifacts },
-  {
-    provide: CONSUMER_CONNECTION,
-    inject: [WorkerConnections],
-    useFactory: (c: WorkerConnections) => c.consumer,
-  },
   {
     provide: ReplayScriptRepository,
     inject: [WorkerConnections],
