@@ -10,7 +10,11 @@ import { projectHostEnv, type ProjectHostConfig } from '../../project-host.confi
 import { AuthMailer } from '../mail/auth-mailer.js';
 
 type OutgoingMail = Parameters<AuthMailer['send']>[1];
+import { AuthSecrets } from '../crypto/auth-secrets.js';
+import { AccessTokens } from '../tokens/access-tokens.js';
 import { SigningKeyRepository, type SigningKeyRecord } from '../tokens/signing-key.repository.js';
+import { SigningKeyStore } from '../tokens/signing-key.store.js';
+import type { TokenUser } from '../user-snapshot.js';
 
 // Fakes of the side effects user-auth's services have (clock, short-lived values, signing-key rows,
 // hook events, mail, cross-process cache invalidation), for their unit specs.
@@ -167,4 +171,26 @@ export function testProject(auth: Partial<ProjectContext['auth']> = {}): Project
     publicUrl: `http://p-${id.slice(0, 8)}.localhost:8082`,
     tenant: undefined as unknown as TenantClient,
   };
+}
+
+/** A user as access tokens name them, the session family they belong to, and a project to sign for. */
+export const TOKEN_USER: TokenUser = {
+  id: '0190c1a2-0000-7000-8000-0000000000aa',
+  email: 'ada@example.com',
+  name: 'Ada',
+  picture: null,
+  emailVerified: false,
+};
+export const SESSION_FAMILY = '0190c1a2-0000-7000-8000-0000000000bb';
+export const TOKEN_AUDIENCE = {
+  projectId: '0190c1a2-0000-7000-8000-000000000001',
+  issuer: 'https://acme.example.test',
+};
+
+/** Signing keys and access tokens over in-memory rows and a clock that moves only when told. */
+export function tokensOverTime(secret = 'tokens-unit-test-secret-0123456789') {
+  const clock = new FakeClock();
+  const rows = new InMemorySigningKeys();
+  const keys = new SigningKeyStore(rows, new AuthSecrets(secret), clock);
+  return { clock, rows, keys, tokens: new AccessTokens(keys, clock) };
 }

@@ -1,36 +1,18 @@
 import { describe, expect, it } from '@jest/globals';
-import { AuthSecrets } from '../crypto/auth-secrets.js';
-import { FakeClock, InMemorySigningKeys } from '../testing/fakes.js';
+import { SESSION_FAMILY, TOKEN_AUDIENCE, TOKEN_USER, tokensOverTime } from '../testing/fakes.js';
 import { ACCESS_TOKEN_TTL_SECONDS } from '../user-auth.constants.js';
-import { AccessTokens, CLOCK_TOLERANCE_S } from './access-tokens.js';
-import { SigningKeyStore } from './signing-key.store.js';
+import { CLOCK_TOLERANCE_S } from './access-tokens.js';
 
 // Access tokens over time, on in-memory signing keys and a clock the spec moves (what they accept
 // and refuse otherwise is signing-key.store.spec.ts's).
 
-const audience = { projectId: '0190c1a2-0000-7000-8000-000000000001', issuer: 'https://acme.example.test' };
-const user = {
-  id: '0190c1a2-0000-7000-8000-0000000000aa',
-  email: 'ada@example.com',
-  name: 'Ada',
-  picture: null,
-  emailVerified: false,
-};
-const family = '0190c1a2-0000-7000-8000-0000000000bb';
-
-function setup() {
-  const clock = new FakeClock();
-  const keys = new SigningKeyStore(
-    new InMemorySigningKeys(),
-    new AuthSecrets('access-token-unit-test-secret-0123456789'),
-    clock,
-  );
-  return { clock, tokens: new AccessTokens(keys, clock) };
-}
+const audience = TOKEN_AUDIENCE;
+const user = TOKEN_USER;
+const family = SESSION_FAMILY;
 
 describe('AccessTokens over time', () => {
   it('says who the token is for, for 15 minutes (and the clock tolerance), then nothing', async () => {
-    const { clock, tokens } = setup();
+    const { clock, tokens } = tokensOverTime();
     const token = await tokens.issue(audience, user, family);
     const claims = await tokens.verify(audience, token);
     expect(claims).toMatchObject({

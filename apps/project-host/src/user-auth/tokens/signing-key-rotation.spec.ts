@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { AuthSecrets } from '../crypto/auth-secrets.js';
-import { FakeClock, InMemorySigningKeys } from '../testing/fakes.js';
+import { SESSION_FAMILY, TOKEN_AUDIENCE, TOKEN_USER, tokensOverTime } from '../testing/fakes.js';
 import { ACCESS_TOKEN_TTL_SECONDS, SIGNING_KEY_ROTATE_AFTER_MS } from '../user-auth.constants.js';
 import { AccessTokens } from './access-tokens.js';
 import { SigningKeyStore } from './signing-key.store.js';
@@ -8,21 +8,9 @@ import { SigningKeyStore } from './signing-key.store.js';
 // A project's signing keys over time, on in-memory rows and a clock the spec moves (the races and
 // the database are signing-key.store.spec.ts's).
 
-const audience = { projectId: '0190c1a2-0000-7000-8000-000000000001', issuer: 'https://acme.example.test' };
-const user = {
-  id: '0190c1a2-0000-7000-8000-0000000000aa',
-  email: 'ada@example.com',
-  name: 'Ada',
-  picture: null,
-  emailVerified: true,
-};
-
-function setup() {
-  const clock = new FakeClock();
-  const rows = new InMemorySigningKeys();
-  const keys = new SigningKeyStore(rows, new AuthSecrets('signing-key-unit-test-secret-0123456789'), clock);
-  return { clock, rows, keys };
-}
+const audience = TOKEN_AUDIENCE;
+const user = TOKEN_USER;
+const setup = () => tokensOverTime();
 
 describe('SigningKeyStore over time', () => {
   it('keeps one key until it is 90 days old, then signs with the next generation', async () => {
@@ -41,11 +29,7 @@ describe('SigningKeyStore over time', () => {
 
   it('lets a retired key verify the tokens it signed for their lifetime and a minute, then no more', async () => {
     const { clock, keys } = setup();
-    const token = await new AccessTokens(keys, clock).issue(
-      audience,
-      user,
-      '0190c1a2-0000-7000-8000-0000000000bb',
-    );
+    const token = await new AccessTokens(keys, clock).issue(audience, user, SESSION_FAMILY);
     const { kid } = await keys.signingKey(audience.projectId);
     await keys.rotate(audience.projectId);
     await expect(new AccessTokens(keys, clock).verify(audience, token)).resolves.toMatchObject({

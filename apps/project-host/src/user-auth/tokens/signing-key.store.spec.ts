@@ -8,22 +8,17 @@ import {
 import type { PlatformResources } from '../../platform/platform-resources.js';
 import { SystemClock } from '../../platform/clock.js';
 import { AuthSecrets } from '../crypto/auth-secrets.js';
+import { SESSION_FAMILY, TOKEN_USER } from '../testing/fakes.js';
 import { AccessTokens } from './access-tokens.js';
 import { PrismaSigningKeyRepository } from './signing-key.repository.js';
 import { SigningKeyStore } from './signing-key.store.js';
 
-// Signing keys (the store and its Prisma repository) against a real Postgres: first use, races between processes, rotation, a changed
-// AUTH_SECRET, and what access tokens accept as a result.
+// Signing keys (the store and its Prisma repository) against a real Postgres: first use, races
+// between processes, rotation, a changed AUTH_SECRET, and what access tokens accept as a result.
 
 const SECRET = 'signing-key-store-spec-secret-0123456789';
-const user = {
-  id: '0190c1a2-0000-7000-8000-0000000000aa',
-  email: 'ada@example.com',
-  name: 'Ada',
-  picture: null,
-  emailVerified: false,
-};
-const family = '0190c1a2-0000-7000-8000-0000000000bb';
+const user = TOKEN_USER;
+const family = SESSION_FAMILY;
 
 let database: ThrowawayDatabase;
 let db: MainClient;
