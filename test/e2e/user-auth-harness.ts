@@ -174,7 +174,7 @@ export async function startMailRig(): Promise<MailRig> {
       connection.disconnect();
       return;
     }
-    const nodemailer = createRequire(join(repoRoot, 'apps', 'project-host', 'package.json'))(
+    const nodemailer = createRequire(join(repoRoot, 'apps', 'project-worker', 'package.json'))(
       'nodemailer',
     ) as {
       createTransport(options: object): { sendMail(mail: object): Promise<unknown>; close(): void };
