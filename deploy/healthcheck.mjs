@@ -1,7 +1,7 @@
 // Container health probe for the suite's images (Docker HEALTHCHECK and compose `healthcheck`).
 //
 //   node /app/deploy/healthcheck.mjs PORT          # HTTP apps: GET http://127.0.0.1:$PORT/health
-//   node /app/deploy/healthcheck.mjs HEALTH_PORT   # browser-worker: its health/metrics listener
+//   node /app/deploy/healthcheck.mjs HEALTH_PORT   # the workers: their health/metrics listener
 //
 // The argument names the environment variable that holds the port, so the probe follows whatever
 // port the container was configured with. Exit 0 when /health answers 2xx within the timeout, 1
