@@ -9,15 +9,17 @@ export type TenantUserRow = Omit<TenantDb.User, 'passwordHash'> & {
   identityCount: number;
 };
 
+/** A page of a project's users: newest first; `search` matches any part of the email. */
+export interface TenantUsersQuery {
+  tenantDatabase: string;
+  search: string | undefined;
+  skip: number;
+  take: number;
+}
+
 /** A project's end users as the control plane sees them (the project's tenant database). */
 export abstract class TenantUsersRepository {
-  /** Newest first; `search` matches any part of the email. */
-  abstract page(
-    tenantDatabase: string,
-    search: string | undefined,
-    skip: number,
-    take: number,
-  ): Promise<{ total: number; items: TenantUserRow[] }>;
+  abstract page(query: TenantUsersQuery): Promise<{ total: number; items: TenantUserRow[] }>;
   /** Deletes the user (sessions, codes and identity links go with the row); what it was, or null. */
   abstract delete(
     tenantDatabase: string,
@@ -31,12 +33,10 @@ export class PrismaTenantUsersRepository extends TenantUsersRepository {
     super();
   }
 
-  async page(
-    tenantDatabase: string,
-    search: string | undefined,
-    skip: number,
-    take: number,
-  ): Promise<{ total: number; items: TenantUserRow[] }> {
+  async page({ tenantDatabase, search, skip, take }: TenantUsersQuery): Promise<{
+    total: number;
+    items: TenantUserRow[];
+  }> {
     const tenant = this.resources.tenant(tenantDatabase);
     const where = search ? { email: { contains: escapeLike(search) } } : {};
     const [total, users] = await Promise.all([

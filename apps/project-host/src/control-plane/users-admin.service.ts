@@ -42,12 +42,12 @@ export class UsersAdminService {
     const project = await this.projects.require(projectId);
     const { page, pageSize } = parsePage(query);
     const search = parseSearch(query);
-    const { total, items: users } = await this.users.page(
-      project.tenantDatabase,
+    const { total, items: users } = await this.users.page({
+      tenantDatabase: project.tenantDatabase,
       search,
-      (page - 1) * pageSize,
-      pageSize,
-    );
+      skip: (page - 1) * pageSize,
+      take: pageSize,
+    });
     return {
       items: users.map((user) => ({
         id: user.id,

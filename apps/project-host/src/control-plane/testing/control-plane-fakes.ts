@@ -9,7 +9,11 @@ import {
   type SmtpSettingsData,
 } from '../projects.repository.js';
 import { TenantDatabases } from '../tenant-databases.js';
-import { TenantUsersRepository, type TenantUserRow } from '../tenant-users.repository.js';
+import {
+  TenantUsersRepository,
+  type TenantUserRow,
+  type TenantUsersQuery,
+} from '../tenant-users.repository.js';
 
 // In-memory fakes of the control plane's repositories and a recording stand-in for the tenant
 // databases, for the services' unit specs.
@@ -92,12 +96,7 @@ export class InMemoryProjects extends ProjectsRepository {
 export class InMemoryTenantUsers extends TenantUsersRepository {
   readonly users = new Map<string, TenantUserRow[]>();
 
-  async page(
-    tenantDatabase: string,
-    search: string | undefined,
-    skip: number,
-    take: number,
-  ): Promise<{ total: number; items: TenantUserRow[] }> {
+  async page({ tenantDatabase, search, skip, take }: TenantUsersQuery) {
     const matching = (this.users.get(tenantDatabase) ?? []).filter(
       (user) => !search || user.email.includes(search.toLowerCase()),
     );
