@@ -22,8 +22,9 @@ import {
 import type { TokenUser } from '../user-snapshot.js';
 
 // In-memory fakes of the end-user data repositories, for the services' unit specs. They keep the
-// rules the database enforces (unique emails, tokens and provider accounts; one winner of a code)
-// and roll a failed transaction back.
+// rules the database enforces (unique emails, tokens and provider accounts; one winner of a code or
+// of a rotation) and roll a failed transaction back; transactions do not isolate from each other
+// (a spec runs one request at a time). auth-store.contract.spec.ts holds them to the database.
 
 export interface SessionRow extends NewSession {
   id: string;
