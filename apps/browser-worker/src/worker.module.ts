@@ -1,13 +1,13 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { SUITE_VERSION } from '@suite/config';
-import { ConfigValueModule, CoreModule } from '@suite/nest-core';
+import { ConfigValueModule, WorkerCoreModule } from '@suite/nest-core';
 import { AGENT_RUNNER } from './agent/agent-runner.js';
 import { BrowserSessions } from './agent/browser-sessions.js';
 import { AgentRouter } from './agent/agent-router.js';
 import { InterpreterAgentRunner } from './agent/interpreter-agent.runner.js';
 import { LlmAgentRunner } from './agent/llm-agent.runner.js';
 import type { BrowserWorkerConfig } from './browser-worker.config.js';
-import { HealthServer } from './health/health-server.js';
+import { RunnerMetricsObserver } from './health/runner-metrics.observer.js';
 import { BrowserJobConsumer } from './jobs/browser-job.consumer.js';
 import { JobReaper } from './jobs/job-reaper.js';
 import { JobRunService } from './jobs/job-run.service.js';
@@ -21,19 +21,10 @@ export class WorkerModule {
       module: WorkerModule,
       imports: [
         ConfigValueModule.forRoot(BROWSER_WORKER_CONFIG, config),
-        CoreModule.forRoot({
-          service: 'browser-worker',
-          version: SUITE_VERSION,
-          databaseUrl: config.DATABASE_URL,
-          redisUrl: config.REDIS_URL,
-          logLevel: config.LOG_LEVEL,
-          logFormat: config.LOG_FORMAT,
-          metrics: config.METRICS_ENABLED,
-          healthController: false,
-        }),
+        WorkerCoreModule.forRoot('browser-worker', SUITE_VERSION, config),
       ],
       providers: [
-        HealthServer,
+        RunnerMetricsObserver,
         ...workerConnectionProviders,
         BrowserSessions,
         InterpreterAgentRunner,
