@@ -23,7 +23,7 @@ export interface JobTransition {
 
 /**
  * Every way a job changes status, in one place (the repositories apply them as conditional
- * updates). queued → running → succeeded | failed | needs_input; queued → cancelled;
+ * updates). queued → running → succeeded | failed | needs_input; queued | needs_input → cancelled;
  * needs_input → queued; queued | running → failed when the job cannot be run.
  */
 export const jobTransitions = {
@@ -56,9 +56,10 @@ export const jobTransitions = {
     },
   }),
 
+  /** Nothing runs: a queued job, or one waiting for new instructions (input-required is not final). */
   cancel: (now = new Date()): JobTransition => ({
-    from: ['queued'],
-    change: { status: 'cancelled', finishedAt: now, summary: 'Cancelled before it started.' },
+    from: ['queued', 'needs_input'],
+    change: { status: 'cancelled', finishedAt: now, summary: 'Cancelled before it started.', error: null },
   }),
 
   resubmit: (query: string): JobTransition => ({

@@ -76,8 +76,8 @@ export abstract class JobRepository {
   abstract finish(jobId: string, run: FinishedRun, artifacts: RunArtifacts): Promise<MainDb.Job | null>;
   /** queued or running → failed (retries used up, worker lost); whether it changed. */
   abstract failUnfinished(jobId: string, reason: string): Promise<boolean>;
-  /** queued → cancelled; null when the job was not queued. */
-  abstract cancelQueued(owner: string, jobId: string): Promise<MainDb.Job | null>;
+  /** queued or needs_input → cancelled; null when the job was neither. */
+  abstract cancel(owner: string, jobId: string): Promise<MainDb.Job | null>;
   /** needs_input → queued with new instructions; null when the job was not waiting for them. */
   abstract resubmit(owner: string, jobId: string, query: string): Promise<MainDb.Job | null>;
 

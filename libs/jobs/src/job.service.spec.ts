@@ -99,7 +99,18 @@ describe('JobService', () => {
     });
     const failed = await service.list(ada, { status: 'failed' });
     expect(failed.jobs.map((job) => [job.id, job.status])).toEqual([[waiting.id, 'failed']]);
-    expect((await service.cancel(ada, waiting.id)).message).toBe(
+  });
+
+  it('cancels a job waiting for input: it reads cancelled from then on', async () => {
+    const waiting = jobs.seed({ owner: 'ada', status: 'needs_input', error: INSTRUCTIONS_NOT_UNDERSTOOD });
+    expect(await service.cancel(ada, waiting.id)).toMatchObject({ status: 'cancelled', cancelled: true });
+    expect(await service.get(ada, waiting.id)).toMatchObject({ status: 'cancelled', error: null });
+    expect(jobs.events.at(-1)).toMatchObject({ type: 'status', status: 'cancelled' });
+  });
+
+  it('leaves a finished job alone and says so', async () => {
+    const failed = jobs.seed({ owner: 'ada', status: 'failed', error: 'step 2 failed' });
+    expect((await service.cancel(ada, failed.id)).message).toBe(
       'The job already ended (failed); nothing to cancel.',
     );
   });

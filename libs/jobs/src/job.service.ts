@@ -131,10 +131,13 @@ export class JobService {
     return toJobRecord(job, Boolean(job.videoPath));
   }
 
-  /** Queued → cancelled (never runs). Running or finished jobs are left as they are and say so. */
+  /**
+   * Queued, or waiting for new instructions → cancelled (never runs). Running or finished jobs are
+   * left as they are and say so.
+   */
   async cancel(principal: Principal, id: string): Promise<CancelJobResultDto> {
     const job = await this.find(principal, id);
-    if (await this.deps.jobs.cancelQueued(principal.owner, job.id)) {
+    if (await this.deps.jobs.cancel(principal.owner, job.id)) {
       // Best effort: a worker that still picks it up sees `cancelled` in Postgres and skips it.
       await this.deps.queue.remove(job.id).catch(() => undefined);
       return {

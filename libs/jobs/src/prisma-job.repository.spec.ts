@@ -79,10 +79,24 @@ describe('PrismaJobRepository', () => {
 
   it('cancels only a queued job of its owner', async () => {
     const { job } = await jobs.create(newJob());
-    expect(await jobs.cancelQueued('bob', job.id)).toBeNull();
-    expect(await jobs.cancelQueued('ada', job.id)).toMatchObject({ status: 'cancelled' });
-    expect(await jobs.cancelQueued('ada', job.id)).toBeNull();
+    expect(await jobs.cancel('bob', job.id)).toBeNull();
+    expect(await jobs.cancel('ada', job.id)).toMatchObject({ status: 'cancelled' });
+    expect(await jobs.cancel('ada', job.id)).toBeNull();
     expect(await jobs.failUnfinished(job.id, 'lost')).toBe(false);
+  });
+
+  it('cancels a job waiting for input, not a running one', async () => {
+    const { job } = await jobs.create(newJob());
+    await jobs.claim(job.id, 'worker-1');
+    expect(await jobs.cancel('ada', job.id)).toBeNull();
+    await jobs.finish(
+      job.id,
+      { status: 'needs_input', summary: 'not understood', steps: [], error: INSTRUCTIONS_NOT_UNDERSTOOD },
+      artifacts,
+    );
+    expect(await jobs.cancel('bob', job.id)).toBeNull();
+    expect(await jobs.cancel('ada', job.id)).toMatchObject({ status: 'cancelled', error: null });
+    expect(await jobs.resubmit('ada', job.id, 'Open /x')).toBeNull();
   });
 
   it('stores step progress in order in the job’s event log and publishes it', async () => {
@@ -125,7 +139,7 @@ describe('PrismaJobRepository', () => {
     const owner = 'lister';
     const made = [];
     for (let i = 0; i < 3; i++) made.push((await jobs.create(newJob({ owner }))).job);
-    await jobs.cancelQueued(owner, made[0]!.id);
+    await jobs.cancel(owner, made[0]!.id);
     const all = await jobs.list({ owner, limit: 10 });
     expect(all.map((job) => job.id)).toEqual([made[2]!.id, made[1]!.id, made[0]!.id]);
     expect((await jobs.list({ owner, statuses: ['cancelled'], limit: 10 })).map((job) => job.id)).toEqual([

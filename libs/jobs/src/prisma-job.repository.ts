@@ -106,7 +106,7 @@ export class PrismaJobRepository extends JobRepository {
     return (await this.apply(jobId, {}, jobTransitions.failUnfinished(reason))) !== null;
   }
 
-  cancelQueued(owner: string, jobId: string): Promise<MainDb.Job | null> {
+  cancel(owner: string, jobId: string): Promise<MainDb.Job | null> {
     return this.apply(jobId, { owner }, jobTransitions.cancel());
   }
 

@@ -132,7 +132,7 @@ export class InMemoryJobRepository extends JobRepository {
     return (await this.apply(jobId, undefined, jobTransitions.failUnfinished(reason, this.now()))) !== null;
   }
 
-  cancelQueued(owner: string, jobId: string): Promise<MainDb.Job | null> {
+  cancel(owner: string, jobId: string): Promise<MainDb.Job | null> {
     return this.apply(jobId, owner, jobTransitions.cancel(this.now()));
   }
 
