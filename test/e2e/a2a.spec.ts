@@ -119,6 +119,64 @@ describe('A2A gateway', () => {
       );
     });
 
+    it('answers a body that is not JSON by its Content-Type with -32005, naming the media type', async () => {
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 'ct', method: 'ListTasks', params: {} });
+      for (const type of ['text/plain', 'application/x-www-form-urlencoded']) {
+        const res = await rawRpc(rpcUrl, null, {
+          key: KEY,
+          rawBody: body,
+          headers: { 'content-type': type },
+        });
+        expect(res.status).toBe(200);
+        expect(res.body).toMatchObject({
+          id: 'ct',
+          error: {
+            code: -32005,
+            message: expect.stringContaining(type),
+            data: [{ '@type': ERROR_INFO, reason: 'CONTENT_TYPE_NOT_SUPPORTED', domain: 'a2a-protocol.org' }],
+          },
+        });
+      }
+      const charset = await rawRpc(rpcUrl, null, {
+        key: KEY,
+        rawBody: body,
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+      });
+      expect(charset.body).toMatchObject({ id: 'ct', result: { tasks: expect.any(Array) } });
+    });
+
+    it('a message with only parts of media types the agent does not read is -32005 naming what it reads', async () => {
+      const card = (await (await fetch(`${stack.gatewayUrl}/.well-known/agent-card.json`)).json()) as {
+        defaultInputModes: string[];
+      };
+      expect(card.defaultInputModes).toEqual(['text/plain', 'application/json']);
+      for (const parts of [
+        [{ raw: Buffer.from('bytes').toString('base64'), mediaType: 'application/octet-stream' }],
+        [{ url: 'https://example.com/cat.png', mediaType: 'image/png', filename: 'cat.png' }],
+        [{ text: 'Open /', mediaType: 'image/png' }],
+      ]) {
+        const res = await rpc('SendMessage', { message: { messageId: randomUUID(), parts } });
+        expect(res.body.error).toMatchObject({
+          code: -32005,
+          message: expect.stringContaining('text/plain and application/json'),
+          data: [{ reason: 'CONTENT_TYPE_NOT_SUPPORTED' }],
+        });
+        expect(res.body.error!.message).toContain(parts[0]!.mediaType);
+      }
+      // A text part beside a file is read as before (the file is left out).
+      const mixed = await rpc('SendMessage', {
+        message: {
+          messageId: randomUUID(),
+          parts: [
+            { text: 'Open /', mediaType: 'text/plain' },
+            { url: 'https://example.com/a.png', mediaType: 'image/png' },
+          ],
+        },
+        configuration: { returnImmediately: true },
+      });
+      expect(mixed.body.result!.task).toMatchObject({ status: { state: 'TASK_STATE_SUBMITTED' } });
+    });
+
     it('also listens on /a2a/', async () => {
       const res = await rawRpc(
         `${rpcUrl}/`,
@@ -302,6 +360,41 @@ describe('A2A gateway', () => {
       expect(await listed('TASK_STATE_COMPLETED')).toEqual([task.id]);
       const history = (await rpc('GetTask', { id: task.id })).body.result as { history: unknown[] };
       expect(history.history).toHaveLength(2);
+    });
+
+    it('a task waiting for input is canceled by CancelTask (the job reads cancelled), or by DELETE /v1/jobs/{id}', async () => {
+      const ask = async (): Promise<string> => {
+        const res = await rpc('SendMessage', {
+          message: {
+            messageId: randomUUID(),
+            parts: [
+              { text: 'Open /thanks. Then juggle three flaming torches' },
+              { data: { initial_url: stack.siteUrl } },
+            ],
+          },
+        });
+        const task = res.body.result!.task as { id: string; status: { state: string } };
+        expect(task.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+        return task.id;
+      };
+      const viaA2a = await ask();
+      const cancelled = await rpc('CancelTask', { id: viaA2a });
+      expect(cancelled.body.result).toMatchObject({ id: viaA2a, status: { state: 'TASK_STATE_CANCELED' } });
+      expect(await stateOf(viaA2a)).toBe('TASK_STATE_CANCELED');
+      const apiUrl = await stack.startJobsApi();
+      const headers = { authorization: `Bearer ${KEY}` };
+      const job = await fetch(`${apiUrl}/v1/jobs/${viaA2a}`, { headers });
+      expect(await job.json()).toMatchObject({ id: viaA2a, status: 'cancelled' });
+      // A follow-up no longer continues it.
+      const follow = await rpc('SendMessage', {
+        message: { messageId: randomUUID(), taskId: viaA2a, parts: [{ text: 'Open /thanks' }] },
+      });
+      expect(follow.body.error).toMatchObject({ code: -32004 });
+
+      const viaV1 = await ask();
+      const deleted = await fetch(`${apiUrl}/v1/jobs/${viaV1}`, { method: 'DELETE', headers });
+      expect(await deleted.json()).toMatchObject({ id: viaV1, status: 'cancelled', cancelled: true });
+      expect(await stateOf(viaV1)).toBe('TASK_STATE_CANCELED');
     });
 
     it('a task that is working cannot be canceled', async () => {

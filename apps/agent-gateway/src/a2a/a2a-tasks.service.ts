@@ -17,6 +17,7 @@ import { AGENT_GATEWAY_CONFIG } from '../app.tokens.js';
 import { A2aContextRepository } from './a2a-context.repository.js';
 import { historyLength, invalidParams, Params, readAuthentication, readMessage } from './a2a-params.js';
 import type { JsonObject, Message, Task, TaskPushNotificationConfig } from './a2a.types.js';
+import { checkInputModes } from './media-types.js';
 import { jobStatusesOf, needsInput, toTask } from './task.mapper.js';
 
 /** What SendMessage / SendStreamingMessage resolved to, before anyone waits on it. */
@@ -127,6 +128,7 @@ export class A2aTasksService {
   ): Promise<SentMessage> {
     const params = Params.of(rawParams);
     const message = readMessage(params.object('message'));
+    checkInputModes(message);
     const configuration = params.object('configuration');
     const length = configuration ? historyLength(configuration) : undefined;
     const returnImmediately = configuration?.boolean('returnImmediately') ?? false;

@@ -25,6 +25,7 @@ import {
   publicAgentCard,
   type CachedCard,
 } from './agent-card.js';
+import { contentTypeError } from './media-types.js';
 import { JsonRpcSseSink, TaskStreamer } from './task-stream.js';
 
 interface RpcRequest {
@@ -36,6 +37,10 @@ interface RpcRequest {
 type Handler = (principal: Principal, params: unknown, signal: AbortSignal) => Promise<unknown>;
 
 const STREAMING = new Set(['SendStreamingMessage', 'SubscribeToTask']);
+
+/** The request's id when its body has a valid one (for errors found before the envelope is read). */
+const requestId = (body: unknown): JsonRpcId =>
+  isObject(body) && (typeof body.id === 'string' || typeof body.id === 'number') ? body.id : null;
 
 /** The A2A v1.0 JSON-RPC binding (POST /a2a) and the public agent card. */
 @ApiExcludeController()
@@ -108,6 +113,11 @@ export class A2aController {
     let id: JsonRpcId = null;
     try {
       const principal = await this.auth.authenticate(request);
+      const notJson = contentTypeError(request.headers['content-type']);
+      if (notJson) {
+        id = requestId(request.body);
+        throw notJson;
+      }
       const rpc = this.envelope(request.body);
       id = rpc.id;
       this.checkVersion(request);

@@ -2,6 +2,7 @@ import { SUITE_VERSION } from '@suite/config';
 import type { ModelInfo } from '@suite/jobs';
 import { createHash } from 'node:crypto';
 import type { JsonObject } from './a2a.types.js';
+import { INPUT_MODES } from './media-types.js';
 
 export const A2A_PROTOCOL_VERSION = '1.0';
 
@@ -42,7 +43,7 @@ export function publicAgentCard(publicUrl: string): JsonObject {
     capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: true, extensions: [] },
     securitySchemes,
     securityRequirements,
-    defaultInputModes: ['text/plain', 'application/json'],
+    defaultInputModes: [...INPUT_MODES],
     defaultOutputModes: outputModes,
     skills: [
       {
@@ -56,7 +57,7 @@ export function publicAgentCard(publicUrl: string): JsonObject {
           'Go to /login, type "ada@example.com" into Email, type "secret" into Password, click "Sign in". The page contains "Welcome".',
           'Open https://shop.example/, click "Pricing", check that the URL contains /pricing and that "Pro" is visible.',
         ],
-        inputModes: ['text/plain', 'application/json'],
+        inputModes: [...INPUT_MODES],
         outputModes,
         securityRequirements,
       },
