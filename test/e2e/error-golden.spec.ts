@@ -170,6 +170,11 @@ describe('/v1 (pydantic-style 422 detail and the runner error bodies)', () => {
     'script: unknown job': { method: 'GET', path: `/v1/jobs/${MISSING_ID}/script` },
     'route: unknown path': { method: 'GET', path: '/v1/nope' },
     'route: wrong method': { method: 'PATCH', path: '/v1/jobs' },
+    'create: body too large': {
+      method: 'POST',
+      path: '/v1/jobs',
+      raw: JSON.stringify({ query: 'q'.repeat(300_000) }),
+    },
   };
   it.each(Object.keys(cases))('%s', async (name) => {
     const input = cases[name]!;
@@ -278,6 +283,11 @@ describe('/api/user ({code,message})', () => {
       headers: { authorization: 'Bearer {access}' },
     },
     'route: unknown path': { method: 'GET', path: '/api/user/nope' },
+    'route: wrong method': { method: 'DELETE', path: '/api/user/auth/login' },
+    'register: body too large': post('/api/user/auth/register', {
+      email: 'a@example.com',
+      password: 'p'.repeat(70_000),
+    }),
   };
   it.each(Object.keys(cases))('%s', async (name) => {
     const input = cases[name]!;
@@ -371,6 +381,7 @@ describe('control plane ({code,message})', () => {
     'unknown project': { method: 'GET', path: `/v1/projects/${MISSING_ID}` },
     'no token': { method: 'GET', path: '/v1/projects', headers: { authorization: '' } },
     'wrong token': { method: 'GET', path: '/v1/projects', headers: { authorization: 'Bearer nope' } },
+    'route: unknown path': { method: 'GET', path: '/v1/nope' },
   };
   it.each(Object.keys(cases))('%s', async (name) => {
     const input = cases[name]!;
@@ -389,6 +400,23 @@ describe('/a2a (JSON-RPC errors)', () => {
   const message = (extra: Record<string, unknown>) => ({ message: { messageId: 'm-1', ...extra } });
   const cases: Record<string, HttpCase> = {
     'no key': { ...rpc('GetTask', { id: MISSING_ID }), headers: { authorization: '' } },
+    'body too large': {
+      method: 'POST',
+      path: '/a2a',
+      raw: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'SendMessage',
+        params: { pad: 'x'.repeat(300_000) },
+      }),
+    },
+    'MCP body too large': {
+      method: 'POST',
+      path: '/mcp',
+      raw: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', pad: 'x'.repeat(300_000) }),
+    },
+    'gateway: unknown path': { method: 'GET', path: '/nope' },
+    'gateway: wrong method on the agent card': { method: 'DELETE', path: '/.well-known/agent-card.json' },
     'wrong key': { ...rpc('GetTask', { id: MISSING_ID }), headers: { authorization: 'Bearer nope' } },
     'no A2A-Version': { ...rpc('GetTask', { id: MISSING_ID }), headers: { 'a2a-version': '' } },
     'A2A-Version 0.3': { ...rpc('GetTask', { id: MISSING_ID }), headers: { 'a2a-version': '0.3' } },
