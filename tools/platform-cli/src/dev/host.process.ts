@@ -18,22 +18,18 @@ export interface HostProcess {
 const BOOT_TIMEOUT_MS = 90_000;
 const STOP_GRACE_MS = 10_000;
 
-/**
- * Starts the built project host (apps/project-host/dist/main.js) and waits for /health. Its JSON
- * log is shown filtered: project code output and effects, warnings and errors (all with `verbose`).
- */
-export async function startHost(options: {
-  repoRoot: string;
-  port: number;
-  env: NodeJS.ProcessEnv;
-  verbose: boolean;
-}): Promise<HostProcess> {
-  const entry = join(options.repoRoot, 'apps', 'project-host', 'dist', 'main.js');
-  if (!existsSync(entry)) {
-    throw new CliError(`the project host is not built (${entry} is missing): run pnpm run build`);
-  }
+interface AppChild {
+  child: ChildProcess;
+  exited: Promise<number | string | null>;
+  /** The last lines it printed, for an error message. */
+  recent: string[];
+  stop(): Promise<void>;
+}
+
+/** Runs a built app of the repository with its JSON log shown filtered (see showLogLine). */
+function spawnApp(entry: string, env: NodeJS.ProcessEnv, verbose: boolean): AppChild {
   const child: ChildProcess = spawn(process.execPath, ['--enable-source-maps', entry], {
-    env: options.env,
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const recent: string[] = [];
@@ -41,18 +37,16 @@ export async function startHost(options: {
     createInterface({ input: stream }).on('line', (line) => {
       recent.push(line);
       if (recent.length > 40) recent.shift();
-      showLogLine(line, options.verbose);
+      showLogLine(line, verbose);
     });
   }
   const exited = new Promise<number | string | null>((resolve) =>
     child.once('exit', (code, signal) => resolve(code ?? signal)),
   );
-  const url = `http://127.0.0.1:${options.port}`;
-  const host: HostProcess = {
-    url,
-    port: options.port,
-    pid: child.pid!,
+  return {
+    child,
     exited,
+    recent,
     stop: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const force = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
@@ -61,11 +55,54 @@ export async function startHost(options: {
       clearTimeout(force);
     },
   };
+}
+
+const builtEntry = (repoRoot: string, app: string): string => {
+  const entry = join(repoRoot, 'apps', app, 'dist', 'main.js');
+  if (!existsSync(entry)) {
+    throw new CliError(`the ${app} app is not built (${entry} is missing): run pnpm run build`);
+  }
+  return entry;
+};
+
+/**
+ * Starts the built project host (apps/project-host/dist/main.js) and its project worker
+ * (apps/project-worker/dist/main.js: mail delivery, auth hooks, project jobs) with the same
+ * environment, and waits for the host's /health. Their JSON logs are shown filtered: project code
+ * output and effects, warnings and errors (all with `verbose`). Either one ending ends `exited`.
+ */
+export async function startHost(options: {
+  repoRoot: string;
+  port: number;
+  env: NodeJS.ProcessEnv;
+  verbose: boolean;
+}): Promise<HostProcess> {
+  const hostEntry = builtEntry(options.repoRoot, 'project-host');
+  const workerEntry = builtEntry(options.repoRoot, 'project-worker');
+  const app = spawnApp(hostEntry, options.env, options.verbose);
+  // The worker has no port of its own here: its health listener is off (HEALTH_PORT=0).
+  const worker = spawnApp(workerEntry, { ...options.env, HEALTH_PORT: '0' }, options.verbose);
+  const url = `http://127.0.0.1:${options.port}`;
+  const host: HostProcess = {
+    url,
+    port: options.port,
+    pid: app.child.pid!,
+    exited: Promise.race([app.exited, worker.exited]),
+    stop: async () => {
+      await Promise.all([app.stop(), worker.stop()]);
+    },
+  };
 
   const deadline = Date.now() + BOOT_TIMEOUT_MS;
   for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      throw new CliError(`the project host exited during start-up:\n${recent.join('\n')}`);
+    for (const [name, started] of [
+      ['project host', app],
+      ['project worker', worker],
+    ] as const) {
+      if (started.child.exitCode !== null || started.child.signalCode !== null) {
+        await host.stop();
+        throw new CliError(`the ${name} exited during start-up:\n${started.recent.join('\n')}`);
+      }
     }
     try {
       const response = await fetch(`${url}/health`, { signal: AbortSignal.timeout(2_000) });
@@ -93,6 +130,14 @@ interface LogLine {
   [key: string]: unknown;
 }
 
+/**
+ * Start-up warnings the host and its worker both give: `platform dev` said the first already (it
+ * chose the plain process itself), the second is shown once, not once per process.
+ */
+const SAID_BY_THE_CLI = /^PROJECT_CODE_SANDBOX=process:/;
+const ONCE = [/^the host does not run as root: sandboxes share its user id/];
+const shownOnce = new Set<RegExp>();
+
 /** pino levels: 40 warn, 50 error. */
 function showLogLine(line: string, verbose: boolean): void {
   let entry: LogLine;
@@ -109,6 +154,11 @@ function showLogLine(line: string, verbose: boolean): void {
   } else if (entry.msg === 'project code effect') {
     say('project', `${entry.effect ?? 'effect'} ${JSON.stringify(entry.payload ?? null)}`);
   } else if ((entry.level ?? 30) >= 40) {
+    const msg = entry.msg ?? '';
+    if (SAID_BY_THE_CLI.test(msg) && !verbose) return;
+    const once = ONCE.find((pattern) => pattern.test(msg));
+    if (once && shownOnce.has(once)) return;
+    if (once) shownOnce.add(once);
     const detail = entry.err?.message ?? (typeof entry.error === 'string' ? entry.error : undefined);
     warn('host', `${entry.msg ?? line}${detail ? `: ${detail}` : ''}`);
   } else if (verbose) {
