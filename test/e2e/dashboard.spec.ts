@@ -21,6 +21,7 @@ const screenshots = join(repoRoot, 'artifacts', 'screenshots');
 
 describe('dashboard pages', () => {
   let app: AppProcess;
+  let worker: AppProcess;
   let browser: Browser;
   let page: Page;
   let smtp: SmtpCapture;
@@ -35,16 +36,18 @@ describe('dashboard pages', () => {
     mkdirSync(screenshots, { recursive: true });
     smtp = await startSmtpCapture();
     const port = await freePort();
-    app = startApp('project-host', {
+    const env = {
       DATABASE_URL: process.env.DATABASE_URL,
       REDIS_URL: process.env.REDIS_URL,
       REDIS_PREFIX: PREFIX,
       TENANT_ADMIN_DATABASE_URL: adminUrl(),
       PLATFORM_ADMIN_TOKEN: TOKEN,
       HOST: '127.0.0.1',
-      PORT: String(port),
       PUBLIC_URL: `http://localhost:${port}`,
-    });
+    };
+    app = startApp('project-host', { ...env, PORT: String(port) });
+    // The Email page shows what the project worker delivered.
+    worker = startApp('project-worker', { ...env, HEALTH_PORT: '0' });
     await waitForHttp(`http://127.0.0.1:${port}/health`, app);
     origin = `http://localhost:${port}`;
     api = new HostClient(port, `localhost:${port}`, TOKEN);
@@ -56,6 +59,7 @@ describe('dashboard pages', () => {
   afterAll(async () => {
     await browser?.close();
     await app?.stop('SIGKILL');
+    await worker?.stop('SIGKILL');
     await smtp?.close();
     if (projectId) await dropTenantDatabase({ adminUrl: adminUrl(), projectId }).catch(() => undefined);
   });
