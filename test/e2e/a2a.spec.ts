@@ -240,6 +240,47 @@ describe('A2A gateway', () => {
       ).toBe(-32001);
     });
 
+    it('a contextId the client chose starts a context of its owner; the same id from another owner is another context', async () => {
+      const send = async (contextId: string, key = KEY) => {
+        const res = await rpc(
+          'SendMessage',
+          {
+            message: { messageId: randomUUID(), contextId, parts: [{ text: 'Open /' }] },
+            configuration: { returnImmediately: true },
+          },
+          { key },
+        );
+        expect(res.body.error).toBeUndefined();
+        return res.body.result!.task as { id: string; contextId: string };
+      };
+      const listed = async (contextId: string, key = KEY) =>
+        ((await rpc('ListTasks', { contextId }, { key })).body.result!.tasks as { id: string }[]).map(
+          (t) => t.id,
+        );
+      const name = `client-chat-${randomUUID()}`;
+      const first = await send(name);
+      const second = await send(name);
+      const theirs = await send(name, otherKey);
+      expect([first.contextId, second.contextId, theirs.contextId]).toEqual([name, name, name]);
+      expect(await listed(name)).toEqual([second.id, first.id]);
+      expect(await listed(name, otherKey)).toEqual([theirs.id]);
+      // The official client's own context ids (UUIDs) work the same way.
+      const sdkContext = randomUUID();
+      const sdkTask = await client.sendMessage(
+        sendParams(userMessage(['Open /'], { contextId: sdkContext }), { returnImmediately: true }),
+      );
+      expect('contextId' in sdkTask && sdkTask.contextId).toBe(sdkContext);
+      // Another owner's context id reads as a new one: nothing of the first owner's shows.
+      const borrowed = await send(sdkContext, otherKey);
+      expect(borrowed.contextId).toBe(sdkContext);
+      expect(await listed(sdkContext, otherKey)).toEqual([borrowed.id]);
+      expect(await listed(sdkContext)).toEqual([(sdkTask as { id: string }).id]);
+      const history = (await rpc('GetTask', { id: borrowed.id }, { key: otherKey })).body.result as {
+        history: { contextId: string }[];
+      };
+      expect(history.history.map((m) => m.contextId)).toEqual([sdkContext]);
+    });
+
     it('other owners cannot read, list, cancel or subscribe to a task', async () => {
       const created = await rpc('SendMessage', {
         message: { messageId: 'mine', parts: [{ text: 'Open /' }] },

@@ -1,4 +1,4 @@
-import type { MainClient, MainDb } from '@suite/db';
+import { newId, type MainClient, type MainDb } from '@suite/db';
 
 /** A message as the A2A layer stores it with its task. */
 export interface StoredMessageParts {
@@ -13,10 +13,50 @@ export interface StoredMessageParts {
  * new task's context and first message are stored with its job, by the job repository).
  */
 export class A2aContextRepository {
+  /** Context id → the client's name for it (null: the server's id is the name); names never change. */
+  private readonly names = new Map<string, string | null>();
+
   constructor(private readonly db: MainClient) {}
 
   findContext(id: string): Promise<{ id: string; owner: string } | null> {
     return this.db.a2aContext.findUnique({ where: { id }, select: { id: true, owner: true } });
+  }
+
+  /** The owner's context the client named `clientId`, if there is one. */
+  async findNamed(owner: string, clientId: string): Promise<string | null> {
+    const row = await this.db.a2aContext.findUnique({
+      where: { owner_clientId: { owner, clientId } },
+      select: { id: true },
+    });
+    return row?.id ?? null;
+  }
+
+  /** The owner's context named `clientId`, made when there is none (two first messages may race). */
+  async ensureNamed(owner: string, clientId: string): Promise<{ id: string; created: boolean }> {
+    const id = newId();
+    const row = await this.db.a2aContext.upsert({
+      where: { owner_clientId: { owner, clientId } },
+      create: { id, owner, clientId },
+      update: {},
+      select: { id: true },
+    });
+    this.remember(row.id, clientId);
+    return { id: row.id, created: row.id === id };
+  }
+
+  /** What clients call the context `id`: the name a client gave it, or the id itself. */
+  async wireId(id: string): Promise<string> {
+    if (!this.names.has(id)) {
+      const row = await this.db.a2aContext.findUnique({ where: { id }, select: { clientId: true } });
+      this.remember(id, row?.clientId ?? null);
+    }
+    return this.names.get(id) ?? id;
+  }
+
+  private remember(id: string, name: string | null): void {
+    this.names.set(id, name);
+    // Bounded: the oldest entries go first (a Map iterates in insertion order).
+    if (this.names.size > 10_000) this.names.delete(this.names.keys().next().value!);
   }
 
   /** The context with this id, made for `owner` when there is none (two first messages may race). */

@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
 import type { MainDb } from '@suite/db';
 import {
   INSTRUCTIONS_NOT_UNDERSTOOD,
@@ -15,6 +16,26 @@ import { A2aTasksService } from './a2a-tasks.service.js';
 /** Contexts and messages in memory. */
 class InMemoryContexts {
   readonly contexts = new Map<string, string>();
+  /** Context id → the client's name for it. */
+  readonly names = new Map<string, string>();
+
+  findNamed(owner: string, clientId: string) {
+    const found = [...this.names].find(([id, name]) => name === clientId && this.contexts.get(id) === owner);
+    return Promise.resolve(found?.[0] ?? null);
+  }
+
+  async ensureNamed(owner: string, clientId: string) {
+    const existing = await this.findNamed(owner, clientId);
+    if (existing) return { id: existing, created: false };
+    const id = randomUUID();
+    this.contexts.set(id, owner);
+    this.names.set(id, clientId);
+    return { id, created: true };
+  }
+
+  wireId(id: string) {
+    return Promise.resolve(this.names.get(id) ?? id);
+  }
   readonly messages: (StoredMessageParts & { contextId: string; taskId: string })[] = [];
 
   findContext(id: string) {
@@ -97,5 +118,37 @@ describe('A2aTasksService', () => {
       next: '',
       total: 2,
     });
+  });
+
+  it('takes a context id the client chose as a new context of its owner, apart from other owners', async () => {
+    const bob = { owner: 'bob', keyId: 'k2' };
+    // The in-memory repository stores no A2A messages: the first message is left out here.
+    const create = jobs.create.bind(jobs);
+    jobs.create = (job, task) => create(job, { createContext: task?.createContext ?? false });
+    const send = async (who: typeof ada, contextId: string) => {
+      const sent = await tasks.send(who, {
+        message: { messageId: randomUUID(), contextId, parts: [{ text: 'Open /' }] },
+        configuration: { returnImmediately: true },
+      });
+      return tasks.finishSend(who, sent);
+    };
+    const first = await send(ada, 'chat-42');
+    const second = await send(ada, 'chat-42');
+    const bobs = await send(bob, 'chat-42');
+    expect([first.contextId, second.contextId, bobs.contextId]).toEqual(['chat-42', 'chat-42', 'chat-42']);
+    const internal = (id: string) => jobs.jobs.get(id)!.contextId;
+    expect(internal(second.id)).toBe(internal(first.id));
+    expect(internal(bobs.id)).not.toBe(internal(first.id));
+    const listed = async (who: typeof ada) =>
+      (await tasks.list(who, { contextId: 'chat-42' })).tasks.map((task) => task.id);
+    expect(await listed(ada)).toEqual([second.id, first.id]);
+    expect(await listed(bob)).toEqual([bobs.id]);
+
+    // Another owner's server-issued context id is just a new name: nothing tells it apart.
+    const adaContext = internal(first.id)!;
+    const borrowed = await send(bob, adaContext);
+    expect(borrowed.contextId).toBe(adaContext);
+    expect(internal(borrowed.id)).not.toBe(adaContext);
+    expect(await listed(ada)).toEqual([second.id, first.id]);
   });
 });

@@ -18,7 +18,7 @@ import { A2aContextRepository } from './a2a-context.repository.js';
 import { historyLength, invalidParams, Params, readAuthentication, readMessage } from './a2a-params.js';
 import type { JsonObject, Message, Task, TaskPushNotificationConfig } from './a2a.types.js';
 import { checkInputModes } from './media-types.js';
-import { jobStatusesOf, needsInput, toTask } from './task.mapper.js';
+import { contextOf, jobStatusesOf, needsInput, toTask } from './task.mapper.js';
 
 /** What SendMessage / SendStreamingMessage resolved to, before anyone waits on it. */
 export interface SentMessage {
@@ -36,6 +36,9 @@ export interface ListTasksResult {
   pageSize: number;
   totalSize: number;
 }
+
+/** The longest context name a client may give (names are stored with the context). */
+const MAX_CONTEXT_ID_LENGTH = 256;
 
 /** Job options a client may give in a data part or in metadata (either spelling). */
 const OPTION_KEYS: Record<string, string> = {
@@ -112,7 +115,13 @@ export class A2aTasksService {
   ): Promise<Task> {
     const { history: known, ...rest } = options;
     const history = rest.historyLength === 0 ? [] : (known ?? (await this.contexts.history(job.id)));
-    return toTask(job, { publicUrl: this.config.PUBLIC_RUNNER_URL, ...rest, history });
+    const contextId = await this.contextIdOf(job);
+    return toTask(job, { publicUrl: this.config.PUBLIC_RUNNER_URL, ...rest, history, contextId });
+  }
+
+  /** The task's contextId as clients see it: the name a client gave the context, or its id. */
+  contextIdOf(job: MainDb.Job): Promise<string> {
+    return job.contextId ? this.contexts.wireId(job.contextId) : Promise.resolve(contextOf(job));
   }
 
   async taskById(principal: Principal, id: string, historyLength?: number): Promise<Task> {
@@ -144,18 +153,14 @@ export class A2aTasksService {
     let job: MainDb.Job;
     if (message.taskId) {
       job = await this.findJob(principal, message.taskId);
-      if (message.contextId && job.contextId && message.contextId !== job.contextId) {
+      if (message.contextId && job.contextId && message.contextId !== (await this.contextIdOf(job))) {
         throw invalidParams(
           `params.message.contextId ${JSON.stringify(message.contextId)} does not match the context of task ${job.id}`,
         );
       }
       if (needsInput(job)) {
         // The follow-up carries the corrected instructions: the same task runs again with them.
-        await this.storeMessage(
-          message,
-          job.contextId ?? (await this.ensureContext(principal, job.id)).id,
-          job.id,
-        );
+        await this.storeMessage(message, await this.taskContext(principal, job), job.id);
         await this.jobs.resubmit(principal, job.id, this.instructionsOf(message));
         return {
           job: await this.findJob(principal, job.id),
@@ -171,17 +176,12 @@ export class A2aTasksService {
         );
       }
       // A running test takes no further instructions; the message joins the task's history.
-      await this.storeMessage(
-        message,
-        // A job from /v1 has no context: the one its task reports (its own id) is made real.
-        job.contextId ?? (await this.ensureContext(principal, job.id)).id,
-        job.id,
-      );
+      await this.storeMessage(message, await this.taskContext(principal, job), job.id);
     } else {
       const body = this.jobBody(message, params.jsonObject('metadata'));
       // A new context is stored with the job and its message, in one statement; a named one is
-      // checked (and made, for a client-chosen id) first.
-      const named = message.contextId ? await this.ensureContext(principal, message.contextId) : undefined;
+      // found (or made, for a name the client chose) first.
+      const named = message.contextId ? await this.namedContext(principal, message.contextId) : undefined;
       const contextId = named?.id ?? newId();
       const created = await this.jobs
         .createJob(principal, body, { contextId, createContext: !named, message: this.messageRow(message) })
@@ -252,8 +252,9 @@ export class A2aTasksService {
     }
     const filter: JobFilter = { owner: principal.owner };
     if (contextId) {
-      if (!isUuid(contextId)) return { tasks: [], nextPageToken: '', pageSize, totalSize: 0 };
-      filter.contextId = contextId;
+      const id = await this.ownContext(principal, contextId);
+      if (!id) return { tasks: [], nextPageToken: '', pageSize, totalSize: 0 };
+      filter.contextId = id;
     }
     if (state && state !== 'TASK_STATE_UNSPECIFIED') {
       const statuses = jobStatusesOf(state);
@@ -280,31 +281,33 @@ export class A2aTasksService {
     return { tasks, nextPageToken: more ? encodeCursor(shown.at(-1)!) : '', pageSize, totalSize };
   }
 
-  /** The context the message names (created for this owner when the id is new). */
-  private async ensureContext(
-    principal: Principal,
-    contextId: string,
-  ): Promise<{ id: string; created: boolean }> {
-    if (!isUuid(contextId)) {
-      throw invalidParams(
-        `params.message.contextId ${JSON.stringify(contextId)} is not a context of this server (context ids are UUIDs it issues); leave it out to start a new context`,
-      );
+  /**
+   * The owner's context a client calls `name`: one the server issued (its id), or one the client
+   * named. Names are per owner: another owner's context of that name (or id) is not found.
+   */
+  private async ownContext(principal: Principal, name: string): Promise<string | null> {
+    if (isUuid(name) && (await this.contexts.findContext(name))?.owner === principal.owner) return name;
+    return this.contexts.findNamed(principal.owner, name);
+  }
+
+  /** The context a new task's message names, made for this owner when the name is new to it. */
+  private async namedContext(principal: Principal, name: string): Promise<{ id: string; created: boolean }> {
+    if (name.length > MAX_CONTEXT_ID_LENGTH) {
+      throw invalidParams(`params.message.contextId must be at most ${MAX_CONTEXT_ID_LENGTH} characters`);
     }
-    const existing = await this.contexts.findContext(contextId);
-    if (existing && existing.owner !== principal.owner) {
-      throw invalidParams(
-        `params.message.contextId ${JSON.stringify(contextId)} is not one of your contexts`,
-      );
-    }
-    if (existing) return { id: contextId, created: false };
+    const id = await this.ownContext(principal, name);
     // Two first messages of one new context may race: the loser finds the winner's row.
-    const context = await this.contexts.ensureContext(contextId, principal.owner);
+    return id ? { id, created: false } : this.contexts.ensureNamed(principal.owner, name);
+  }
+
+  /** A job from /v1 has no context: the one its task reports (its own id) is made real. */
+  private async taskContext(principal: Principal, job: MainDb.Job): Promise<string> {
+    if (job.contextId) return job.contextId;
+    const context = await this.contexts.ensureContext(job.id, principal.owner);
     if (context.owner !== principal.owner) {
-      throw invalidParams(
-        `params.message.contextId ${JSON.stringify(contextId)} is not one of your contexts`,
-      );
+      throw invalidParams(`params.message.contextId ${JSON.stringify(job.id)} is not one of your contexts`);
     }
-    return { id: contextId, created: true };
+    return context.id;
   }
 
   private instructionsOf(message: Message): string {

@@ -104,7 +104,7 @@ describe('TaskStreamer', () => {
     ]);
     const step = responses[2]!;
     expect('statusUpdate' in step && step.statusUpdate).toMatchObject({
-      status: { message: { parts: [{ text: 'Step 1 passed: Open /' }] } },
+      status: { message: { parts: [{ text: 'Step 1/1 passed: Open /' }] } },
       metadata: { kind: 'step', index: 1, count: 1, stepStatus: 'passed', durationMs: 1000 },
     });
     // One read for the task itself; every change came with its event.

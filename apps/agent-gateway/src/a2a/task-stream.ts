@@ -7,13 +7,14 @@ import {
   SseWriter,
   type JobEvent,
   type JobStatusEvent,
+  type JobStepEvent,
   type Principal,
 } from '@suite/jobs';
 import type { ServerResponse } from 'node:http';
 import { A2aTasksService } from './a2a-tasks.service.js';
 import type { StreamResponse, Task, TaskStatusUpdateEvent } from './a2a.types.js';
 import { TaskState } from './a2a.types.js';
-import { contextOf, taskArtifacts, taskStateOf } from './task.mapper.js';
+import { taskArtifacts, taskStateOf } from './task.mapper.js';
 
 /** Where a followed task's events go (an SSE response, an MCP progress callback, a webhook queue). */
 export interface StreamSink {
@@ -29,6 +30,13 @@ interface StatusChange {
   status: MainDb.Job['status'];
   final: boolean;
   responses: StreamResponse[];
+}
+
+/** "Step 3/10 passed: Click Sign up" (without the count while the engine does not know it). */
+export function stepText(step: JobStepEvent): string {
+  const position = step.count ? `${step.index}/${step.count}` : `${step.index}`;
+  const outcome = step.status === 'failed' && step.error ? ` (${step.error})` : '';
+  return `Step ${position} ${step.status}: ${step.text}${outcome}`;
 }
 
 @Injectable()
@@ -59,6 +67,8 @@ export class TaskStreamer {
       ended = true;
       done();
     };
+    // Known before any event is handled (events wait for the task to go out).
+    let contextId = job.id;
     const handle = async (event: JobEvent): Promise<void> => {
       if (ended) return;
       if (event.type === 'status') {
@@ -68,16 +78,16 @@ export class TaskStreamer {
         if (change.final) finish();
         return;
       }
-      const text = event.type === 'step' ? `Step ${event.index} ${event.status}: ${event.text}` : event.line;
+      const text = event.type === 'step' ? stepText(event) : event.line;
       emit({
         statusUpdate: {
           taskId: job.id,
-          contextId: contextOf(job),
+          contextId,
           status: {
             state: status === 'queued' ? TaskState.Working : taskStateOf(status),
             message: {
               messageId: `${job.id}-${event.type}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`,
-              contextId: contextOf(job),
+              contextId,
               taskId: job.id,
               role: 'ROLE_AGENT',
               parts: [{ text }],
@@ -108,7 +118,9 @@ export class TaskStreamer {
     try {
       const fresh = await this.tasks.findJob(principal, job.id);
       status = fresh.status;
-      emit({ task: await this.tasks.view(fresh, { historyLength: options.historyLength }) });
+      const task = await this.tasks.view(fresh, { historyLength: options.historyLength });
+      contextId = task.contextId;
+      emit({ task });
       if (isSettledStatus(fresh.status) || this.events.shutdown.aborted) finish();
       started();
       await finished;
@@ -135,12 +147,13 @@ export class TaskStreamer {
   private async toStatusChange(fresh: MainDb.Job): Promise<StatusChange> {
     const final = isSettledStatus(fresh.status);
     const responses: StreamResponse[] = [];
+    const statusUpdate = await this.statusUpdate(fresh);
     if (final) {
       for (const artifact of taskArtifacts(fresh, this.tasks.publicUrl)) {
         responses.push({
           artifactUpdate: {
             taskId: fresh.id,
-            contextId: contextOf(fresh),
+            contextId: statusUpdate.contextId,
             artifact,
             append: false,
             lastChunk: true,
@@ -148,7 +161,7 @@ export class TaskStreamer {
         });
       }
     }
-    responses.push({ statusUpdate: await this.statusUpdate(fresh) });
+    responses.push({ statusUpdate });
     return { status: fresh.status, final, responses };
   }
 

@@ -54,16 +54,18 @@ export function jobStatusesOf(state: string): StoredStatus[] | null {
 export interface TaskViewOptions {
   /** Absolute origin of the runner (PUBLIC_RUNNER_URL). */
   publicUrl: string;
+  /** What the client calls the task's context (a name it gave, A2aContextRepository.wireId); default its id. */
+  contextId?: string;
   history?: MainDb.A2aMessage[];
   /** undefined: the whole history; 0: none. */
   historyLength?: number;
   includeArtifacts?: boolean;
 }
 
-export function storedMessage(row: MainDb.A2aMessage): Message {
+export function storedMessage(row: MainDb.A2aMessage, contextId = row.contextId): Message {
   return {
     messageId: row.messageId ?? row.id,
-    contextId: row.contextId,
+    contextId,
     ...(row.taskId ? { taskId: row.taskId } : {}),
     role: row.role as Message['role'],
     parts: (row.parts as unknown as Part[]) ?? [],
@@ -76,13 +78,13 @@ export const contextOf = (job: MainDb.Job): string => job.contextId ?? job.id;
 const statusTime = (job: MainDb.Job): Date => job.finishedAt ?? job.startedAt ?? job.createdAt;
 
 /** The agent's closing words on a finished task: its summary (or error). */
-function statusMessage(job: MainDb.Job): Message | undefined {
+function statusMessage(job: MainDb.Job, contextId: string): Message | undefined {
   const text = job.summary ?? job.error;
   const status = publicStatus(job.status);
   if (!text || (status !== JobStatus.Succeeded && status !== JobStatus.Failed)) return undefined;
   return {
     messageId: `${job.id}-status`,
-    contextId: contextOf(job),
+    contextId,
     taskId: job.id,
     role: 'ROLE_AGENT',
     parts: [{ text }],
@@ -127,10 +129,11 @@ export function taskArtifacts(job: MainDb.Job, publicUrl: string): Artifact[] {
 }
 
 export function toTask(job: MainDb.Job, options: TaskViewOptions): Task {
-  const message = statusMessage(job);
+  const contextId = options.contextId ?? contextOf(job);
+  const message = statusMessage(job, contextId);
   const task: Task = {
     id: job.id,
-    contextId: contextOf(job),
+    contextId,
     status: {
       state: taskStateOfJob(job),
       ...(message ? { message } : {}),
@@ -145,7 +148,7 @@ export function toTask(job: MainDb.Job, options: TaskViewOptions): Task {
   };
   if (options.includeArtifacts !== false) task.artifacts = taskArtifacts(job, options.publicUrl);
   if (options.history) {
-    const all = options.history.map(storedMessage);
+    const all = options.history.map((row) => storedMessage(row, contextId));
     const n = options.historyLength;
     task.history = n === undefined ? all : n === 0 ? [] : all.slice(-n);
   }
