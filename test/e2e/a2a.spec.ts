@@ -502,6 +502,61 @@ describe('A2A gateway', () => {
       });
     });
 
+    it('a subscriber of a 10-step task gets every step as a WORKING update, in order, then the artifacts', async () => {
+      const query = [
+        'Open /thanks',
+        'The page contains "Thanks"',
+        'The title contains "Thanks"',
+        'Go to /',
+        'The page contains "Welcome"',
+        'Click "Thanks page"',
+        'The URL contains /thanks',
+        'The page contains "signing up"',
+        'Go to /',
+        'The title contains "Demo Shop"',
+      ].join('. ');
+      const res = await fetch(rpcUrl, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY}`, 'a2a-version': '1.0', 'content-type': 'application/json' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 'ten',
+          method: 'SendStreamingMessage',
+          params: {
+            message: {
+              messageId: randomUUID(),
+              parts: [{ text: query }, { data: { initial_url: stack.siteUrl } }],
+            },
+          },
+        }),
+      });
+      interface Update {
+        metadata?: { kind: string; index: number; stepStatus: string };
+        status: { state: string; message: { role: string; parts: { text: string }[] } };
+      }
+      const results = (await readSse(res)).map(
+        (event) =>
+          event.result as { statusUpdate?: Update; artifactUpdate?: { artifact: { artifactId: string } } },
+      );
+      const steps = results
+        .map((result) => result.statusUpdate)
+        .filter((update): update is Update => update?.metadata?.kind === 'step');
+      const ended = steps.filter((update) => update.metadata!.stepStatus !== 'started');
+      expect(ended.map((update) => update.metadata!.index)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+      for (const update of steps) {
+        expect(update.status.state).toBe('TASK_STATE_WORKING');
+        expect(update.status.message.role).toBe('ROLE_AGENT');
+      }
+      expect(ended[2]!.status.message.parts[0]!.text).toBe('Step 3/10 passed: The title contains "Thanks"');
+      const artifacts = results
+        .filter((result) => result.artifactUpdate)
+        .map((r) => r.artifactUpdate.artifact);
+      expect(artifacts.map((artifact: { artifactId: string }) => artifact.artifactId)).toEqual(
+        expect.arrayContaining(['log', 'video']),
+      );
+      expect(results.at(-1)!.statusUpdate!.status.state).toBe('TASK_STATE_COMPLETED');
+    });
+
     it('a task is a job: its owner sees it in /v1/jobs, and jobs-api serves A2A on the same origin', async () => {
       const apiUrl = await stack.startJobsApi();
       const viaApi = await rawRpc(
