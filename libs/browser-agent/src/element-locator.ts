@@ -1,4 +1,4 @@
-import type { ElementHandle, Page } from 'puppeteer-core';
+import type { ElementHandle, Frame, Page } from 'puppeteer-core';
 import { CURSOR_ELEMENT_ID } from './cursor-overlay.js';
 import { findInPage, type PageQuery } from './locator-script.js';
 import type { Target, TargetRole } from './step-types.js';
@@ -38,6 +38,11 @@ export interface LocateOptions {
   signal?: AbortSignal;
   /** How to name the limit in the error, e.g. "the action timeout of 10000 ms" (the caller's budget may be a remainder of it). */
   limit?: string;
+  /**
+   * Moves the mouse over a row, as a person does to reveal a control shown only on hover; called
+   * once per row when the target is hidden (or absent) there.
+   */
+  hover?: (row: ElementHandle) => Promise<void>;
 }
 
 export interface LocateResult {
@@ -59,11 +64,18 @@ export class ElementNotFoundError extends Error {
     readonly limit: string,
     readonly tried: readonly string[],
     readonly hiddenMatch?: { strategy: string; count: number },
+    /** Why nothing usable matched, when it is more than "nothing": the text is missing, or too many match. */
+    readonly problem?: string,
+    /** The closest elements the page had, as "button "Remove" (in "Walk the dog")". */
+    readonly closest: readonly string[] = [],
   ) {
+    const seen = closest.length > 0 ? `; closest on the page: ${closest.join(', ')}` : '';
     super(
-      hiddenMatch
-        ? `${describeTarget(target)} matched ${plural(hiddenMatch.count, 'element')} by ${hiddenMatch.strategy}, but none became visible within ${limit}`
-        : `no element matches ${describeTarget(target)} within ${limit} (tried: ${tried.join(', ')})`,
+      problem
+        ? `${problem} (within ${limit})${seen}`
+        : hiddenMatch
+          ? `${describeTarget(target)} matched ${plural(hiddenMatch.count, 'element')} by ${hiddenMatch.strategy}, but none became visible within ${limit}`
+          : `no element matches ${describeTarget(target)} within ${limit} (tried: ${tried.join(', ')})${seen}`,
     );
     this.name = 'ElementNotFoundError';
   }
@@ -72,9 +84,10 @@ export class ElementNotFoundError extends Error {
 export function describeTarget(target: Target): string {
   const position = target.nth === undefined ? '' : target.nth === -1 ? 'last ' : `${ordinal(target.nth)} `;
   const role = target.role ?? '';
-  if (!target.name) return `the ${position}${role || 'element'}`;
-  if (!role) return position ? `the ${position}"${target.name}"` : `"${target.name}"`;
-  return `the ${position}${role} "${target.name}"`;
+  const near = target.near === undefined ? '' : ` next to "${target.near}"`;
+  if (!target.name) return `the ${position}${role || 'element'}${near}`;
+  if (!role) return position || near ? `the ${position}"${target.name}"${near}` : `"${target.name}"`;
+  return `the ${position}${role} "${target.name}"${near}`;
 }
 
 function ordinal(n: number): string {
@@ -97,22 +110,89 @@ export interface FindOutcome {
   match?: LocateResult;
   /** Strategies tried, in order, up to the one that matched. */
   tried: string[];
+  /** A row to hover before looking again: the target may show only while it is hovered. */
+  hover?: ElementHandle;
+  /** Why there is no match although something was found: "next to" text missing, or several rows match. */
+  problem?: string;
+  /** When nothing matched: the closest elements seen. */
+  closest?: string[];
+  /** The problem will not go away by waiting (several rows match): fail now. */
+  final?: boolean;
+}
+
+interface FrameOutcome extends FindOutcome {
+  /** Position of the matching strategy (earlier is more precise); Infinity without a match. */
+  rank: number;
 }
 
 /**
- * One look at the page, no waiting. Navigation in flight can destroy the page's JavaScript context
- * mid-query; that is reported as "nothing yet" rather than as an error.
+ * One look at the page, no waiting: the page and its frames (an `<iframe>`'s document is searched
+ * like the page's), each with its open shadow roots. Navigation in flight can destroy a frame's
+ * JavaScript context mid-query; that is reported as "nothing yet" rather than as an error.
  */
-export async function findOnce(page: Page, target: Target, prefer?: LocatePreference): Promise<FindOutcome> {
+export async function findOnce(
+  page: Page,
+  target: Target,
+  prefer?: LocatePreference,
+  options: { all?: boolean } = {},
+): Promise<FindOutcome> {
   const query: PageQuery = {
     name: target.name,
     roles: target.role ? [...ROLE_FAMILIES[target.role]] : null,
     prefer: target.role ? null : (prefer ?? null),
     nth: target.nth ?? null,
+    near: target.near ?? null,
     ignoreId: CURSOR_ELEMENT_ID,
   };
+  const frames = page.frames().filter((frame) => !frame.detached);
+  const outcomes: FrameOutcome[] = [];
+  for (const frame of frames.length > 0 ? frames : [page.mainFrame()]) {
+    outcomes.push(await findInFrame(frame, target, query, frame === page.mainFrame()));
+  }
+  const best = outcomes.reduce<FrameOutcome | undefined>(
+    (winner, next) => (!winner || next.rank < winner.rank ? next : winner),
+    undefined,
+  );
+  for (const other of outcomes) {
+    if (other === best) continue;
+    await other.match?.handle.dispose().catch(() => undefined);
+    await other.hover?.dispose().catch(() => undefined);
+  }
+  const main = outcomes[0] ?? { tried: [], rank: Infinity };
+  if (!best?.match) {
+    const hover = outcomes.find((o) => o.hover)?.hover;
+    const closest = outcomes.flatMap((o) => o.closest ?? []).slice(0, 5);
+    const problem = outcomes.find((o) => o.problem)?.problem;
+    return {
+      tried: main.tried,
+      ...(hover ? { hover } : {}),
+      ...(problem ? { problem } : {}),
+      ...(closest.length > 0 ? { closest } : {}),
+    };
+  }
+  const { match, tried, hover } = best;
+  // "Next to" names one row; when several rows hold the text and a match, which one is meant is
+  // unknown, and guessing could act on the wrong row.
+  if (target.near !== undefined && target.nth === undefined && match.visibleCount > 1 && !options.all) {
+    await match.handle.dispose().catch(() => undefined);
+    await hover?.dispose().catch(() => undefined);
+    return {
+      tried,
+      final: true,
+      problem: `${describeTarget(target)} is ambiguous: ${match.visibleCount} elements match next to "${target.near}" (say which one, e.g. "the first …", or quote more of the text)`,
+    };
+  }
+  return { match, tried, ...(hover ? { hover } : {}) };
+}
+
+async function findInFrame(
+  frame: Frame,
+  target: Target,
+  query: PageQuery,
+  isMain: boolean,
+): Promise<FrameOutcome> {
   try {
-    const result = await page.evaluateHandle(findInPage, query);
+    const result = await frame.evaluateHandle(findInPage, query);
     try {
       const meta = await result.evaluate((found) => ({
         strategy: found.strategy,
@@ -120,28 +200,49 @@ export async function findOnce(page: Page, target: Target, prefer?: LocatePrefer
         visibleCount: found.visibleCount,
         visible: found.visible,
         tried: found.tried,
+        nearRows: found.nearRows,
+        closest: found.closest,
+        hasHover: found.hover !== null,
       }));
+      const hover = meta.hasHover
+        ? ((await result.getProperty('hover')).asElement() ?? undefined)
+        : undefined;
+      const withHover = hover ? { hover: hover as ElementHandle } : {};
       if (meta.strategy === null) {
-        const fromTree = await findInAccessibilityTree(page, target);
-        const tried = target.role && target.name ? [...meta.tried, 'accessibility tree'] : meta.tried;
-        return fromTree ? { match: fromTree, tried } : { tried };
+        const fromTree = isMain && !target.near ? await findInAccessibilityTree(frame, target) : undefined;
+        const tried =
+          isMain && target.role && target.name && !target.near
+            ? [...meta.tried, 'accessibility tree']
+            : meta.tried;
+        if (fromTree) return { match: fromTree, tried, rank: meta.tried.length, ...withHover };
+        const problem =
+          target.near !== undefined && meta.nearRows === 0 && isMain
+            ? `no element matches ${describeTarget(target)}: the text "${target.near}" is not on the page`
+            : undefined;
+        return {
+          tried,
+          rank: Infinity,
+          closest: meta.closest,
+          ...withHover,
+          ...(problem ? { problem } : {}),
+        };
       }
       const element = (await result.getProperty('element')).asElement();
-      if (!element) return { tried: meta.tried };
+      if (!element) return { tried: meta.tried, rank: Infinity, ...withHover };
       const match: LocateResult = {
-        handle: element,
+        handle: element as ElementHandle,
         strategy: meta.strategy,
         count: meta.count,
         visibleCount: meta.visibleCount,
         visible: meta.visible,
         ambiguous: meta.visibleCount > 1 && target.nth === undefined,
       };
-      return { match, tried: meta.tried };
+      return { match, tried: meta.tried, rank: meta.tried.length, ...withHover };
     } finally {
       await result.dispose().catch(() => undefined);
     }
   } catch (error) {
-    if (isContextLost(error)) return { tried: [] };
+    if (isContextLost(error)) return { tried: [], rank: Infinity };
     throw error;
   }
 }
@@ -150,7 +251,7 @@ export async function findOnce(page: Page, target: Target, prefer?: LocatePrefer
  * Chromium's own accessible-name computation covers cases the in-page one does not (names from
  * CSS content, nested labelling). Exact names only: that is all `::-p-aria` offers.
  */
-async function findInAccessibilityTree(page: Page, target: Target): Promise<LocateResult | undefined> {
+async function findInAccessibilityTree(page: Frame, target: Target): Promise<LocateResult | undefined> {
   if (!target.role || !target.name || /["\\\]]/.test(target.name)) return undefined;
   for (const role of ROLE_FAMILIES[target.role]) {
     const handles = await page.$$(
@@ -180,17 +281,41 @@ export async function locate(page: Page, target: Target, options: LocateOptions)
   const deadline = Date.now() + options.timeoutMs;
   let tried: string[] = [];
   let hidden: { strategy: string; count: number } | undefined;
+  let problem: string | undefined;
+  let closest: string[] = [];
+  let hovers = 0;
   for (;;) {
     options.signal?.throwIfAborted();
-    const { match, tried: attempted } = await findOnce(page, target, options.prefer);
+    const found = await findOnce(page, target, options.prefer);
+    const { match, tried: attempted } = found;
     if (match) {
-      if (match.visible || !requireVisible) return match;
+      if (match.visible || !requireVisible) {
+        await found.hover?.dispose().catch(() => undefined);
+        return match;
+      }
       hidden = { strategy: match.strategy, count: match.count };
       await match.handle.dispose().catch(() => undefined);
     }
+    problem = found.problem;
+    if (found.closest) closest = found.closest;
+    if (found.hover) {
+      // A person hovers the row to see its buttons; do it once or twice, not on every look.
+      if (options.hover && requireVisible && hovers < 2) {
+        hovers++;
+        await options.hover(found.hover).catch(() => undefined);
+      }
+      await found.hover.dispose().catch(() => undefined);
+    }
     if (attempted.length > 0) tried = attempted;
-    if (Date.now() >= deadline) {
-      throw new ElementNotFoundError(target, options.limit ?? `${options.timeoutMs} ms`, tried, hidden);
+    if (Date.now() >= deadline || found.final) {
+      throw new ElementNotFoundError(
+        target,
+        options.limit ?? `${options.timeoutMs} ms`,
+        tried,
+        hidden,
+        problem,
+        closest,
+      );
     }
     await delay(Math.min(pollMs, Math.max(0, deadline - Date.now())));
   }

@@ -59,7 +59,13 @@ export function readElementState(el: DomElement): ElementSnapshot {
       : ariaChecked !== null
         ? ariaChecked === 'true'
         : null;
-  const active = document.activeElement;
+  // Focus inside a shadow root shows on the document as its host; follow it down.
+  let active = document.activeElement;
+  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+  let focused = false;
+  for (let node = active; node && !focused; node = node.parentElement ?? node.parentNode?.host ?? null) {
+    focused = node === el;
+  }
   let value = '';
   if (isSelect) {
     value = Array.from(el.selectedOptions ?? [])
@@ -80,7 +86,7 @@ export function readElementState(el: DomElement): ElementSnapshot {
     editable: (isField && !isSelect) || Boolean(el.isContentEditable),
     checkable,
     checked,
-    focused: active !== null && (active === el || el.contains(active)),
+    focused,
     isField,
     isSelect,
     isPassword: type === 'password',
@@ -105,13 +111,44 @@ export function pointerProxy(el: DomElement): DomElement {
   return label ?? el;
 }
 
-/** Null when a click at (x, y) reaches `el`; otherwise a short description of what is on top. */
+/**
+ * Null when a click at (x, y) (page coordinates) reaches `el`; otherwise a short description of what
+ * is on top. Works inside `<iframe>`s (the point is moved into the frame) and open shadow roots (the
+ * hit is followed into them; containment is checked across their boundaries).
+ */
 export function coveringElement(el: DomElement, x: number, y: number): string | null {
-  const hit = document.elementFromPoint(x, y);
+  let localX = x;
+  let localY = y;
+  for (let frameWindow = window; frameWindow.frameElement; frameWindow = frameWindow.parent) {
+    const frame = frameWindow.frameElement;
+    const box = frame.getBoundingClientRect();
+    const style = frameWindow.parent.getComputedStyle(frame) as unknown as Record<string, string>;
+    localX -=
+      box.left +
+      (parseFloat(style.borderLeftWidth ?? '0') || 0) +
+      (parseFloat(style.paddingLeft ?? '0') || 0);
+    localY -=
+      box.top + (parseFloat(style.borderTopWidth ?? '0') || 0) + (parseFloat(style.paddingTop ?? '0') || 0);
+  }
+  let hit = document.elementFromPoint(localX, localY);
+  while (hit?.shadowRoot?.elementFromPoint) {
+    const inner = hit.shadowRoot.elementFromPoint(localX, localY);
+    if (!inner || inner === hit) break;
+    hit = inner;
+  }
   if (!hit) return null;
-  if (hit === el || el.contains(hit) || hit.contains(el)) return null;
+  const holds = (outer: DomElement, inner: DomElement): boolean => {
+    for (
+      let node: DomElement | null = inner;
+      node;
+      node = node.parentElement ?? node.parentNode?.host ?? null
+    )
+      if (node === outer) return true;
+    return false;
+  };
+  if (holds(el, hit) || holds(hit, el)) return null;
   for (const label of Array.from(el.labels ?? [])) {
-    if (label === hit || label.contains(hit)) return null;
+    if (holds(label, hit)) return null;
   }
   const control = hit.closest('label')?.control;
   if (control && control === el) return null;
@@ -127,11 +164,25 @@ export function coveringElement(el: DomElement, x: number, y: number): string | 
   return `<${hit.tagName.toLowerCase()}${id}${cls}>${text ? ` "${text}"` : ''}`;
 }
 
-/** Visible text of the whole page, whitespace collapsed. */
+/** Visible text of the whole page (open shadow roots included), whitespace collapsed. */
 export function pageText(): string {
   const body = document.body;
   if (!body) return '';
-  return (body.innerText ?? body.textContent ?? '').replace(/[\s\u00a0]+/g, ' ').trim();
+  const clean = (text: string | null | undefined) => (text ?? '').replace(/[\s\u00a0]+/g, ' ').trim();
+  let text = clean(body.innerText ?? body.textContent);
+  const visit = (root: { querySelectorAll(selector: string): ArrayLike<DomElement> }): void => {
+    for (const el of Array.from(root.querySelectorAll('*'))) {
+      const shadow = el.shadowRoot;
+      if (!shadow) continue;
+      for (const child of Array.from(shadow.childNodes)) {
+        const part = child.nodeType === 1 ? clean((child as DomElement).innerText) : '';
+        if (part && !text.includes(part)) text = `${text} ${part}`;
+      }
+      visit(shadow);
+    }
+  };
+  visit(document);
+  return text;
 }
 
 export function scrollPage(how: { direction: 'up' | 'down' | 'top' | 'bottom'; pixels: number | null }): {

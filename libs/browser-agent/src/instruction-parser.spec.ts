@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { normalizeUrl, parseInstructions, SUPPORTED_PHRASINGS } from './instruction-parser.js';
-import type { Step, StepBody } from './step-types.js';
+import type { Step, StepBody, Target } from './step-types.js';
 
 function only(query: string): StepBody {
   const { steps, unknown } = parseInstructions(query);
@@ -313,6 +313,99 @@ const PHRASINGS: ReadonlyArray<readonly [string, StepBody]> = [
     { action: 'assertCount', target: { name: '', role: 'row' }, count: 5, comparison: 'eq' },
   ],
 ];
+
+const click = (target: Target): StepBody => ({ action: 'click', target, clickCount: 1, button: 'left' });
+
+/** Rows and neighbours: the element is named by the text beside it. */
+const NEIGHBOURS: ReadonlyArray<readonly [string, StepBody]> = [
+  [
+    'Check the checkbox next to "Buy milk"',
+    { action: 'check', target: { name: '', role: 'checkbox', near: 'Buy milk' } },
+  ],
+  [
+    'Click the delete button beside "Walk the dog"',
+    click({ name: 'delete', role: 'button', near: 'Walk the dog' }),
+  ],
+  ['Click Edit in the row with "Ada Lovelace"', click({ name: 'Edit', near: 'Ada Lovelace' })],
+  ['click Edit in the row with Ada Lovelace', click({ name: 'Edit', near: 'Ada Lovelace' })],
+  [
+    'Click the "Add to cart" button on the "Red mug" card',
+    click({ name: 'Add to cart', role: 'button', near: 'Red mug' }),
+  ],
+  [
+    'Check the checkbox in the "Grace Hopper" row',
+    { action: 'check', target: { name: '', role: 'checkbox', near: 'Grace Hopper' } },
+  ],
+  [
+    'Click the delete button for "Grace Hopper"',
+    click({ name: 'delete', role: 'button', near: 'Grace Hopper' }),
+  ],
+  [
+    'the price of "Blue mug" is "€12"',
+    {
+      action: 'assertElementText',
+      target: { name: 'price', near: 'Blue mug' },
+      mode: 'equals',
+      expected: '€12',
+      negate: false,
+    },
+  ],
+  [
+    'The checkbox next to "Buy milk" should be checked',
+    { action: 'assertState', target: { name: '', role: 'checkbox', near: 'Buy milk' }, state: 'checked' },
+  ],
+  ['Delete "Walk the dog"', click({ name: 'delete', role: 'button', near: 'Walk the dog' })],
+  [
+    'remove the item "Walk the dog" from the list',
+    click({ name: 'delete', role: 'button', near: 'Walk the dog' }),
+  ],
+  ['Mark "Buy milk" as done', { action: 'check', target: { name: 'Buy milk' } }],
+  ['Mark "Buy milk" as not done', { action: 'uncheck', target: { name: 'Buy milk' } }],
+  // Ordinals and counts
+  ['Click the second item', click({ name: '', role: 'listitem', nth: 2 })],
+  [
+    'The last row contains "Grace"',
+    {
+      action: 'assertElementText',
+      target: { name: '', role: 'row', nth: -1 },
+      mode: 'contains',
+      expected: 'Grace',
+      negate: false,
+    },
+  ],
+  [
+    'The second item is "Write tests"',
+    {
+      action: 'assertElementText',
+      target: { name: '', role: 'listitem', nth: 2 },
+      mode: 'equals',
+      expected: 'Write tests',
+      negate: false,
+    },
+  ],
+  ['Click the first "Delete" button', click({ name: 'Delete', role: 'button', nth: 1 })],
+  [
+    'There are 2 items',
+    { action: 'assertCount', target: { name: '', role: 'listitem' }, count: 2, comparison: 'eq' },
+  ],
+  [
+    'There is 1 item',
+    { action: 'assertCount', target: { name: '', role: 'listitem' }, count: 1, comparison: 'eq' },
+  ],
+];
+
+describe('parseInstructions: rows, neighbours and ordinals', () => {
+  it.each(NEIGHBOURS)('%s', (query, expected) => {
+    expect(only(query)).toEqual(expected);
+  });
+
+  it('keeps a quoted name that merely contains "of" or "for"', () => {
+    expect(only('click "Terms of Service"')).toEqual(click({ name: 'Terms of Service' }));
+    expect(only('Click the "Search for flights" button')).toEqual(
+      click({ name: 'Search for flights', role: 'button' }),
+    );
+  });
+});
 
 describe('parseInstructions: phrasings', () => {
   it.each(PHRASINGS)('%s', (query, expected) => {

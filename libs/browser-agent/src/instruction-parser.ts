@@ -56,6 +56,11 @@ export const SUPPORTED_PHRASINGS: string[] = [
   'the email field has value "jane@example.com"',
   'the status message contains "Done" (also: has text "Done")',
   'there are 3 "Delete" buttons (also: at least 2 links)',
+  'check the checkbox next to "Buy milk" (also: beside, in the row with, for, of: the smallest list item, table row or card holding the text)',
+  'click Edit in the row with "Ada Lovelace" / the price of "Blue mug" is "€12" (the cell under the "Price" column)',
+  'click the second item / the last row / the first "Delete" button',
+  'delete "Walk the dog" (also: remove; clicks the delete, remove, × or trash button in its row)',
+  'mark "Buy milk" as done (also: as not done)',
 ];
 
 type Rule = (s: string, tokens: readonly MaskToken[]) => StepBody | undefined;
@@ -63,7 +68,7 @@ type Rule = (s: string, tokens: readonly MaskToken[]) => StepBody | undefined;
 const Q = TOKEN_PATTERN.replace('[qu]', 'q');
 
 const VERB_START =
-  '(?:open|go|visit|navigate|browse|click|double[- ]?click|right[- ]?click|tap|press|hit|type|enter|fill|input|write|clear|select|choose|pick|check|uncheck|tick|untick|hover|scroll|wait|reload|refresh|verify|assert|expect|ensure|confirm|make sure|submit|focus)\\b';
+  '(?:open|go|visit|navigate|browse|click|double[- ]?click|right[- ]?click|tap|press|hit|type|enter|fill|input|write|clear|select|choose|pick|check|uncheck|tick|untick|hover|scroll|wait|reload|refresh|verify|assert|expect|ensure|confirm|make sure|submit|focus|delete|remove)\\b';
 const CONJUNCTION_BEFORE_VERB_RE = new RegExp(`(?:\\s*,\\s*(?:and\\s+)?|\\s+and\\s+)(?=${VERB_START})`, 'gi');
 const CONJUNCTION_RE = /\s*,\s*(?:and\s+)?|\s+and\s+/g;
 
@@ -479,6 +484,17 @@ const selecting: Rule = (s, tokens) => {
 };
 
 const checking: Rule = (s, tokens) => {
+  // "Mark 'Buy milk' as done": the checkbox in its row.
+  const marked =
+    /^(?:mark|set|flag)\s+(.+?)\s+as\s+(not\s+)?(done|complete|completed|finished|read|undone|incomplete|active|not done|unread|open)$/i.exec(
+      s,
+    );
+  if (marked?.[1] && marked[3]) {
+    const where = target(marked[1], tokens);
+    if (!where) return undefined;
+    const off = Boolean(marked[2]) !== /^(?:undone|incomplete|active|unread|open)$/i.test(marked[3]);
+    return { action: off ? 'uncheck' : 'check', target: where };
+  }
   const on = /^(check|tick|mark|select|choose|enable|turn on|switch on|toggle on|activate)\s+(.+)$/i.exec(s);
   const off =
     /^(uncheck|un-check|untick|unmark|deselect|unselect|clear|disable|turn off|switch off|toggle off)\s+(.+)$/i.exec(
@@ -521,6 +537,22 @@ const clicking: Rule = (s, tokens) => {
     target: where,
     clickCount: double ? 2 : 1,
     button: verb === 'rightclick' ? 'right' : 'left',
+  };
+};
+
+/** "Delete 'Walk the dog'": the delete (remove, ×, trash) button in the row holding the text. */
+const removing: Rule = (s, tokens) => {
+  const match = new RegExp(
+    `^(?:delete|remove|trash|destroy)\\s+(?:the\\s+)?(?:(?:item|todo|task|entry|row|card|line)\\s+)?(${Q})(?:\\s+(?:item|todo|task|entry|row|card|line))?(?:\\s+from\\s+the\\s+(?:list|table|page))?$`,
+    'i',
+  ).exec(s);
+  const near = match?.[1] ? quotedValue(match[1], tokens) : undefined;
+  if (!near) return undefined;
+  return {
+    action: 'click',
+    target: { name: 'delete', role: 'button', near },
+    clickCount: 1,
+    button: 'left',
   };
 };
 
@@ -768,10 +800,12 @@ const countAssertion: Rule = (s, tokens) => {
   if (!num?.[1] || !num[2]) return undefined;
   const count = numberOf(num[1]);
   if (count === undefined) return undefined;
-  const where = target(
-    num[2].replace(/\s+(?:on the page|visible|shown|displayed|in the list|in the table|listed)$/i, ''),
-    tokens,
+  // A count works like an article: "2 items" names list items as "the items" does.
+  const counted = num[2].replace(
+    /\s+(?:on the page|visible|shown|displayed|in the list|in the table|listed)$/i,
+    '',
   );
+  const where = target(/^(?:the|a|an)\s/i.test(counted) ? counted : `the ${counted}`, tokens);
   if (!where) return undefined;
   // "there is one 'Welcome'" without a role is about text; counts need something countable.
   if (!where.role && !/^[#.[]|\s*>\s*/.test(where.name) && count !== 0 && !/s$/i.test(num[2]))
@@ -851,15 +885,18 @@ const elementTextAssertion: Rule = (s, tokens) => {
   if (fieldIs?.[1] && fieldIs[2] && fieldIs[3]) {
     const where = subject(fieldIs[1], tokens);
     const value = quotedValue(fieldIs[3], tokens);
-    if (where?.role && FIELD_ROLES.has(where.role) && value !== undefined) {
-      return {
-        action: 'assertValue',
-        target: where,
-        mode: 'equals',
-        expected: value,
-        negate: /not/i.test(fieldIs[2]),
-      };
-    }
+    if (!where?.role && where?.near === undefined) return undefined;
+    if (value === undefined) return undefined;
+    // "The email field is 'x'" is about its value; "the second item is 'Write tests'" and "the price
+    // of 'Blue mug' is '€12'" are about the element's text.
+    const field = where.role !== undefined && FIELD_ROLES.has(where.role);
+    return {
+      action: field ? 'assertValue' : 'assertElementText',
+      target: where,
+      mode: 'equals',
+      expected: value,
+      negate: /not/i.test(fieldIs[2]),
+    };
   }
   return undefined;
 };
@@ -922,6 +959,7 @@ const ACTION_RULES: readonly Rule[] = [
   hovering,
   focusing,
   submitting,
+  removing,
   clicking,
 ];
 const ASSERTION_RULE: Rule = (s, tokens) => assertionRules(s, tokens);

@@ -1,4 +1,4 @@
-import type { DomDocument, DomElement, DomNode, DomWindow } from './page-dom.js';
+import type { DomDocument, DomElement, DomNode, DomRoot, DomWindow } from './page-dom.js';
 
 // Evaluated inside the page, so everything it needs lives inside the function: Puppeteer sends the
 // function's source text, not its closure.
@@ -12,6 +12,11 @@ export interface PageQuery {
   /** Without a role hint, which kind of element to favour among several matches. */
   prefer: 'editable' | 'checkable' | 'selectable' | null;
   nth: number | null;
+  /**
+   * Text the target sits next to ("the checkbox next to 'Buy milk'"): only matches inside the
+   * smallest container (list item, table row, card) holding that text count, or null.
+   */
+  near: string | null;
   /** Element id used by the drawn cursor, which must never be a match. */
   ignoreId: string;
 }
@@ -23,6 +28,15 @@ export interface PageMatch {
   element: DomElement | null;
   visible: boolean;
   tried: string[];
+  /**
+   * Where hovering might reveal the target: the row holding the `near` text when nothing matched in
+   * it, or the row of a hidden match (buttons many apps show only while their row is hovered).
+   */
+  hover: DomElement | null;
+  /** With `near`: rows holding that text; none means the text is not on the page. */
+  nearRows: number;
+  /** When nothing matched: the closest elements seen, as "button "Remove" (in "Walk the dog")". */
+  closest: string[];
 }
 
 /** Finds the elements a person means by `query.name`, trying strategies in a fixed order. */
@@ -36,10 +50,32 @@ export function findInPage(query: PageQuery): PageMatch {
       .toLowerCase();
   const want = normalize(query.name);
   const body = document.body ?? document.documentElement;
-  const everything = Array.from(body.querySelectorAll('*')).filter(
+  // Open shadow roots are searched like the document: Web Components keep their controls there.
+  const roots: DomRoot[] = [];
+  const collectRoots = (root: DomRoot): void => {
+    roots.push(root);
+    for (const el of Array.from(root.querySelectorAll('*'))) if (el.shadowRoot) collectRoots(el.shadowRoot);
+  };
+  collectRoots(document as unknown as DomRoot);
+  const queryAll = (selector: string): DomElement[] =>
+    roots.flatMap((root) => Array.from(root.querySelectorAll(selector)));
+  /** The parent across shadow boundaries (a shadow root's child goes up to its host). */
+  const parentOf = (node: DomElement): DomElement | null =>
+    node.parentElement ?? (node.parentNode as DomNode | null)?.host ?? null;
+  /** Containment across shadow boundaries; `contains` stops at them. */
+  const holds = (outer: DomElement, inner: DomElement): boolean => {
+    for (let node: DomElement | null = inner; node; node = parentOf(node)) if (node === outer) return true;
+    return false;
+  };
+  const byId = (from: DomElement, id: string): DomElement | null => {
+    const root = from.getRootNode();
+    return (root.getElementById ? root.getElementById(id) : null) ?? document.getElementById(id);
+  };
+  const everything = queryAll('*').filter(
     (el) =>
       el.id !== query.ignoreId &&
-      !/^(?:SCRIPT|STYLE|NOSCRIPT|TEMPLATE|HEAD|META|LINK|TITLE)$/.test(el.tagName),
+      el !== body &&
+      !/^(?:SCRIPT|STYLE|NOSCRIPT|TEMPLATE|HEAD|META|LINK|TITLE|HTML|BODY)$/.test(el.tagName),
   );
 
   const implicitRole = (el: DomElement): string | null => {
@@ -113,7 +149,8 @@ export function findInPage(query: PageQuery): PageMatch {
     if (el.tagName === 'INPUT' && /^(?:submit|button|reset)$/i.test(el.type ?? ''))
       return ` ${el.value ?? ''} `;
     let out = '';
-    for (const child of Array.from(el.childNodes)) out += textOf(child);
+    const children = el.shadowRoot ? el.shadowRoot.childNodes : el.childNodes;
+    for (const child of Array.from(children)) out += textOf(child);
     return /^(?:DIV|P|LI|TR|TD|TH|BR|H[1-6]|SECTION|ARTICLE|HEADER|FOOTER|LABEL|BUTTON|OPTION)$/.test(
       el.tagName,
     )
@@ -153,7 +190,7 @@ export function findInPage(query: PageQuery): PageMatch {
     if (labelledBy) {
       const text = labelledBy
         .split(/\s+/)
-        .map((id) => document.getElementById(id))
+        .map((id) => byId(el, id))
         .map((ref) => (ref ? textOf(ref) : ''))
         .join(' ');
       if (normalize(text)) return text;
@@ -214,7 +251,7 @@ export function findInPage(query: PageQuery): PageMatch {
 
   /** Text hits land on the innermost element; the thing a person means is usually its control. */
   const promote = (el: DomElement): DomElement | null => {
-    for (let node: DomElement | null = el; node && node !== body; node = node.parentElement) {
+    for (let node: DomElement | null = el; node && node !== body; node = parentOf(node)) {
       if (node.tagName === 'LABEL' && node.control) {
         if (roleMatches(node.control)) return node.control;
       }
@@ -244,7 +281,13 @@ export function findInPage(query: PageQuery): PageMatch {
 
   const innermost = (list: DomElement[]): DomElement[] => {
     const set = new Set(list);
-    return list.filter((el) => !Array.from(el.children).some((child) => set.has(child)));
+    const outer = new Set<DomElement>();
+    for (const el of list) {
+      for (let node = parentOf(el); node; node = parentOf(node)) {
+        if (set.has(node)) outer.add(node);
+      }
+    }
+    return list.filter((el) => !outer.has(el));
   };
 
   const byRoleAndName = (mode: 'exact' | 'contains'): DomElement[] =>
@@ -256,13 +299,13 @@ export function findInPage(query: PageQuery): PageMatch {
 
   const byLabel = (mode: 'exact' | 'contains'): DomElement[] => {
     const controls: Array<DomElement | null> = [];
-    for (const label of Array.from(document.querySelectorAll('label'))) {
+    for (const label of queryAll('label')) {
       if (matches(textOf(label), mode)) controls.push(label.control ?? null);
     }
-    for (const el of Array.from(document.querySelectorAll('[aria-labelledby]'))) {
+    for (const el of queryAll('[aria-labelledby]')) {
       const text = (el.getAttribute('aria-labelledby') ?? '')
         .split(/\s+/)
-        .map((id) => document.getElementById(id))
+        .map((id) => byId(el, id))
         .map((ref) => (ref ? textOf(ref) : ''))
         .join(' ');
       if (matches(text, mode)) controls.push(el);
@@ -271,9 +314,7 @@ export function findInPage(query: PageQuery): PageMatch {
   };
 
   const byAttribute = (attribute: string, selector: string, mode: 'exact' | 'contains'): DomElement[] =>
-    Array.from(document.querySelectorAll(selector)).filter(
-      (el) => matches(el.getAttribute(attribute), mode) && roleMatches(el),
-    );
+    queryAll(selector).filter((el) => matches(el.getAttribute(attribute), mode) && roleMatches(el));
 
   // Visible text: innerText leaves out hidden descendants (a closed menu's items are not its text).
   const visibleText = (el: DomElement): string =>
@@ -304,12 +345,93 @@ export function findInPage(query: PageQuery): PageMatch {
 
   const byCss = (): DomElement[] => {
     try {
-      return Array.from(document.querySelectorAll(query.name)).filter(
-        (el) => el.id !== query.ignoreId && roleMatches(el),
-      );
+      return queryAll(query.name).filter((el) => el.id !== query.ignoreId && roleMatches(el));
     } catch {
       return [];
     }
+  };
+
+  // Icons and names people use for the same control: "delete" finds a "Remove" button, a "×", a
+  // trash icon or a button whose class says "destroy".
+  const SYNONYMS: string[][] = [
+    ['delete', 'remove', 'destroy', 'trash', 'bin', 'discard', 'erase', '×', '✕', '✖', '🗑', '🗑️', 'x'],
+    ['close', 'dismiss', 'cancel', '×', '✕', '✖', 'x'],
+    ['edit', 'modify', 'rename', 'pencil', '✎', '✏', '✏️'],
+    ['menu', 'hamburger', 'burger', 'navigation', 'nav', '☰', '≡'],
+    ['expand', 'collapse', 'chevron', 'caret', 'arrow', 'toggle', 'more', '›', '⌄', '▾', '▸', '▼', '▶'],
+    ['search', 'magnifier', 'magnifying', 'find', '🔍'],
+    ['settings', 'preferences', 'gear', 'cog', '⚙', '⚙️'],
+    ['add', 'plus', 'new', 'create', '+', '＋'],
+    ['favorite', 'favourite', 'star', 'like', 'heart', '★', '☆', '♥', '❤'],
+    ['save', 'disk', 'floppy', '💾'],
+  ];
+  const wantWords = want
+    .replace(/\b(?:icon|button|btn|the|a|an)\b/g, ' ')
+    .split(/\s+/)
+    .filter(Boolean);
+  const synonyms = new Set<string>();
+  if (wantWords.length === 1) {
+    for (const group of SYNONYMS)
+      if (group.includes(wantWords[0] ?? '')) for (const w of group) synonyms.add(w);
+  }
+  const wordsOf = (text: string | null | undefined): string[] =>
+    normalize(text)
+      .split(/[\s_\-:/.#]+|(?=[A-Z])/)
+      .filter(Boolean);
+  const iconSays = (el: DomElement): boolean => {
+    const own = normalize(el.innerText ?? textOf(el));
+    if (own && synonyms.has(own)) return true;
+    const marks = [
+      el.getAttribute('aria-label'),
+      el.getAttribute('title'),
+      el.getAttribute('class'),
+      el.id,
+      el.getAttribute('name'),
+      el.getAttribute('data-testid'),
+      el.getAttribute('data-icon'),
+      el.getAttribute('icon'),
+      el.getAttribute('name'),
+    ];
+    for (const icon of Array.from(el.querySelectorAll('svg, i, img, use, [class*=icon], [data-icon]'))) {
+      marks.push(
+        icon.getAttribute('class'),
+        icon.getAttribute('aria-label'),
+        icon.getAttribute('data-icon'),
+        icon.getAttribute('href'),
+        icon.getAttribute('xlink:href'),
+        icon.getAttribute('alt'),
+        icon.getAttribute('name'),
+        icon.tagName === 'I' || /icon/i.test(icon.tagName) ? (icon.textContent ?? '') : '',
+      );
+    }
+    return marks.some((mark) => wordsOf(mark).some((word) => synonyms.has(word) && word.length > 1));
+  };
+  const bySynonym = (): DomElement[] => {
+    if (synonyms.size === 0) return [];
+    const hits = everything.filter(
+      (el) => (roleSet ? roleMatches(el) : INTERACTIVE.has(implicitRole(el) ?? '')) && iconSays(el),
+    );
+    return unique(innermost(hits));
+  };
+
+  /** "The price of 'Blue mug'": the cell in the column headed "Price" (only with `near`). */
+  const CELL_ROLES = /^(?:cell|gridcell|columnheader|rowheader)$/;
+  const cellsOf = (row: DomElement): DomElement[] =>
+    Array.from(row.children).filter((cell) => CELL_ROLES.test(implicitRole(cell) ?? ''));
+  const byColumn = (): DomElement[] => {
+    if (query.near === null || !want) return [];
+    const out: DomElement[] = [];
+    for (const header of everything.filter((el) => implicitRole(el) === 'columnheader')) {
+      if (normalize(textOf(header)) !== want) continue;
+      const headerRow = parentOf(header);
+      if (!headerRow) continue;
+      const column = cellsOf(headerRow).indexOf(header);
+      for (const row of everything.filter((el) => implicitRole(el) === 'row' && el !== headerRow)) {
+        const cell = cellsOf(row)[column];
+        if (cell && roleMatches(cell)) out.push(cell);
+      }
+    }
+    return out;
   };
 
   // Role + accessible name needs a role: without one, the label/placeholder/text strategies below
@@ -324,6 +446,7 @@ export function findInPage(query: PageQuery): PageMatch {
     want === ''
       ? [['role', () => byRoleAndName('exact')]]
       : [
+          ...(query.near !== null ? ([['column', byColumn]] as Array<[string, () => DomElement[]]>) : []),
           ...byRole,
           ['label', () => byLabel('exact')],
           ['placeholder', () => byAttribute('placeholder', '[placeholder]', 'exact')],
@@ -341,9 +464,82 @@ export function findInPage(query: PageQuery): PageMatch {
             () => byAttribute('alt', 'img[alt], input[type=image][alt], area[alt]', 'contains'),
           ],
           ['text (partial)', () => byText('contains')],
+          ['icon or synonym', bySynonym],
           ['id/name/test id', byIdentifier],
           ['css', byCss],
         ];
+
+  // Rows: a list item, a table row, a card. An element is a row when it says so, or when its parent
+  // repeats elements like it (a list of <div class="card">).
+  const ROW_TAGS = /^(?:LI|TR|ARTICLE|DT|DD|DETAILS|FIELDSET)$/;
+  const ROW_ROLES = /^(?:row|listitem|article|option|treeitem|menuitem|menuitemcheckbox|menuitemradio|tab)$/;
+  const NOT_ROWS =
+    /^(?:SPAN|LABEL|A|BUTTON|INPUT|SELECT|TEXTAREA|B|I|EM|STRONG|SMALL|IMG|SVG|PATH|BR|OPTION|TD|TH|CODE|KBD|SUP|SUB|MARK|S|U|USE|ABBR|TIME|H1|H2|H3|H4|H5|H6|HR)$/;
+  const signature = (el: DomElement): string =>
+    `${el.tagName}.${(el.getAttribute('class') ?? '').trim().split(/\s+/)[0] ?? ''}`;
+  const isRow = (el: DomElement): boolean => {
+    if (ROW_TAGS.test(el.tagName) || ROW_ROLES.test(el.getAttribute('role') ?? '')) return true;
+    if (NOT_ROWS.test(el.tagName.toUpperCase())) return false;
+    const parent = parentOf(el);
+    if (!parent || el === body) return false;
+    const mine = signature(el);
+    const siblings = el.parentElement
+      ? Array.from(parent.children)
+      : Array.from((el.parentNode as DomNode | null)?.childNodes ?? []).filter(
+          (node): node is DomElement => node.nodeType === ELEMENT_NODE,
+        );
+    return siblings.filter((sibling) => signature(sibling) === mine).length >= 2;
+  };
+  const rowOf = (el: DomElement): DomElement | null => {
+    for (let node: DomElement | null = el; node && node !== body; node = parentOf(node)) {
+      if (isRow(node)) return node;
+    }
+    return null;
+  };
+
+  // Where the `near` text is: the innermost visible elements showing it, exact text first.
+  const nearWant = normalize(query.near);
+  const anchors = ((): DomElement[] => {
+    if (query.near === null || !nearWant) return [];
+    const showing = (mode: 'exact' | 'contains') =>
+      innermost(
+        everything.filter((el) => {
+          const text = normalize(
+            el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' ? el.value : visibleText(el),
+          );
+          return mode === 'exact' ? text === nearWant : text.includes(nearWant);
+        }),
+      ).filter(isVisible);
+    const exact = showing('exact');
+    return exact.length > 0 ? exact : showing('contains');
+  })();
+  /** The smallest container around each anchor holding a match, never climbing out of a row. */
+  const scoped = (found: DomElement[]): { within: DomElement[]; rows: DomElement[] } => {
+    const within: DomElement[] = [];
+    const rows: DomElement[] = [];
+    for (const anchor of anchors) {
+      let row: DomElement | null = null;
+      for (let node: DomElement | null = anchor; node && node !== body; node = parentOf(node)) {
+        const inside = found.filter((el) => holds(node as DomElement, el));
+        if (inside.length > 0) {
+          within.push(...inside);
+          row = node;
+          break;
+        }
+        if (isRow(node)) {
+          row = node;
+          break;
+        }
+      }
+      if (row) rows.push(row);
+    }
+    // "The checkbox for 'Remember me'": a control named by the text counts wherever its label is.
+    for (const el of found) {
+      const name = normalize(nameOf(el, implicitRole(el)));
+      if (name && name === nearWant) within.push(el);
+    }
+    return { within: unique(within), rows: unique(rows) };
+  };
 
   const favoured = (el: DomElement): boolean => {
     if (!query.prefer) return false;
@@ -353,11 +549,22 @@ export function findInPage(query: PageQuery): PageMatch {
       return /^(?:checkbox|radio|switch|menuitemcheckbox|menuitemradio)$/.test(role);
     return /^(?:combobox|listbox)$/.test(role);
   };
+  // "The first row" of a table means its first row of data, not the header.
+  const headerRow = (el: DomElement): boolean =>
+    implicitRole(el) === 'row' &&
+    (el.parentElement?.tagName === 'THEAD' ||
+      (cellsOf(el).length > 0 && cellsOf(el).every((cell) => implicitRole(cell) === 'columnheader')));
 
   const tried: string[] = [];
+  let nearRows: DomElement[] = [];
   for (const [strategy, run] of strategies) {
     tried.push(strategy);
-    const found = unique(run());
+    let found = unique(run());
+    if (query.near !== null) {
+      const { within, rows } = scoped(found);
+      if (rows.length > nearRows.length) nearRows = rows;
+      found = within;
+    }
     if (found.length === 0) continue;
     const visibility = new Map(found.map((el) => [el, isVisible(el)] as const));
     // Visible beats hidden, the kind of element the action needs beats others, and a control beats
@@ -375,17 +582,72 @@ export function findInPage(query: PageQuery): PageMatch {
     const pool = visibleOnes.length > 0 ? visibleOnes : ranked;
     let element: DomElement | null = pool[0] ?? null;
     if (query.nth !== null) {
-      const inOrder = [...pool].sort((a, b) => found.indexOf(a) - found.indexOf(b));
+      let inOrder = [...pool].sort((a, b) => found.indexOf(a) - found.indexOf(b));
+      const data = inOrder.filter((el) => !headerRow(el));
+      if (data.length > 0) inOrder = data;
       element = (query.nth === -1 ? inOrder[inOrder.length - 1] : inOrder[query.nth - 1]) ?? null;
     }
+    const visible = element ? Boolean(visibility.get(element)) : false;
     return {
       strategy,
       elements: ranked,
       visibleCount: visibleOnes.length,
       element,
-      visible: element ? Boolean(visibility.get(element)) : false,
+      visible,
       tried,
+      hover: element && !visible ? rowOf(element) : null,
+      nearRows: nearRows.length,
+      closest: [],
     };
   }
-  return { strategy: null, elements: [], visibleCount: 0, element: null, visible: false, tried };
+
+  // Nothing matched: say what was there, the way the person would name it.
+  const closest = ((): string[] => {
+    const words = new Set(want.split(/[\s_-]+/).filter((w) => w.length > 1));
+    const scored: Array<{ text: string; score: number }> = [];
+    for (const el of everything) {
+      const role = implicitRole(el);
+      if (!role || !INTERACTIVE.has(role) || !isVisible(el)) continue;
+      const shown = nameOf(el, role)
+        .replace(/[\s\u00a0]+/g, ' ')
+        .trim()
+        .slice(0, 60);
+      const name = shown.toLowerCase();
+      let score = 0;
+      if (roleSet?.has(role)) score += 2;
+      if (name && want && (name.includes(want) || want.includes(name))) score += 3;
+      for (const word of name.split(/\s+/)) if (words.has(word)) score += 2;
+      if (query.near !== null && nearRows.some((row) => holds(row, el))) score += 4;
+      if (score === 0) continue;
+      const row = rowOf(el);
+      const rowText = row
+        ? (row.innerText ?? textOf(row))
+            .replace(/[\s\u00a0]+/g, ' ')
+            .trim()
+            .slice(0, 40)
+        : '';
+      const where = rowText && rowText.toLowerCase() !== name ? ` (in "${rowText}")` : '';
+      scored.push({ text: `${role}${shown ? ` "${shown}"` : ' without a name'}${where}`, score });
+    }
+    return [
+      ...new Set(
+        scored
+          .map((entry, order) => ({ ...entry, order }))
+          .sort((a, b) => b.score - a.score || a.order - b.order)
+          .map((entry) => entry.text),
+      ),
+    ].slice(0, 5);
+  })();
+  return {
+    strategy: null,
+    elements: [],
+    visibleCount: 0,
+    element: null,
+    visible: false,
+    tried,
+    // The row with the text is there but shows no such control: it may appear while hovered.
+    hover: nearRows.length === 1 ? (nearRows[0] ?? null) : null,
+    nearRows: nearRows.length,
+    closest,
+  };
 }

@@ -9,6 +9,17 @@ export interface DomNode {
   textContent: string | null;
   childNodes: ArrayLike<DomNode>;
   parentElement: DomElement | null;
+  parentNode: DomNode | null;
+  /** Set on a shadow root: the element it is attached to. */
+  host?: DomElement;
+}
+
+/** A document or an open shadow root: somewhere to query elements. */
+export interface DomRoot extends DomNode {
+  querySelectorAll(selector: string): ArrayLike<DomElement>;
+  getElementById(id: string): DomElement | null;
+  elementFromPoint?(x: number, y: number): DomElement | null;
+  activeElement?: DomElement | null;
 }
 
 export interface DomRect {
@@ -33,6 +44,9 @@ export interface DomElement extends DomNode {
   closest(selector: string): DomElement | null;
   matches(selector: string): boolean;
   contains(other: DomElement | null): boolean;
+  /** The element's open shadow root, if it has one. */
+  shadowRoot?: DomRoot | null;
+  getRootNode(): DomRoot;
   querySelectorAll(selector: string): ArrayLike<DomElement>;
   getBoundingClientRect(): DomRect;
   checkVisibility?(options?: Record<string, boolean>): boolean;
@@ -102,4 +116,7 @@ export interface DomWindow {
   scrollTo(options: { top?: number; left?: number; behavior?: string }): void;
   addEventListener(type: string, listener: (event: never) => void, options?: unknown): void;
   requestAnimationFrame(callback: () => void): number;
+  /** The `<iframe>` this window is in (same-origin parents only), or null at the top. */
+  frameElement: DomElement | null;
+  parent: DomWindow;
 }

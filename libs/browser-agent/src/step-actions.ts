@@ -419,9 +419,29 @@ async function selectNative(
   return `selected "${choice.label}" in ${found.describe}`;
 }
 
+/**
+ * The checkbox a check step means: the element named, or, when that is only text ("Check 'Buy
+ * milk'" on a list whose labels are not tied to their checkboxes), the checkbox in its row.
+ */
+async function findCheckable(ctx: StepContext, step: CheckStep): Promise<FoundElement> {
+  const found = await findElement(ctx, step.target, { prefer: 'checkable' });
+  if (step.target.role || step.target.near !== undefined || !step.target.name) return found;
+  const state = await found.handle.evaluate(readElementState);
+  if (state.checkable && state.checked !== null) return found;
+  const inRow = await findOnce(ctx.page, { name: '', role: 'checkbox', near: step.target.name });
+  if (!inRow.match?.visible) {
+    await disposeQuietly(inRow.match?.handle);
+    return found;
+  }
+  await disposeQuietly(found.handle);
+  ctx.report.strategy = `${inRow.match.strategy} next to the text`;
+  ctx.report.candidates = inRow.match.count;
+  return { ...inRow.match, describe: `the checkbox next to "${step.target.name}"` };
+}
+
 async function check(ctx: StepContext, step: CheckStep): Promise<string> {
   const wanted = step.action === 'check';
-  const found = await findElement(ctx, step.target, { prefer: 'checkable' });
+  const found = await findCheckable(ctx, step);
   try {
     const before = await found.handle.evaluate(readElementState);
     if (!before.checkable || before.checked === null) {
@@ -504,11 +524,21 @@ async function waitForElement(ctx: StepContext, step: WaitForElementStep): Promi
   }
 }
 
-/** Page text, or undefined while a navigation has the page between documents. */
+/**
+ * Page text, with the text of its frames after it (a person sees an `<iframe>`'s text as part of
+ * the page), or undefined while a navigation has the page between documents.
+ */
 export async function safePageText(page: Page): Promise<string | undefined> {
+  let text: string;
   try {
-    return await page.evaluate(pageText);
+    text = await page.evaluate(pageText);
   } catch {
     return undefined;
   }
+  for (const frame of page.frames()) {
+    if (frame === page.mainFrame() || frame.detached) continue;
+    const inner = await frame.evaluate(pageText).catch(() => '');
+    if (inner) text = `${text} ${inner}`;
+  }
+  return text;
 }

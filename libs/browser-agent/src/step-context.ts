@@ -44,6 +44,13 @@ export async function findElement(
     timeoutMs: Math.max(0, ctx.deadline - Date.now()),
     limit: `the action timeout of ${ctx.limits.actionTimeoutMs} ms`,
     signal: ctx.signal,
+    // Controls many apps show only while their row is hovered: hover the row, as a person does.
+    hover: async (row) => {
+      await ctx.pointer.moveOnto(row, 'the row', {
+        deadline: Math.min(ctx.deadline, Date.now() + 1000),
+        actionTimeoutMs: ctx.limits.actionTimeoutMs,
+      });
+    },
     ...options,
   });
   ctx.report.strategy = found.strategy;

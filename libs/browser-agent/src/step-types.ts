@@ -26,6 +26,11 @@ export interface Target {
   role?: TargetRole;
   /** 1-based position among the matches ("the second link"); -1 means the last one. */
   nth?: number;
+  /**
+   * Text the element sits next to ("the checkbox next to 'Buy milk'", "Edit in the row with 'Ada'"):
+   * the element is looked for in the smallest container (list item, table row, card) holding it.
+   */
+  near?: string;
 }
 
 export type MatchMode = 'equals' | 'contains' | 'startsWith' | 'endsWith' | 'matches';

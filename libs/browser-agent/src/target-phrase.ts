@@ -28,6 +28,10 @@ const ROLE_WORDS: ReadonlyArray<readonly [string, TargetRole | undefined]> = [
   ['items', 'listitem'],
   ['item', 'listitem'],
   ['entries', 'listitem'],
+  ['todos', 'listitem'],
+  ['todo', 'listitem'],
+  ['tasks', 'listitem'],
+  ['task', 'listitem'],
   ['text fields', 'textbox'],
   ['text field', 'textbox'],
   ['text boxes', 'textbox'],
@@ -138,6 +142,10 @@ const SCOPE_RE =
 
 /** Role words that are also common in names ("Add item", "Select all"), so they need an article. */
 const WEAK_ROLE_WORDS = new Set([
+  'todos',
+  'todo',
+  'tasks',
+  'task',
   'items',
   'item',
   'entries',
@@ -173,6 +181,35 @@ const WEAK_ROLE_WORDS = new Set([
   'switch',
 ]);
 
+// "Next to", "beside", "in the row with", and (before a quoted text) "for" and "of": the element is
+// named by what sits beside it.
+const NEAR_CORE =
+  '(?:(?:that\\s+is\\s+|which\\s+is\\s+)?(?:right\\s+|just\\s+|directly\\s+)?(?:next\\s+to|beside|besides|alongside|near)|(?:in|on|inside|within|from|at)\\s+(?:the\\s+)?(?:same\\s+)?(?:table\\s+row|list\\s+item|row|line|item|entry|card|tile|record|listing|task|todo)(?:\\s+(?:of|for|with|containing|that\\s+(?:has|contains|says|shows|reads)|which\\s+(?:has|contains|says|shows)|saying|reading|showing|labell?ed|named|called))?)';
+const NEAR_NOUNS = '(?:(?:item|row|entry|task|todo|text|one|user|product|person|card|line|label)\\s+)?';
+const NEAR_RE = new RegExp(`^(.+?)\\s+${NEAR_CORE}\\s+(?:the\\s+)?${NEAR_NOUNS}(.+)$`, 'i');
+const NEAR_QUOTED_RE = new RegExp(
+  `^(.+?)\\s+(?:for|of)\\s+(?:the\\s+)?${NEAR_NOUNS}(${TOKEN_PATTERN.replace('[qu]', 'q')})(?:\\s+(?:item|row|entry|task|todo|card|line))?$`,
+  'i',
+);
+
+const NEAR_ROW_RE = new RegExp(
+  `^(.+?)\\s+(?:in|on|inside|within|from)\\s+(?:the\\s+)?(${TOKEN_PATTERN.replace('[qu]', 'q')})\\s+(?:row|item|entry|card|line|task|todo|list item|table row|tile|record)$`,
+  'i',
+);
+
+/** Splits "the checkbox next to 'Buy milk'" into the element phrase and the text it sits next to. */
+function splitNear(text: string, tokens: readonly MaskToken[]): { rest: string; near?: string } {
+  const match = NEAR_ROW_RE.exec(text) ?? NEAR_QUOTED_RE.exec(text) ?? NEAR_RE.exec(text);
+  if (!match?.[1] || !match[2]) return { rest: text };
+  const anchorPhrase = match[2].trim();
+  const quoted = QUOTE_TOKEN_RE.exec(anchorPhrase);
+  const near = quoted
+    ? unmask(quoted[0], tokens)
+    : unmask(anchorPhrase.replace(/\s+(?:item|row|entry|task|todo|card|line|text)$/i, ''), tokens).trim();
+  if (!near) return { rest: text };
+  return { rest: match[1].trim(), near };
+}
+
 /**
  * Reads an element description: "the Submit button", "the 'Remember me' checkbox", "the link Learn
  * more", "the second 'Delete' button", "#login .submit". Returns undefined for an empty phrase.
@@ -185,6 +222,11 @@ export function parseTarget(phrase: string, tokens: readonly MaskToken[]): Targe
     .replace(SCOPE_RE, '')
     .trim();
   if (!text) return undefined;
+  const { rest, near } = splitNear(text, tokens);
+  if (near !== undefined) {
+    const inner = parseTarget(rest, tokens);
+    return inner ? { ...inner, near } : undefined;
+  }
 
   const raw = unmask(text, tokens).trim();
   if (!containsQuote(text) && CSS_LIKE_RE.test(raw) && !/\s[a-z]+\s[a-z]+/i.test(raw)) {

@@ -1,0 +1,154 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { useBrowserTab } from '../testing/browser-tab.js';
+import { type LocalSite, serveLocalSite } from '../testing/local-site.js';
+import { REAL_APP_ROUTES } from '../testing/real-app-pages.js';
+import { AgentLog } from './agent-log.js';
+import { interpretQuery, runInterpreter, type RunResult } from './interpreter-agent.js';
+import type { RunLimits } from './run-limits.js';
+
+const FAST: Partial<RunLimits> = {
+  navigationTimeoutMs: 5000,
+  actionTimeoutMs: 2500,
+  assertionTimeoutMs: 1200,
+};
+
+const ADD_THREE = `Open $SITE/todos
+  Type "Buy milk" into the "What needs to be done?" field and press Enter
+  Type "Walk the dog" into the "What needs to be done?" field and press Enter
+  Type "Write tests" into the "What needs to be done?" field and press Enter`;
+
+describe('plain-English tests on pages written like real apps (real Chromium)', () => {
+  const tab = useBrowserTab();
+  let site: LocalSite;
+
+  beforeAll(async () => {
+    site = await serveLocalSite(REAL_APP_ROUTES);
+  });
+  afterAll(async () => {
+    await site?.close();
+  });
+
+  async function run(query: string): Promise<RunResult> {
+    const interpreted = interpretQuery(query.replaceAll('$SITE', site.url));
+    if (!interpreted.ok) throw new Error(interpreted.summary);
+    return runInterpreter({ page: tab.page, steps: interpreted.steps, log: new AgentLog(), limits: FAST });
+  }
+
+  function failedStep(result: RunResult) {
+    expect(result.verdict).toBe('failed');
+    const failed = result.steps.find((s) => s.status === 'failed');
+    expect(failed).toBeDefined();
+    return failed as NonNullable<typeof failed>;
+  }
+
+  it('checks, deletes (hover-only button) and edits to-do rows named by their text', async () => {
+    const result = await run(`${ADD_THREE}
+      Check the checkbox next to "Walk the dog"
+      The checkbox next to "Walk the dog" should be checked
+      The checkbox beside "Buy milk" is unchecked
+      Verify the page shows "2 items left"
+      Click the delete button next to "Walk the dog"
+      The page should not contain "Walk the dog"
+      There are 2 items
+      Double-click "Buy milk"
+      Press End then type " and eggs"
+      Press Enter
+      The page shows "Buy milk and eggs"
+      Mark "Write tests" as done
+      The second item is "Write tests"
+      The last item contains "Write tests"
+      Delete "Write tests"
+      There is 1 item`);
+    expect(result.steps.filter((s) => s.status !== 'passed')).toEqual([]);
+    expect(result.verdict).toBe('succeeded');
+  });
+
+  it('fails a checkbox next to text that is not on the page, and says so', async () => {
+    const failed = failedStep(await run(`${ADD_THREE}\nCheck the checkbox next to "Buy bread"`));
+    expect(failed.text).toBe('Check the checkbox next to "Buy bread"');
+    expect(failed.error).toContain('the text "Buy bread" is not on the page');
+  });
+
+  it('fails a row named ambiguously instead of picking one', async () => {
+    const failed = failedStep(
+      await run(`Open $SITE/users\nClick the "Edit" button in the row with "example.com"`),
+    );
+    expect(failed.error).toContain('ambiguous: 3 elements match next to "example.com"');
+  });
+
+  it('fails an assertion about a row that does not hold', async () => {
+    const failed = failedStep(await run(`${ADD_THREE}\nThe checkbox next to "Buy milk" should be checked`));
+    expect(failed.error).toContain(
+      'expected the checkbox next to "Buy milk" to be checked but it is unchecked',
+    );
+  });
+
+  it('acts in table rows: a button in the row, a column by its header, an icon button by its title', async () => {
+    const result = await run(`Open $SITE/users
+      Click Edit in the row with "Alan Turing"
+      The page shows "Editing Alan Turing"
+      The role of "Alan Turing" is "Admin"
+      The email of "Grace Hopper" is "grace@example.com"
+      Click the first "Edit" button
+      The page shows "Editing Ada Lovelace"
+      Check the checkbox in the "Grace Hopper" row
+      The last row contains "Grace Hopper"
+      Click the delete button for "Grace Hopper"
+      The page shows "Removed Grace Hopper"
+      The page does not show "grace@example.com"`);
+    expect(result.steps.filter((s) => s.status !== 'passed')).toEqual([]);
+    expect(result.verdict).toBe('succeeded');
+  });
+
+  it('fails a column value that differs', async () => {
+    const failed = failedStep(await run(`Open $SITE/users\nThe role of "Ada Lovelace" is "Admin"`));
+    expect(failed.error).toContain('"Engineer"');
+  });
+
+  it('finds cards by their heading, and icon buttons by their accessible name', async () => {
+    const result = await run(`Open $SITE/shop
+      The price of "Blue mug" is "€12"
+      Click the "Add to cart" button on the "Red mug" card
+      Click "Add to cart" next to "Green plate"
+      The page shows "Cart: 2 items"`);
+    expect(result.steps.filter((s) => s.status !== 'passed')).toEqual([]);
+    expect(result.verdict).toBe('succeeded');
+  });
+
+  it('fails a wrong price, and lists the closest candidates when a button is missing', async () => {
+    const price = failedStep(await run(`Open $SITE/shop\nThe price of "Blue mug" is "€13"`));
+    expect(price.error).toContain('"€12"');
+    const missing = failedStep(await run(`Open $SITE/shop\nClick the "Add to wishlist" button`));
+    expect(missing.error).toContain('closest on the page: button "Add to cart" (in "Blue mug €12');
+  });
+
+  it('works inside Web Components (open shadow roots)', async () => {
+    const result = await run(`Open $SITE/components
+      Type "Buy milk" into the "What needs to be done?" field and press Enter
+      Type "Walk the dog" into the "What needs to be done?" field and press Enter
+      Check the checkbox next to "Buy milk"
+      The checkbox next to "Buy milk" is checked
+      Click the delete button next to "Walk the dog"
+      There is 1 item`);
+    expect(result.steps.filter((s) => s.status !== 'passed')).toEqual([]);
+    expect(result.verdict).toBe('succeeded');
+  });
+
+  it('fails in Web Components too when the row is not there', async () => {
+    const failed = failedStep(
+      await run(`Open $SITE/components
+        Type "Buy milk" into the "What needs to be done?" field and press Enter
+        Click the delete button next to "Walk the dog"`),
+    );
+    expect(failed.error).toContain('"Walk the dog" is not on the page');
+  });
+
+  it('works inside a same-origin iframe', async () => {
+    const result = await run(`Open $SITE/framed
+      Type "ada@example.com" into the "Your email" field
+      Click the Subscribe button
+      The text "Subscribed ada@example.com" should appear`);
+    expect(result.steps.filter((s) => s.status !== 'passed')).toEqual([]);
+    expect(result.verdict).toBe('succeeded');
+  });
+});
