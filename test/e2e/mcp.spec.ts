@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { A2aStack } from '../support/a2a-stack.js';
+import { insertApiKey } from '../support/runner-client.js';
 
 // The MCP endpoint of the agent gateway (Streamable HTTP, stateless) with the official MCP client,
 // against real gateway and browser worker processes.
@@ -88,8 +89,23 @@ describe('MCP tools', () => {
     expect(anonymous.status).toBe(401);
     expect(await anonymous.json()).toMatchObject({ jsonrpc: '2.0', error: { code: expect.any(Number) } });
     expect((await post({ authorization: 'Bearer wrong' })).status).toBe(401);
-    expect((await post({ authorization: `Bearer ${KEY}`, origin: 'http://evil.example' })).status).toBe(403);
+    const evil = await post({ authorization: `Bearer ${KEY}`, origin: 'http://evil.example' });
+    expect(evil.status).toBe(403);
+    expect(await evil.json()).toMatchObject({
+      error: { message: 'Invalid Origin header: http://evil.example' },
+    });
+    expect(
+      (await post({ authorization: `Bearer ${KEY}`, origin: 'http://localhost.evil.example' })).status,
+    ).toBe(403);
     expect((await post({ authorization: `Bearer ${KEY}` })).status).toBe(200);
+    // The gateway listens on loopback here: pages on this machine (an MCP inspector) may call it.
+    for (const origin of [
+      'http://localhost:8080',
+      'http://127.0.0.1:6274',
+      'http://[::1]:3000',
+      stack.gatewayUrl,
+    ])
+      expect((await post({ authorization: `Bearer ${KEY}`, origin })).status).toBe(200);
   });
 
   it('run_browser_test returns the job at once; get_job, list_jobs and get_job_log follow it', async () => {
@@ -136,7 +152,52 @@ describe('MCP tools', () => {
     )) as unknown as { structuredContent: { job: JobView } };
     expect(result.structuredContent.job.status).toBe('succeeded');
     expect(result.structuredContent.job.summary).toEqual(expect.any(String));
-    expect(progress.length).toBeGreaterThan(0);
+    const steps = progress.filter((message) => message.startsWith('Step '));
+    expect(steps).toEqual([
+      'Step 1/2 started: Open /thanks',
+      'Step 1/2 passed: Open /thanks',
+      'Step 2/2 started: The page contains "Thanks"',
+      'Step 2/2 passed: The page contains "Thanks"',
+    ]);
+  });
+
+  it('declares resources: the recent jobs\u2019 logs and videos, their templates, and reads them', async () => {
+    expect(client.getServerCapabilities()?.resources).toBeDefined();
+    const result = (await client.callTool({
+      name: 'run_browser_test',
+      arguments: { query: 'Open /thanks', initial_url: stack.siteUrl, wait: true },
+    })) as unknown as { structuredContent: { job: JobView } };
+    const job = result.structuredContent.job;
+    expect(job.links.video).toEqual(expect.any(String));
+
+    const { resources } = await client.listResources();
+    const uris = resources.map((r) => r.uri);
+    expect(uris).toEqual(expect.arrayContaining([job.links.log, job.links.video]));
+    expect(resources.find((r) => r.uri === job.links.video)).toMatchObject({ mimeType: 'video/mp4' });
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.map((t) => t.uriTemplate).sort()).toEqual([
+      `${stack.gatewayUrl}/v1/jobs/{job_id}/log`,
+      `${stack.gatewayUrl}/v1/jobs/{job_id}/video`,
+    ]);
+
+    const log = await client.readResource({ uri: job.links.log });
+    expect(log.contents[0]).toMatchObject({ uri: job.links.log, mimeType: 'text/plain' });
+    expect((log.contents[0] as { text: string }).text).toContain(job.id);
+    const video = await client.readResource({ uri: job.links.video! });
+    expect(video.contents[0]).toMatchObject({ uri: job.links.video, mimeType: 'video/mp4' });
+    const bytes = Buffer.from((video.contents[0] as { blob: string }).blob, 'base64');
+    expect(bytes.subarray(4, 8).toString('latin1')).toBe('ftyp');
+
+    const missing = `${stack.gatewayUrl}/v1/jobs/00000000-0000-4000-8000-000000000000/log`;
+    await expect(client.readResource({ uri: missing })).rejects.toMatchObject({ code: -32002 });
+    // Another owner's job reads as missing too.
+    const other = await connect((await insertApiKey(`mcp-other-${Date.now()}`)).key);
+    try {
+      await expect(other.readResource({ uri: job.links.log })).rejects.toMatchObject({ code: -32002 });
+      expect((await other.listResources()).resources.map((r) => r.uri)).not.toContain(job.links.log);
+    } finally {
+      await other.close();
+    }
   });
 
   it('failures are isError results with a readable text and a code', async () => {

@@ -4,6 +4,7 @@ import type { JobRecordDto } from '@suite/contracts';
 import { toMcpToolError } from '@suite/errors';
 import { publicStatus, type JobEventsHub, type JobService, type Principal } from '@suite/jobs';
 import { z } from 'zod';
+import { stepText } from '../a2a/task-stream.js';
 
 export interface McpToolDeps {
   jobs: JobService;
@@ -165,7 +166,7 @@ export function registerRunnerTools(server: McpServer, principal: Principal, dep
           };
           const stop = await events.subscribe(job.id, (event) => {
             if (event.type === 'status') notify(`Job ${publicStatus(event.status)}`);
-            else if (event.type === 'step') notify(`Step ${event.index} ${event.status}: ${event.text}`);
+            else if (event.type === 'step') notify(stepText(event));
           });
           try {
             await events.waitUntilSettled(

@@ -10,12 +10,25 @@ import type { AgentGatewayConfig } from '../agent-gateway.config.js';
 import { AGENT_GATEWAY_CONFIG } from '../app.tokens.js';
 import { InvalidJsonBody } from '../http/json-body.parser.js';
 import { GatewayAuth } from '../runner/gateway-auth.js';
+import { registerRunnerResources } from './mcp-resources.js';
 import { registerRunnerTools } from './mcp-tools.js';
 
 /** A loopback name or literal, any port: a rebinding page can only reach us under its own DNS name. */
 function isLoopbackHost(host: string): boolean {
   try {
     return ['localhost', '127.0.0.1', '[::1]'].includes(new URL(`http://${host}`).hostname);
+  } catch {
+    return false;
+  }
+}
+
+const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+/** A browser origin on this machine (http or https, any port), e.g. an MCP inspector on localhost. */
+function isLoopbackOrigin(origin: string): boolean {
+  try {
+    const url = new URL(origin);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && LOOPBACK_NAMES.has(url.hostname);
   } catch {
     return false;
   }
@@ -28,6 +41,8 @@ export class McpController {
   private readonly logger = new Logger('mcp');
   private readonly allowedHosts: string[];
   private readonly allowedOrigins: string[];
+  /** Listening on loopback only: pages served from this machine (localhost origins) may call. */
+  private readonly localOrigins: boolean;
 
   constructor(
     private readonly auth: GatewayAuth,
@@ -46,6 +61,19 @@ export class McpController {
       ...config.MCP_ALLOWED_HOSTS,
     ];
     this.allowedOrigins = [publicUrl.origin, ...config.MCP_ALLOWED_ORIGINS];
+    this.localOrigins = LOOPBACK_NAMES.has(config.HOST.toLowerCase());
+  }
+
+  /**
+   * Origins MCP's DNS-rebinding rule lets in: ours and the configured ones, and on a loopback
+   * listener any localhost origin. Requests without Origin (not from a browser) pass.
+   */
+  private refusedOrigin(request: FastifyRequest): string | undefined {
+    const header = request.headers.origin;
+    if (header === undefined) return undefined;
+    if (this.allowedOrigins.includes(header)) return undefined;
+    if (this.localOrigins && isLoopbackOrigin(header)) return undefined;
+    return header;
   }
 
   /**
@@ -85,6 +113,15 @@ export class McpController {
         });
         return;
       }
+      const origin = this.refusedOrigin(request);
+      if (origin !== undefined) {
+        void reply.status(403).send({
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32000, message: `Invalid Origin header: ${origin}` },
+        });
+        return;
+      }
       if (request.body instanceof InvalidJsonBody) {
         void reply.status(400).send({
           jsonrpc: '2.0',
@@ -97,7 +134,7 @@ export class McpController {
         { name: 'browser-test-runner', title: 'Browser Test Runner', version: SUITE_VERSION },
         {
           instructions:
-            'Run natural-language browser tests with run_browser_test, then follow them with get_job, get_job_log and list_jobs.',
+            'Run natural-language browser tests with run_browser_test, then follow them with get_job, get_job_log and list_jobs. Job logs and videos are resources too (resources/list shows your recent jobs).',
         },
       );
       registerRunnerTools(server, principal, {
@@ -105,11 +142,15 @@ export class McpController {
         events: this.events,
         publicUrl: this.config.PUBLIC_RUNNER_URL,
       });
+      registerRunnerResources(server, principal, {
+        jobs: this.jobs,
+        publicUrl: this.config.PUBLIC_RUNNER_URL,
+      });
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
         enableDnsRebindingProtection: true,
         allowedHosts: this.allowedHosts,
-        allowedOrigins: this.allowedOrigins,
+        // Origins are checked above (the transport knows no loopback rule).
       });
       reply.hijack();
       reply.raw.on('close', () => {
