@@ -211,3 +211,46 @@ export function submitForm(): string | null {
   form.requestSubmit?.();
   return form.getAttribute('id') ?? form.getAttribute('name') ?? form.getAttribute('action') ?? 'form';
 }
+
+/**
+ * The one checkbox (or switch) in the row an element sits in: a to-do's label is often not tied to
+ * its checkbox, yet "check 'Buy milk'" and "'Buy milk' is checked" mean that checkbox. Looks inside
+ * the element, then up to its list item, table row or card (across shadow boundaries); null when
+ * there is none or more than one.
+ */
+export function checkboxInRow(el: DomElement): DomElement | null {
+  const SELECTOR = 'input[type=checkbox], [role=checkbox], [role=switch]';
+  const within = (node: DomElement): DomElement[] => {
+    const found = Array.from(node.querySelectorAll(SELECTOR));
+    for (const inner of Array.from(node.querySelectorAll('*'))) {
+      if (inner.shadowRoot) found.push(...Array.from(inner.shadowRoot.querySelectorAll(SELECTOR)));
+    }
+    if (node.shadowRoot) found.push(...Array.from(node.shadowRoot.querySelectorAll(SELECTOR)));
+    return found;
+  };
+  for (
+    let node: DomElement | null = el;
+    node && node !== document.body;
+    node = node.parentElement ?? node.parentNode?.host ?? null
+  ) {
+    const found = within(node);
+    if (found.length > 0) return found.length === 1 ? (found[0] ?? null) : null;
+    const role = node.getAttribute('role') ?? '';
+    if (/^(?:LI|TR|ARTICLE)$/.test(node.tagName) || /^(?:row|listitem|article)$/.test(role)) return null;
+  }
+  return null;
+}
+
+/** The element with the caret (followed into shadow roots) when it is a text field; else null. */
+export function focusedField(): DomElement | null {
+  let active = document.activeElement;
+  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+  if (!active) return null;
+  const type = (active.getAttribute('type') ?? '').toLowerCase();
+  const field =
+    active.tagName === 'TEXTAREA' ||
+    (active.tagName === 'INPUT' &&
+      !/^(?:checkbox|radio|button|submit|reset|image|hidden|file|range|color)$/.test(type)) ||
+    Boolean(active.isContentEditable);
+  return field && !active.disabled && !active.readOnly ? active : null;
+}

@@ -361,6 +361,25 @@ const NEIGHBOURS: ReadonlyArray<readonly [string, StepBody]> = [
   ],
   ['Mark "Buy milk" as done', { action: 'check', target: { name: 'Buy milk' } }],
   ['Mark "Buy milk" as not done', { action: 'uncheck', target: { name: 'Buy milk' } }],
+  // Toggle all, done-ness, filters
+  ['Toggle all', click({ name: 'all', role: 'checkbox' })],
+  ['Mark all as complete', { action: 'check', target: { name: 'all', role: 'checkbox' } }],
+  ['mark all todos as active', { action: 'uncheck', target: { name: 'all', role: 'checkbox' } }],
+  ['Uncheck all items', { action: 'uncheck', target: { name: 'all', role: 'checkbox' } }],
+  [
+    '"Buy milk" should be completed',
+    { action: 'assertState', target: { name: 'Buy milk' }, state: 'checked' },
+  ],
+  ['"Buy milk" is not done', { action: 'assertState', target: { name: 'Buy milk' }, state: 'unchecked' }],
+  [
+    'The second todo is marked as done',
+    { action: 'assertState', target: { name: '', role: 'listitem', nth: 2 }, state: 'checked' },
+  ],
+  ['Click the Active filter', click({ name: 'Active' })],
+  [
+    'There are 3 todos',
+    { action: 'assertCount', target: { name: '', role: 'listitem' }, count: 3, comparison: 'eq' },
+  ],
   // Ordinals and counts
   ['Click the second item', click({ name: '', role: 'listitem', nth: 2 })],
   [

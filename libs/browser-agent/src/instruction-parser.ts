@@ -358,9 +358,13 @@ const STATE_WORDS: ReadonlyArray<readonly [RegExp, ElementState, ElementState?]>
   ],
   [/^(?:enabled|clickable|active|usable|not disabled|interactive)$/, 'enabled', 'disabled'],
   [/^(?:disabled|greyed out|grayed out|not enabled|inactive|not clickable)$/, 'disabled', 'enabled'],
-  [/^(?:checked|selected|ticked|on|toggled on|switched on|not unchecked)$/, 'checked', 'unchecked'],
   [
-    /^(?:unchecked|unselected|deselected|unticked|off|toggled off|switched off|not checked|not selected)$/,
+    /^(?:checked|selected|ticked|on|toggled on|switched on|not unchecked|(?:marked (?:as )?)?(?:done|completed?|finished))$/,
+    'checked',
+    'unchecked',
+  ],
+  [
+    /^(?:unchecked|unselected|deselected|unticked|off|toggled off|switched off|not checked|not selected|not done|not completed?|not finished|incomplete|unfinished|(?:marked (?:as )?)?(?:not done|incomplete|undone))$/,
     'unchecked',
     'checked',
   ],
@@ -481,6 +485,22 @@ const selecting: Rule = (s, tokens) => {
   const where = target(match[2], tokens);
   if (option === undefined || !where) return undefined;
   return { action: 'select', option, target: where };
+};
+
+/** "Toggle all", "Mark all as complete", "Check all items": the select-all / toggle-all checkbox. */
+const allItems: Rule = (s) => {
+  const match =
+    /^(toggle|check|select|tick|mark|complete|uncheck|untick|deselect|unmark)\s+all(?:\s+(?:the\s+)?(?:items|todos|tasks|entries|rows))?(?:\s+as\s+(not\s+)?(done|complete|completed|finished|active|incomplete|undone))?$/i.exec(
+      s,
+    );
+  if (!match?.[1]) return undefined;
+  const target = { name: 'all', role: 'checkbox' as const };
+  if (/^toggle$/i.test(match[1]) && !match[3])
+    return { action: 'click', target, clickCount: 1, button: 'left' };
+  const off =
+    /^(?:uncheck|untick|deselect|unmark)$/i.test(match[1]) !==
+    (Boolean(match[2]) !== /^(?:active|incomplete|undone)$/i.test(match[3] ?? ''));
+  return { action: off ? 'uncheck' : 'check', target };
 };
 
 const checking: Rule = (s, tokens) => {
@@ -948,6 +968,7 @@ function assertionRules(s: string, tokens: readonly MaskToken[]): StepBody | und
 }
 
 const ACTION_RULES: readonly Rule[] = [
+  allItems,
   navigation,
   waiting,
   scrolling,

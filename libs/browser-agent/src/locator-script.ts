@@ -442,9 +442,26 @@ export function findInPage(query: PageQuery): PageMatch {
   const byRolePartial: Array<[string, () => DomElement[]]> = roleSet
     ? [['role+name (partial)', () => byRoleAndName('contains')]]
     : [];
+  // "The items", "the second item": list entries, not a menu of links (a to-do app's filters are a
+  // list of links too).
+  const onlyALink = (el: DomElement): boolean => {
+    if (implicitRole(el) !== 'listitem') return false;
+    const links = Array.from(el.querySelectorAll('a[href], [role=link]'));
+    const controls = Array.from(el.querySelectorAll('input, button, select, textarea, [role=checkbox]'));
+    return (
+      links.length === 1 &&
+      controls.length === 0 &&
+      normalize(textOf(el)) === normalize(textOf(links[0] as DomElement))
+    );
+  };
+  const byRoleOnly = (): DomElement[] => {
+    const all = byRoleAndName('exact');
+    const entries = all.filter((el) => !onlyALink(el));
+    return entries.length > 0 ? entries : all;
+  };
   const strategies: Array<[string, () => DomElement[]]> =
     want === ''
-      ? [['role', () => byRoleAndName('exact')]]
+      ? [['role', byRoleOnly]]
       : [
           ...(query.near !== null ? ([['column', byColumn]] as Array<[string, () => DomElement[]]>) : []),
           ...byRole,

@@ -63,6 +63,34 @@ describe('plain-English tests on pages written like real apps (real Chromium)', 
     expect(result.verdict).toBe('succeeded');
   });
 
+  it('toggles all, filters, edits in place and clears completed to-dos', async () => {
+    const result = await run(`${ADD_THREE}
+      There are 3 todos
+      Mark all as complete
+      "Buy milk" should be completed
+      The second todo is done
+      Verify the page shows "0 items left"
+      Uncheck "Walk the dog"
+      "Walk the dog" is not completed
+      Click the Active filter
+      There is 1 item
+      The first item is "Walk the dog"
+      Click "All"
+      Change "Buy milk" to "Buy bread" and press Enter
+      The page contains "Buy bread"
+      Click "Clear completed"
+      The list has 1 item
+      Toggle all
+      The checkbox next to "Walk the dog" is checked`);
+    expect(result.steps.filter((s) => s.status !== 'passed')).toEqual([]);
+    expect(result.verdict).toBe('succeeded');
+  });
+
+  it('fails "is completed" for a to-do that is not', async () => {
+    const failed = failedStep(await run(`${ADD_THREE}\n"Buy milk" should be completed`));
+    expect(failed.error).toContain('to be checked but it is unchecked');
+  });
+
   it('fails a checkbox next to text that is not on the page, and says so', async () => {
     const failed = failedStep(await run(`${ADD_THREE}\nCheck the checkbox next to "Buy bread"`));
     expect(failed.text).toBe('Check the checkbox next to "Buy bread"');

@@ -2,6 +2,8 @@ import { navigationSchemeProblem } from '@suite/egress-policy';
 import type { ElementHandle, KeyInput, Page } from 'puppeteer-core';
 import { describeTarget, findOnce, locate } from './element-locator.js';
 import {
+  checkboxInRow,
+  focusedField,
   pageText,
   readElementState,
   scrollPage,
@@ -316,6 +318,10 @@ async function type(ctx: StepContext, step: TypeStep): Promise<string> {
     const state = await found.handle.evaluate(readElementState);
     if (state.isSelect) return await selectNative(ctx, found, step.value, state);
     if (!state.editable) {
+      const edited = /^(?:button|a|input|select|option)$/.test(state.tag)
+        ? undefined
+        : await editInPlace(ctx, found, step.value);
+      if (edited) return edited;
       throw new StepFailedError(`${found.describe} is a <${state.tag}>, not a field that can be typed into`);
     }
     await focusField(ctx, found, state);
@@ -330,6 +336,33 @@ async function type(ctx: StepContext, step: TypeStep): Promise<string> {
       : `typed "${step.value}" into ${found.describe}`;
   } finally {
     await disposeQuietly(found.handle);
+  }
+}
+
+/**
+ * "Change 'Buy milk' to 'Buy bread'" on text that is edited in place (a to-do's label): double-click
+ * it, as a person does, and type into the field that takes the caret. Undefined when none does.
+ */
+async function editInPlace(
+  ctx: StepContext,
+  found: FoundElement,
+  value: string,
+): Promise<string | undefined> {
+  await ctx.pointer.clickOn(found.handle, found.describe, timing(ctx), { button: 'left', count: 2 });
+  const until = Math.min(ctx.deadline, Date.now() + 1000);
+  for (;;) {
+    const field = (await ctx.page.evaluateHandle(focusedField)).asElement() as ElementHandle | null;
+    if (field) {
+      try {
+        await clearField(ctx, field);
+        await ctx.page.keyboard.type(value, { delay: ctx.typingDelayMs });
+        return `double-clicked ${found.describe} and typed "${value}" into the field that opened`;
+      } finally {
+        await disposeQuietly(field);
+      }
+    }
+    if (Date.now() >= until) return undefined;
+    await sleep(100, ctx.signal);
   }
 }
 
@@ -421,22 +454,17 @@ async function selectNative(
 
 /**
  * The checkbox a check step means: the element named, or, when that is only text ("Check 'Buy
- * milk'" on a list whose labels are not tied to their checkboxes), the checkbox in its row.
+ * milk'" on a list whose labels are not tied to their checkboxes), the one checkbox in its row.
  */
 async function findCheckable(ctx: StepContext, step: CheckStep): Promise<FoundElement> {
   const found = await findElement(ctx, step.target, { prefer: 'checkable' });
-  if (step.target.role || step.target.near !== undefined || !step.target.name) return found;
   const state = await found.handle.evaluate(readElementState);
   if (state.checkable && state.checked !== null) return found;
-  const inRow = await findOnce(ctx.page, { name: '', role: 'checkbox', near: step.target.name });
-  if (!inRow.match?.visible) {
-    await disposeQuietly(inRow.match?.handle);
-    return found;
-  }
+  const inRow = (await found.handle.evaluateHandle(checkboxInRow)).asElement() as ElementHandle | null;
+  if (!inRow) return found;
   await disposeQuietly(found.handle);
-  ctx.report.strategy = `${inRow.match.strategy} next to the text`;
-  ctx.report.candidates = inRow.match.count;
-  return { ...inRow.match, describe: `the checkbox next to "${step.target.name}"` };
+  ctx.report.strategy = `${ctx.report.strategy ?? 'text'}, then the checkbox in its row`;
+  return { ...found, handle: inRow, describe: `the checkbox of ${found.describe}` };
 }
 
 async function check(ctx: StepContext, step: CheckStep): Promise<string> {

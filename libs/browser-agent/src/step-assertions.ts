@@ -1,5 +1,5 @@
 import { describeTarget, findOnce, type FindOutcome } from './element-locator.js';
-import { type ElementSnapshot, readElementState } from './element-state-script.js';
+import { checkboxInRow, type ElementSnapshot, readElementState } from './element-state-script.js';
 import { normalizeUrl } from './instruction-parser.js';
 import { StepFailedError } from './run-limits.js';
 import { safePageText } from './step-actions.js';
@@ -211,19 +211,30 @@ async function checkPageText(ctx: StepContext, step: AssertTextStep): Promise<Ch
   };
 }
 
-/** Finds the element and reads its state in one go; a page between documents counts as "not found yet". */
+/**
+ * Finds the element and reads its state in one go; a page between documents counts as "not found
+ * yet". `checkable`: a to-do's text stands for the checkbox in its row ("'Buy milk' is checked").
+ */
 async function snapshot(
   ctx: StepContext,
   target: Target,
+  checkable = false,
 ): Promise<{ outcome: FindOutcome; state?: ElementSnapshot }> {
-  const outcome = await findOnce(ctx.page, target);
+  const outcome = await findOnce(ctx.page, target, checkable ? 'checkable' : undefined);
   const match = outcome.match;
   if (!match) return { outcome };
   ctx.report.strategy = match.strategy;
   ctx.report.candidates = match.count;
   ctx.report.ambiguous = match.ambiguous;
   try {
-    const state = await match.handle.evaluate(readElementState);
+    let state = await match.handle.evaluate(readElementState);
+    if (checkable && state.checked === null) {
+      const inRow = (await match.handle.evaluateHandle(checkboxInRow)).asElement();
+      if (inRow) {
+        state = await inRow.evaluate(readElementState);
+        await inRow.dispose().catch(() => undefined);
+      }
+    }
     ctx.report.element = await describeFound(match.handle);
     return { outcome, state };
   } catch {
@@ -241,7 +252,8 @@ function notFound(describe: string, expectation: string, outcome: FindOutcome): 
 async function checkState(ctx: StepContext, step: AssertStateStep): Promise<Check> {
   const describe = describeTarget(step.target);
   ctx.report.target = logTarget(step.target);
-  const { outcome, state } = await snapshot(ctx, step.target);
+  const checkable = step.state === 'checked' || step.state === 'unchecked';
+  const { outcome, state } = await snapshot(ctx, step.target, checkable);
   const expectation = `to be ${step.state === 'readonly' ? 'read-only' : step.state}`;
   if (step.state === 'hidden') {
     if (!state || !state.visible)

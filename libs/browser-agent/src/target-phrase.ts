@@ -101,6 +101,8 @@ const ROLE_WORDS: ReadonlyArray<readonly [string, TargetRole | undefined]> = [
   ['dialog', 'dialog'],
   ['modal', 'dialog'],
   ['popup', 'dialog'],
+  ['filters', undefined],
+  ['filter', undefined],
   ['menu', undefined],
   ['section', undefined],
   ['panel', undefined],
@@ -142,6 +144,8 @@ const SCOPE_RE =
 
 /** Role words that are also common in names ("Add item", "Select all"), so they need an article. */
 const WEAK_ROLE_WORDS = new Set([
+  'filters',
+  'filter',
   'todos',
   'todo',
   'tasks',

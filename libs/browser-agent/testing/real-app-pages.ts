@@ -28,13 +28,16 @@ export const TODO_APP = page(
     <ul class="todo-list"></ul>
   </section>
   <footer><span class="todo-count"></span>
+    <ul class="filters"><li><a href="#/">All</a></li><li><a href="#/active">Active</a></li><li><a href="#/completed">Completed</a></li></ul>
     <button class="clear-completed">Clear completed</button></footer>
   <script>
     const list = document.querySelector('.todo-list');
     const todos = [];
     function render() {
       list.innerHTML = '';
+      const filter = location.hash.replace('#/', '');
       todos.forEach((todo, i) => {
+        if ((filter === 'active' && todo.done) || (filter === 'completed' && !todo.done)) return;
         const li = document.createElement('li');
         if (todo.done) li.className = 'completed';
         li.innerHTML = '<div class="view"><input class="toggle" type="checkbox"><label></label>' +
@@ -54,6 +57,7 @@ export const TODO_APP = page(
         });
         list.appendChild(li);
       });
+      document.getElementById('toggle-all').checked = todos.length > 0 && todos.every((t) => t.done);
       const left = todos.filter((t) => !t.done).length;
       document.querySelector('.todo-count').textContent = left + (left === 1 ? ' item left' : ' items left');
     }
@@ -65,6 +69,7 @@ export const TODO_APP = page(
       for (let i = todos.length - 1; i >= 0; i--) if (todos[i].done) todos.splice(i, 1);
       render();
     });
+    window.addEventListener('hashchange', render);
     render();
   </script>`,
 );
