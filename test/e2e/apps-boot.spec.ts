@@ -73,6 +73,33 @@ describe('every app boots and reports its dependencies on /health', () => {
     expect(app.output()).not.toMatch(/error/i);
   });
 
+  it('every app boots with the readable logs `make start` shows (LOG_FORMAT=pretty)', async () => {
+    const apps = await Promise.all(
+      (Object.keys(portVar) as AppName[]).map(async (name) => {
+        const port = await freePort();
+        const app = startApp(name, {
+          ...infra,
+          HOST: '127.0.0.1',
+          [portVar[name]]: String(port),
+          LOG_FORMAT: 'pretty',
+          LOG_LEVEL: 'info',
+        });
+        running.push(app);
+        return { name, app, res: await waitForHttp(`http://127.0.0.1:${port}/health`, app) };
+      }),
+    );
+    for (const { name, app, res } of apps) {
+      expect({ name, status: res.status }).toEqual({ name, status: 200 });
+      // The pretty transport writes from a thread of its own: its lines are all out once the app ended.
+      await app.stop('SIGTERM');
+      // pino-pretty's lines: "[HH:MM:ss.l] INFO: …", not JSON.
+      expect({ name, output: app.output() }).toEqual({
+        name,
+        output: expect.stringMatching(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: /m),
+      });
+    }
+  });
+
   it('reports a dependency that is down without failing liveness, and readiness says 503', async () => {
     const port = await freePort();
     const deadPort = await freePort();

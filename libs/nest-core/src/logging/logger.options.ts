@@ -1,6 +1,14 @@
 import { currentTraceIds, httpSpanIds } from '@suite/telemetry';
 import type { Params } from 'nestjs-pino';
+import { createRequire } from 'node:module';
 import type { LoggerOptions } from 'pino';
+
+/**
+ * pino resolves a transport's name from the files that called it (nestjs-pino and pino-http inside
+ * pnpm's store), where `pino-pretty` is not always reachable: resolve it here, where it is a
+ * dependency, and hand pino the file.
+ */
+const prettyTarget = (): string => createRequire(import.meta.url).resolve('pino-pretty');
 
 /** Secrets that must never reach a log line, wherever they appear in a request. */
 export const REDACTED_PATHS = [
@@ -44,7 +52,7 @@ export function pinoOptions(options: LoggingOptions): LoggerOptions {
     ...(options.pretty
       ? {
           transport: {
-            target: 'pino-pretty',
+            target: prettyTarget(),
             options: { singleLine: true, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname,service' },
           },
         }
