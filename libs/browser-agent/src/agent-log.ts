@@ -83,6 +83,11 @@ export class AgentLog {
     if (value.length >= 3) this.secrets.add(value);
   }
 
+  /** The values masked so far (for masking them in a failure screenshot too). */
+  get secretValues(): string[] {
+    return [...this.secrets];
+  }
+
   /** Applies the secret masks and the caller's `redact` to any text (summaries, step texts). */
   redactText(text: string): string {
     let out = text;

@@ -68,6 +68,7 @@ export {
   type RunResult,
   type Verdict,
 } from './interpreter-agent.js';
+export { captureFailureScreenshot } from './failure-screenshot.js';
 export {
   errorMessage,
   type ExecutedStep,

@@ -15,6 +15,10 @@ export interface InstructionTestOptions {
   signal?: AbortSignal;
   /** Where to record the run; omit for no video. */
   video?: RunVideoOptions;
+  /** Take a screenshot when a step fails (`screenshot` in the result; secrets unreadable in it). */
+  failureScreenshot?: boolean;
+  /** Values to mask in the log, the results and the screenshot (`metadata.secrets`). */
+  secrets?: readonly string[];
 }
 
 export interface InstructionTestResult extends RunResult {
@@ -59,6 +63,8 @@ export async function runInstructionTest(options: InstructionTestOptions): Promi
       ...(options.highlightMouse !== undefined ? { highlightMouse: options.highlightMouse } : {}),
       ...(options.initialUrl ? { initialUrl: options.initialUrl } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.failureScreenshot ? { failureScreenshot: true } : {}),
+      ...(options.secrets ? { secrets: options.secrets } : {}),
     }),
   );
   return { ...result, rejected: false };

@@ -1,4 +1,5 @@
 import type { AgentLog } from './agent-log.js';
+import { captureFailureScreenshot } from './failure-screenshot.js';
 import { parseInstructions, SUPPORTED_PHRASINGS, type UnknownStep } from './instruction-parser.js';
 import { resolveLimits, type RunLimits } from './run-limits.js';
 import { secretFieldValues } from './secret-values.js';
@@ -14,6 +15,11 @@ export interface RunResult {
   summary: string;
   steps: StepResult[];
   assertions: { total: number; passed: number };
+  /**
+   * With `failureScreenshot`: the page when a step failed (JPEG), secrets unreadable in it. The
+   * caller stores it like the video.
+   */
+  screenshot?: Buffer;
 }
 
 export interface RunInterpreterOptions {
@@ -29,6 +35,10 @@ export interface RunInterpreterOptions {
   initialUrl?: string;
   /** Delay between typed characters, so recordings show typing. */
   typingDelayMs?: number;
+  /** Take a screenshot of the page when a step fails (`RunResult.screenshot`). */
+  failureScreenshot?: boolean;
+  /** Values to mask in the log, the results and the screenshot (`metadata.secrets`). */
+  secrets?: readonly string[];
 }
 
 export type InterpretedQuery =
@@ -77,8 +87,9 @@ export async function runInterpreter(options: RunInterpreterOptions): Promise<Ru
     baseUrl: initialUrl,
     stepCount: steps.length,
   });
-  for (const value of secretFieldValues(steps)) log.addSecret(value);
+  for (const value of [...secretFieldValues(steps), ...(options.secrets ?? [])]) log.addSecret(value);
   const results: StepResult[] = [];
+  let screenshot: Buffer | undefined;
   try {
     if (initialUrl && steps[0]?.action !== 'navigate') {
       const failed = await executor.openStartPage(initialUrl);
@@ -97,8 +108,12 @@ export async function runInterpreter(options: RunInterpreterOptions): Promise<Ru
       const { result } = await executor.run(step);
       results.push(result);
       failed = result.status === 'failed';
+      if (failed && options.failureScreenshot) {
+        screenshot = await captureFailureScreenshot(page, log.secretValues);
+      }
     }
-    return finish(results, steps, log);
+    const outcome = finish(results, steps, log);
+    return screenshot ? { ...outcome, screenshot } : outcome;
   } finally {
     await executor.close();
   }
