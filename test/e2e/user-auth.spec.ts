@@ -198,21 +198,9 @@ describe('login', () => {
     expect(all.some((e) => JSON.stringify(e).includes(unknownEmail))).toBe(false);
   });
 
-  it('spends as long on an unknown email as on a wrong password (no timing oracle)', async () => {
-    const { email } = await signUp();
-    const median = async (login: () => Promise<unknown>) => {
-      const times: number[] = [];
-      for (let i = 0; i < 5; i++) {
-        const started = performance.now();
-        await login();
-        times.push(performance.now() - started);
-      }
-      return times.sort((a, b) => a - b)[2]!;
-    };
-    const wrongPassword = await median(() => main.client.login(email, strongPassword()));
-    const unknownEmail = await median(() => main.client.login(uniqueEmail('nobody'), strongPassword()));
-    expect(unknownEmail).toBeGreaterThan(wrongPassword * 0.5);
-  });
+  // An unknown email costing as much as a wrong password (no timing oracle) is pinned by counting
+  // the bcrypt work in password-hasher.spec.ts and password-auth.service.spec.ts: a timed test here
+  // failed on a loaded machine.
 
   it('refuses a user without a password (magic-link or identity-provider account) like a wrong password', async () => {
     const email = uniqueEmail('nopass');

@@ -1,4 +1,5 @@
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
+import bcrypt from 'bcrypt';
 import { PasswordHasher } from './password-hasher.js';
 
 describe('PasswordHasher', () => {
@@ -16,22 +17,24 @@ describe('PasswordHasher', () => {
     await expect(hasher.verify('cafe\u0301-au-lait-42', hash)).resolves.toBe(true);
   });
 
-  it('answers false, after the same bcrypt work, when there is no hash to compare', async () => {
+  it('answers false after the same bcrypt work when there is no hash to compare (no timing oracle)', async () => {
     const hash = await hasher.hash('correct horse battery');
-    const median = async (run: () => Promise<boolean>) => {
-      const times: number[] = [];
-      for (let i = 0; i < 5; i++) {
-        const started = performance.now();
-        expect(await run()).toBe(false);
-        times.push(performance.now() - started);
+    // Counted, not timed: one comparison against a hash of the configured cost in every case.
+    const compare = jest.spyOn(bcrypt, 'compare');
+    try {
+      for (const stored of [hash, null, undefined, '']) {
+        compare.mockClear();
+        await expect(hasher.verify('nope nope nope', stored)).resolves.toBe(false);
+        expect(compare).toHaveBeenCalledTimes(1);
+        const [, against] = compare.mock.calls[0] as unknown as [string, string];
+        expect({ stored, rounds: bcrypt.getRounds(against) }).toEqual({ stored, rounds: 10 });
       }
-      return times.sort((a, b) => a - b)[2]!;
-    };
-    const wrong = await median(() => hasher.verify('nope nope nope', hash));
-    const missing = await median(() => hasher.verify('nope nope nope', null));
-    // bcrypt at cost 10 takes tens of milliseconds; a skipped comparison would take microseconds
-    // (the 5 ms floor keeps a busy machine, which slows some runs more than others, from failing it).
-    expect(missing).toBeGreaterThan(Math.min(wrong * 0.3, 5));
+      compare.mockClear();
+      await expect(hasher.verify('y'.repeat(80), hash)).resolves.toBe(false);
+      expect(compare).toHaveBeenCalledTimes(1);
+    } finally {
+      compare.mockRestore();
+    }
   });
 
   it('never matches a password longer than 72 bytes, even when its first 72 bytes match', async () => {

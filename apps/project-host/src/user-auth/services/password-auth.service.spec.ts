@@ -1,4 +1,5 @@
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
+import bcrypt from 'bcrypt';
 import { AuthErrorCode } from '@suite/errors';
 import { CLIENT, userAuthTestbed } from '../testing/user-auth-testbed.js';
 import type { TokenPair } from '../tokens/token-pair.js';
@@ -110,6 +111,29 @@ describe('PasswordAuthService.login', () => {
       { kind: 'auth.failed', reason: 'invalid_credentials', user: null },
     ]);
     expect(tables.sessionsOf(id)).toHaveLength(1);
+  });
+  it('spends one bcrypt comparison at the same cost on an unknown address as on a wrong password', async () => {
+    // Counted, not timed (a timing test fails on a busy machine): an unknown address is compared
+    // against a dummy hash of the project's cost, so its answer takes as long as a wrong password's.
+    const { passwords, ctx } = setup();
+    await passwords.register(ctx, { email: 'ada@example.com', password: PASSWORD }, CLIENT);
+    const compare = jest.spyOn(bcrypt, 'compare');
+    try {
+      const work: Record<string, number[]> = {};
+      for (const email of ['ada@example.com', 'nobody@example.com']) {
+        compare.mockClear();
+        await expect(
+          passwords.login(ctx, { email, password: 'wrong password' }, CLIENT),
+        ).rejects.toMatchObject({
+          code: AuthErrorCode.InvalidCredentials,
+        });
+        work[email] = compare.mock.calls.map(([, hash]) => bcrypt.getRounds(hash as string));
+      }
+      expect(work['nobody@example.com']).toHaveLength(1);
+      expect(work['nobody@example.com']).toEqual(work['ada@example.com']);
+    } finally {
+      compare.mockRestore();
+    }
   });
 });
 
