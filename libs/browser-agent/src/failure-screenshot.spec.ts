@@ -61,7 +61,7 @@ describe('failure screenshot (real Chromium)', () => {
         log,
         limits: { actionTimeoutMs: 1500, assertionTimeoutMs: 800, navigationTimeoutMs: 5000 },
         failureScreenshot: true,
-        secrets: [SECRET],
+        secretValues: [SECRET],
       });
     };
     const failed = await run(

@@ -18,7 +18,7 @@ export interface InstructionTestOptions {
   /** Take a screenshot when a step fails (`screenshot` in the result; secrets unreadable in it). */
   failureScreenshot?: boolean;
   /** Values to mask in the log, the results and the screenshot (`metadata.secrets`). */
-  secrets?: readonly string[];
+  secretValues?: readonly string[];
 }
 
 export interface InstructionTestResult extends RunResult {
@@ -64,7 +64,7 @@ export async function runInstructionTest(options: InstructionTestOptions): Promi
       ...(options.initialUrl ? { initialUrl: options.initialUrl } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.failureScreenshot ? { failureScreenshot: true } : {}),
-      ...(options.secrets ? { secrets: options.secrets } : {}),
+      ...(options.secretValues ? { secretValues: options.secretValues } : {}),
     }),
   );
   return { ...result, rejected: false };

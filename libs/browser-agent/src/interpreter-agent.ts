@@ -38,7 +38,7 @@ export interface RunInterpreterOptions {
   /** Take a screenshot of the page when a step fails (`RunResult.screenshot`). */
   failureScreenshot?: boolean;
   /** Values to mask in the log, the results and the screenshot (`metadata.secrets`). */
-  secrets?: readonly string[];
+  secretValues?: readonly string[];
 }
 
 export type InterpretedQuery =
@@ -87,7 +87,7 @@ export async function runInterpreter(options: RunInterpreterOptions): Promise<Ru
     baseUrl: initialUrl,
     stepCount: steps.length,
   });
-  for (const value of [...secretFieldValues(steps), ...(options.secrets ?? [])]) log.addSecret(value);
+  for (const value of [...secretFieldValues(steps), ...(options.secretValues ?? [])]) log.addSecret(value);
   const results: StepResult[] = [];
   let screenshot: Buffer | undefined;
   try {
