@@ -44,6 +44,7 @@ describe('A2A gateway', () => {
         version: '1.0.0',
         supportedInterfaces: [
           { url: `${stack.gatewayUrl}/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+          { url: `${stack.gatewayUrl}/a2a/rest`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
         ],
         capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: true },
         defaultInputModes: expect.arrayContaining(['text/plain']),
@@ -548,10 +549,10 @@ describe('A2A gateway', () => {
         expect(update.status.message.role).toBe('ROLE_AGENT');
       }
       expect(ended[2]!.status.message.parts[0]!.text).toBe('Step 3/10 passed: The title contains "Thanks"');
-      const artifacts = results
-        .filter((result) => result.artifactUpdate)
-        .map((r) => r.artifactUpdate.artifact);
-      expect(artifacts.map((artifact: { artifactId: string }) => artifact.artifactId)).toEqual(
+      const artifacts = results.flatMap((result) =>
+        result.artifactUpdate ? [result.artifactUpdate.artifact] : [],
+      );
+      expect(artifacts.map((artifact) => artifact.artifactId)).toEqual(
         expect.arrayContaining(['log', 'video']),
       );
       expect(results.at(-1)!.statusUpdate!.status.state).toBe('TASK_STATE_COMPLETED');
@@ -586,6 +587,131 @@ describe('A2A gateway', () => {
       });
       expect(other.status).toBe(404);
       expect((await fetch(`${apiUrl}/.well-known/agent-card.json`)).status).toBe(200);
+      // The HTTP+JSON binding is forwarded too.
+      const viaRest = await fetch(`${apiUrl}/a2a/rest/tasks/${task.id}`, {
+        headers: { authorization: `Bearer ${KEY}`, 'a2a-version': '1.0' },
+      });
+      expect(viaRest.status).toBe(200);
+      expect(await viaRest.json()).toMatchObject({ id: task.id, status: { state: 'TASK_STATE_COMPLETED' } });
+    });
+
+    it('the HTTP+JSON binding (official client, REST transport) sends, streams, reads, lists and cancels', async () => {
+      const rest = await a2aClient(stack.gatewayUrl, KEY, 'rest');
+      const bindingOf = (c: Client) =>
+        (c as unknown as { transport: { protocolName: string } }).transport.protocolName;
+      expect([bindingOf(rest), bindingOf(client)]).toEqual(['HTTP+JSON', 'JSONRPC']);
+      const task = await rest.sendMessage(
+        sendParams(
+          userMessage(['Open /thanks. The page contains "Thanks"', dataPart({ initial_url: stack.siteUrl })]),
+        ),
+      );
+      expect('status' in task && task.status!.state).toBe(TaskState.TASK_STATE_COMPLETED);
+      const id = (task as { id: string }).id;
+      // The same task over both bindings.
+      const viaRest = await rest.getTask({ tenant: '', id, historyLength: 1 });
+      const viaRpc = await client.getTask({ tenant: '', id, historyLength: 1 });
+      expect(viaRest).toEqual(viaRpc);
+      expect(viaRest.history).toHaveLength(1);
+
+      const events = [];
+      for await (const event of rest.sendMessageStream(
+        sendParams(
+          userMessage(['Open /thanks. The page contains "Thanks"', dataPart({ initial_url: stack.siteUrl })]),
+        ),
+      ))
+        events.push(event);
+      expect(events[0]!.payload!.$case).toBe('task');
+      const last = events.at(-1)!.payload!;
+      expect(last.$case === 'statusUpdate' && last.value.status!.state).toBe(TaskState.TASK_STATE_COMPLETED);
+      expect(events.some((e) => e.payload!.$case === 'artifactUpdate')).toBe(true);
+
+      const listed = await rest.listTasks({
+        tenant: '',
+        contextId: (task as { contextId: string }).contextId,
+        status: TaskState.TASK_STATE_UNSPECIFIED,
+        pageToken: '',
+        statusTimestampAfter: undefined,
+        includeArtifacts: true,
+      });
+      expect(listed.tasks.map((t) => t.id)).toEqual([id]);
+      expect(listed.tasks[0]!.artifacts.length).toBeGreaterThan(0);
+
+      const waiting = await rest.sendMessage(
+        sendParams(
+          userMessage([
+            'Open /thanks. Then juggle three flaming torches',
+            dataPart({ initial_url: stack.siteUrl }),
+          ]),
+        ),
+      );
+      expect('status' in waiting && waiting.status!.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+      const cancelled = await rest.cancelTask({
+        tenant: '',
+        id: (waiting as { id: string }).id,
+        metadata: undefined,
+      });
+      expect(cancelled.status!.state).toBe(TaskState.TASK_STATE_CANCELED);
+      expect(
+        (await rest.listTaskPushNotificationConfig({ tenant: '', taskId: id, pageSize: 0, pageToken: '' }))
+          .configs,
+      ).toEqual([]);
+      const card = await rest.getAgentCard();
+      expect(card.skills.map((skill) => skill.id)).toContain('browser-test-artifacts');
+    });
+
+    it('HTTP+JSON errors are google.rpc.Status bodies with A2A\u2019s HTTP statuses, scoped to the owner', async () => {
+      const base = `${stack.gatewayUrl}/a2a/rest`;
+      const call = async (
+        method: string,
+        path: string,
+        init: { key?: string; body?: string; type?: string } = {},
+      ) => {
+        const headers: Record<string, string> = { 'a2a-version': '1.0' };
+        if (init.key !== '') headers.authorization = `Bearer ${init.key ?? KEY}`;
+        if (init.body !== undefined) headers['content-type'] = init.type ?? 'application/json';
+        const res = await fetch(`${base}${path}`, { method, headers, body: init.body });
+        return { status: res.status, body: (await res.json()) as { error: Record<string, unknown> } };
+      };
+      const missing = await call('GET', `/tasks/${randomUUID()}`);
+      expect(missing).toMatchObject({
+        status: 404,
+        body: {
+          error: {
+            code: 404,
+            status: 'NOT_FOUND',
+            details: [{ '@type': ERROR_INFO, reason: 'TASK_NOT_FOUND', domain: 'a2a-protocol.org' }],
+          },
+        },
+      });
+      const created = await rpc('SendMessage', {
+        message: { messageId: randomUUID(), parts: [{ text: 'Open /' }] },
+        configuration: { returnImmediately: true },
+      });
+      const { id } = created.body.result!.task as { id: string };
+      expect((await call('GET', `/tasks/${id}`, { key: otherKey })).status).toBe(404);
+      expect((await call('POST', `/tasks/${id}:cancel`, { key: otherKey })).status).toBe(404);
+      expect((await call('GET', `/tasks/${id}`, { key: '' })).status).toBe(401);
+      const text = await call('POST', '/message:send', { body: 'Open /', type: 'text/plain' });
+      expect(text).toMatchObject({
+        status: 415,
+        body: { error: { details: [{ reason: 'CONTENT_TYPE_NOT_SUPPORTED' }] } },
+      });
+      const files = await call('POST', '/message:send', {
+        body: JSON.stringify({
+          message: { messageId: 'f', parts: [{ url: 'https://x/y.png', mediaType: 'image/png' }] },
+        }),
+      });
+      expect(files.status).toBe(415);
+      const invalid = await call('POST', '/message:send', {
+        body: JSON.stringify({ message: { parts: [] } }),
+      });
+      expect(invalid).toMatchObject({
+        status: 400,
+        body: { error: { details: [{ reason: 'INVALID_PARAMS' }] } },
+      });
+      expect((await call('GET', '/nowhere')).status).toBe(404);
+      const unversioned = await fetch(`${base}/tasks/${id}`, { headers: { authorization: `Bearer ${KEY}` } });
+      expect(unversioned.status).toBe(400);
     });
 
     it('ListTasks pages newest first with an opaque token, filters, and artifacts only on request', async () => {

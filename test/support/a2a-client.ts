@@ -3,6 +3,7 @@ import {
   ClientFactory,
   ClientFactoryOptions,
   JsonRpcTransportFactory,
+  RestTransportFactory,
   type Client,
 } from '@a2a-js/sdk/client';
 import { randomUUID } from 'node:crypto';
@@ -11,8 +12,15 @@ type SdkSendParams = Parameters<Client['sendMessage']>[0];
 type SdkMessage = NonNullable<SdkSendParams['message']>;
 type SdkPart = SdkMessage['parts'][number];
 
-/** The official A2A client, found through the agent card, sending `key` as a Bearer token. */
-export async function a2aClient(baseUrl: string, key: string): Promise<Client> {
+/**
+ * The official A2A client, found through the agent card, sending `key` as a Bearer token, over the
+ * card's JSON-RPC interface or (binding `rest`) its HTTP+JSON one.
+ */
+export async function a2aClient(
+  baseUrl: string,
+  key: string,
+  binding: 'jsonrpc' | 'rest' = 'jsonrpc',
+): Promise<Client> {
   const fetchImpl: typeof fetch = (input, init = {}) => {
     const headers = new Headers(init.headers);
     headers.set('authorization', `Bearer ${key}`);
@@ -20,7 +28,9 @@ export async function a2aClient(baseUrl: string, key: string): Promise<Client> {
   };
   const factory = new ClientFactory(
     ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-      transports: [new JsonRpcTransportFactory({ fetchImpl })],
+      // Both, each with the key: the SDK's defaults (without it) are replaced, not left to be picked.
+      transports: [new JsonRpcTransportFactory({ fetchImpl }), new RestTransportFactory({ fetchImpl })],
+      preferredTransports: [binding === 'rest' ? 'HTTP+JSON' : 'JSONRPC'],
     }),
   );
   return factory.createFromUrl(baseUrl);

@@ -45,6 +45,7 @@ export {
   type JsonRpcErrorResponse,
   type JsonRpcId,
 } from './json-rpc-error.mapper.js';
+export { toA2aRestError, type A2aRestError, type A2aRestErrorBody } from './a2a-rest-error.mapper.js';
 export {
   toMcpToolError,
   type McpToolErrorContent,

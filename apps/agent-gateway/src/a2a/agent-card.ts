@@ -36,6 +36,7 @@ export function publicAgentCard(publicUrl: string): JsonObject {
       'Runs natural-language browser tests in a real Chromium: give the instructions as text (what to open, click, type and check); the task ends with a pass/fail verdict, a summary, the result of every step, the agent log and a video of the session.',
     supportedInterfaces: [
       { url: `${publicUrl}/a2a`, protocolBinding: 'JSONRPC', protocolVersion: A2A_PROTOCOL_VERSION },
+      { url: `${publicUrl}/a2a/rest`, protocolBinding: 'HTTP+JSON', protocolVersion: A2A_PROTOCOL_VERSION },
     ],
     provider: { organization: 'Browser Test Runner', url: publicUrl },
     version: SUITE_VERSION,

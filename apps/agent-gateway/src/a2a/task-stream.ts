@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { toJsonRpcError } from '@suite/errors';
 import type { MainDb } from '@suite/db';
 import {
   fromSnapshot,
@@ -19,6 +20,12 @@ import { taskArtifacts, taskStateOf } from './task.mapper.js';
 /** Where a followed task's events go (an SSE response, an MCP progress callback, a webhook queue). */
 export interface StreamSink {
   emit(response: StreamResponse): void;
+}
+
+/** A stream to a client: it also says how a failure ends it, and ends. */
+export interface SseStreamSink extends StreamSink {
+  fail(error: unknown, errorId: string | undefined): void;
+  end(): void;
 }
 
 /**
@@ -172,7 +179,7 @@ export class TaskStreamer {
 }
 
 /** JSON-RPC responses as Server-Sent Events (the runner's one SSE writer underneath). */
-export class JsonRpcSseSink implements StreamSink {
+export class JsonRpcSseSink implements SseStreamSink {
   private readonly sse: SseWriter;
 
   constructor(
@@ -187,8 +194,9 @@ export class JsonRpcSseSink implements StreamSink {
     this.sse.send({ jsonrpc: '2.0', id: this.id, result });
   }
 
-  error(body: unknown): void {
-    this.sse.send(body);
+  /** A failure after the stream started: its last event, a JSON-RPC error. */
+  fail(error: unknown, errorId: string | undefined): void {
+    this.sse.send(toJsonRpcError(error, this.id, { errorId }));
   }
 
   end(): void {

@@ -4,12 +4,15 @@ import {
   jsonRpcHttpStatus,
   RUNNER_FRAMEWORK_ERRORS,
   RunnerErrorCode,
+  toA2aRestError,
   toHttpProblem,
   toJsonRpcError,
 } from '@suite/errors';
 import { createExceptionFilter, type ErrorReply } from '@suite/nest-core';
 
 const JSON_RPC_PATH = /^\/(a2a|mcp)(\/|\?|$)/;
+/** A2A's HTTP+JSON binding: its errors are google.rpc.Status bodies, not JSON-RPC ones. */
+const A2A_REST_PATH = /^\/a2a\/rest(\/|\?|$)/;
 
 /** A JSON-RPC error body with the HTTP status its transport answers with. */
 function jsonRpcReply(error: unknown, errorId: string | undefined): ErrorReply {
@@ -34,6 +37,10 @@ export function gatewayExceptionFilter() {
       'method-not-allowed': RUNNER_FRAMEWORK_ERRORS['method-not-allowed'],
     },
     reply: (error, request, errorId) =>
-      JSON_RPC_PATH.test(request.url) ? jsonRpcReply(error, errorId) : toHttpProblem(error, { errorId }),
+      A2A_REST_PATH.test(request.url)
+        ? toA2aRestError(error, { errorId })
+        : JSON_RPC_PATH.test(request.url)
+          ? jsonRpcReply(error, errorId)
+          : toHttpProblem(error, { errorId }),
   });
 }
