@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { generateKeyPairSync, createHmac, randomUUID } from 'node:crypto';
-import { AuthSecrets } from '../../apps/project-host/src/user-auth/crypto/auth-secrets.js';
+import { AuthSecrets } from '../../libs/project-runtime/src/crypto/auth-secrets.js';
 import { PasswordHasher } from '../../apps/project-host/src/user-auth/passwords/password-hasher.js';
 import {
   createTestProject,

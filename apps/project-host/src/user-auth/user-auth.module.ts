@@ -4,7 +4,7 @@ import type { ProjectHostConfig } from '../project-host.config.js';
 import { BackgroundTasks } from './background-tasks.js';
 import { NonceCodes } from './codes/nonce-codes.js';
 import { NonceFailures } from './codes/nonce-failures.js';
-import { AuthSecrets } from './crypto/auth-secrets.js';
+import { AuthSecrets } from '@suite/project-runtime';
 import { UserAuthController } from './http/user-auth.controller.js';
 import { ProjectAccessStrategy } from './http/project-access.strategy.js';
 import { AccessTokenGuard, UserAuthGuard } from './http/user-auth.guards.js';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { NonceKind } from '@suite/db';
 import { Clock } from '../../platform/clock.js';
-import { AuthSecrets, looksLikeToken, randomToken } from '../crypto/auth-secrets.js';
+import { AuthSecrets, looksLikeToken, randomToken } from '@suite/project-runtime';
 import type { AuthStore, CodeRecord } from '../store/auth-store.js';
 
 export interface IssueCode {

@@ -10,7 +10,7 @@ import {
 import type { ProjectContext } from '../../projects/project-context.js';
 import { ProjectResolver } from '../../projects/project-resolver.js';
 import type { ProjectHostConfig } from '../../project-host.config.js';
-import { looksLikeToken, randomToken } from '../crypto/auth-secrets.js';
+import { looksLikeToken, randomToken } from '@suite/project-runtime';
 import { AuthRateLimits } from '../limits/auth-rate-limits.js';
 import { assertRedirectUri, withQuery } from '../redirect-uri.js';
 import { AuthStores, DuplicateRecord } from '../store/auth-store.js';

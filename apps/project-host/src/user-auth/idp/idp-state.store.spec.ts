@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { AuthSecrets, randomToken } from '../crypto/auth-secrets.js';
+import { AuthSecrets, randomToken } from '@suite/project-runtime';
 import { FakeClock, MemoryEphemeralStore } from '../testing/fakes.js';
 import { IDP_STATE_TTL_SECONDS, IdpStateStore, type PendingSignIn } from './idp-state.store.js';
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { queuePrefix } from '@suite/queue';
 import { timingSafeEqual } from 'node:crypto';
 import { EphemeralStore } from '../../platform/ephemeral-store.js';
-import { AuthSecrets, sha256Hex } from '../crypto/auth-secrets.js';
+import { AuthSecrets, sha256Hex } from '@suite/project-runtime';
 import type { AuthorizationChecks } from './oidc-clients.js';
 
 // Sealed with the refresh-grace key; the AAD (the idp-state key) keeps the two uses apart.

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { MailOutbox, type OutgoingMail } from '../../mail/mail-outbox.js';
+import { MailOutbox, type OutgoingMail } from '@suite/project-runtime';
 import type { ProjectContext } from '../../projects/project-context.js';
 import { AuthRateLimits } from '../limits/auth-rate-limits.js';
 

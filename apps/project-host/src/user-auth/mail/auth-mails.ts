@@ -1,4 +1,4 @@
-import type { OutgoingMail } from '../../mail/mail-outbox.js';
+import type { OutgoingMail } from '@suite/project-runtime';
 
 // The five mails of end-user auth, as plain text with an HTML twin. Every value that comes from a
 // user or a project is escaped in the HTML; links are built by the caller from validated parts.

@@ -4,7 +4,7 @@ import { AuthError, AuthErrorCode } from '@suite/errors';
 import { withSpan } from '@suite/telemetry';
 import { AuthEventsPublisher } from '../../events/auth-events.publisher.js';
 import type { ProjectContext } from '../../projects/project-context.js';
-import { sha256Hex } from '../crypto/auth-secrets.js';
+import { sha256Hex } from '@suite/project-runtime';
 import { AuthRateLimits } from '../limits/auth-rate-limits.js';
 import { AuthMailer } from '../mail/auth-mailer.js';
 import { welcomeMail } from '../mail/auth-mails.js';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { dropTenantDatabase, provisionTenantDatabase, TenantClientCache } from '@suite/db';
 import { randomUUID } from 'node:crypto';
 import { adminUrl } from '../../../../../libs/db/src/testing/throwaway-database.js';
-import { randomToken, sha256Hex } from '../crypto/auth-secrets.js';
+import { randomToken, sha256Hex } from '@suite/project-runtime';
 import { FakeClock, testProject } from '../testing/fakes.js';
 import { InMemoryAuthStores } from '../testing/in-memory-auth-store.js';
 import { DuplicateRecord, type AuthStore } from './auth-store.js';

@@ -10,7 +10,7 @@ import { projectHostEnv, type ProjectHostConfig } from '../../project-host.confi
 import { AuthMailer } from '../mail/auth-mailer.js';
 
 type OutgoingMail = Parameters<AuthMailer['send']>[1];
-import { AuthSecrets } from '../crypto/auth-secrets.js';
+import { AuthSecrets } from '@suite/project-runtime';
 import { AccessTokens } from '../tokens/access-tokens.js';
 import { SigningKeyRepository, type SigningKeyRecord } from '../tokens/signing-key.repository.js';
 import { SigningKeyStore } from '../tokens/signing-key.store.js';

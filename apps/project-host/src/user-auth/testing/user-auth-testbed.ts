@@ -4,7 +4,7 @@ import type { ProjectHostConfig } from '../../project-host.config.js';
 import { BackgroundTasks } from '../background-tasks.js';
 import { NonceCodes } from '../codes/nonce-codes.js';
 import { NonceFailures } from '../codes/nonce-failures.js';
-import { AuthSecrets } from '../crypto/auth-secrets.js';
+import { AuthSecrets } from '@suite/project-runtime';
 import { AuthRateLimits } from '../limits/auth-rate-limits.js';
 import { PasswordHasher } from '../passwords/password-hasher.js';
 import { AccountClaims } from '../services/account-claim.js';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { queuePrefix } from '@suite/queue';
 import { EphemeralStore } from '../../platform/ephemeral-store.js';
-import { AuthSecrets } from '../crypto/auth-secrets.js';
+import { AuthSecrets } from '@suite/project-runtime';
 import type { TokenPair } from './token-pair.js';
 
 /**

@@ -8,7 +8,7 @@ import { AuthStateCache } from '../../events/auth-state.cache.js';
 import { Clock } from '../../platform/clock.js';
 import type { ProjectContext } from '../../projects/project-context.js';
 import type { ProjectHostConfig } from '../../project-host.config.js';
-import { looksLikeToken, randomToken, sha256Hex } from '../crypto/auth-secrets.js';
+import { looksLikeToken, randomToken, sha256Hex } from '@suite/project-runtime';
 import { AuthStores, type AuthStore, type NewSession } from '../store/auth-store.js';
 import { REFRESH_TOKEN_TTL_MS } from '../user-auth.constants.js';
 import { snapshotOf, tokenUserOf, type TokenUser } from '../user-snapshot.js';

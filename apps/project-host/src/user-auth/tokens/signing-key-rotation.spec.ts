@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { AuthSecrets } from '../crypto/auth-secrets.js';
+import { AuthSecrets } from '@suite/project-runtime';
 import { SESSION_FAMILY, TOKEN_AUDIENCE, TOKEN_USER, tokensOverTime } from '../testing/fakes.js';
 import { ACCESS_TOKEN_TTL_SECONDS, SIGNING_KEY_ROTATE_AFTER_MS } from '../user-auth.constants.js';
 import { AccessTokens } from './access-tokens.js';

@@ -7,7 +7,7 @@ import {
 } from '../../../../../libs/db/src/testing/throwaway-database.js';
 import type { PlatformResources } from '../../platform/platform-resources.js';
 import { SystemClock } from '../../platform/clock.js';
-import { AuthSecrets } from '../crypto/auth-secrets.js';
+import { AuthSecrets } from '@suite/project-runtime';
 import { SESSION_FAMILY, TOKEN_USER } from '../testing/fakes.js';
 import { AccessTokens } from './access-tokens.js';
 import { PrismaSigningKeyRepository } from './signing-key.repository.js';

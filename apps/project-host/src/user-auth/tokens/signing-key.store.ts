@@ -7,7 +7,7 @@ import {
   type JsonWebKey,
   type KeyObject,
 } from 'node:crypto';
-import { AuthSecrets } from '../crypto/auth-secrets.js';
+import { AuthSecrets } from '@suite/project-runtime';
 import {
   ACCESS_TOKEN_ALG,
   ACCESS_TOKEN_TTL_SECONDS,
