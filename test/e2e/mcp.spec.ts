@@ -169,6 +169,11 @@ describe('MCP tools', () => {
     })) as unknown as { structuredContent: { job: JobView } };
     const job = result.structuredContent.job;
     expect(job.links.video).toEqual(expect.any(String));
+    // The result links them as resources.
+    const links = (result as unknown as { content: { type: string; uri?: string }[] }).content
+      .filter((item) => item.type === 'resource_link')
+      .map((item) => item.uri);
+    expect(links).toEqual([job.links.log, job.links.video]);
 
     const { resources } = await client.listResources();
     const uris = resources.map((r) => r.uri);

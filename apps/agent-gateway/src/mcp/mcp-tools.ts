@@ -81,6 +81,28 @@ const ok = (text: string, structured: Record<string, unknown>): CallToolResult =
   structuredContent: structured,
 });
 
+/** A job's result: its description, and its log and video as links to the server's resources. */
+function jobResult(text: string, job: JobRecordDto): CallToolResult {
+  const result = ok(text, { job });
+  result.content.push({
+    type: 'resource_link',
+    uri: job.links.log,
+    name: `job-${job.id}-log`,
+    title: `Agent log of job ${job.id}`,
+    mimeType: 'text/plain',
+  });
+  if (job.links.video) {
+    result.content.push({
+      type: 'resource_link',
+      uri: job.links.video,
+      name: `job-${job.id}-video`,
+      title: `Video of job ${job.id}`,
+      mimeType: 'video/mp4',
+    });
+  }
+  return result;
+}
+
 /** Any failure becomes an isError result the calling model can read and act on. */
 async function guarded(run: () => Promise<CallToolResult>): Promise<CallToolResult> {
   try {
@@ -182,7 +204,7 @@ export function registerRunnerTools(server: McpServer, principal: Principal, dep
         }
         const view = absolute(job, publicUrl);
         const next = FINAL.has(view.status) ? '' : ' Call get_job with its id to follow it.';
-        return ok(`${describeJob(view)}${next}`, { job: view });
+        return jobResult(`${describeJob(view)}${next}`, view);
       }),
   );
 
@@ -198,7 +220,7 @@ export function registerRunnerTools(server: McpServer, principal: Principal, dep
     ({ job_id }) =>
       guarded(async () => {
         const job = absolute(await jobs.get(principal, job_id), publicUrl);
-        return ok(describeJob(job), { job });
+        return jobResult(describeJob(job), job);
       }),
   );
 
