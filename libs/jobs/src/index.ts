@@ -62,4 +62,3 @@ export {
   type RunnerJobsConfig,
 } from './runner-jobs.providers.js';
 export { JobConnections, type JobConnectionsConfig, type JobConnectionsOptions } from './job-connections.js';
-export { SseWriter } from './sse-writer.js';

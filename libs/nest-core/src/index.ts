@@ -13,6 +13,7 @@ export {
   type FrameworkFailure,
 } from './http/exception-filter.factory.js';
 export { inlineScriptSource, pageSecurityHeaders, type PageSecurityOptions } from './http/page-security.js';
+export { SseWriter } from './http/sse-writer.js';
 export { DependencyProbe, type ProbeResult } from './health/dependency-probe.js';
 export { HealthController } from './health/health.controller.js';
 export { HealthModule } from './health/health.module.js';

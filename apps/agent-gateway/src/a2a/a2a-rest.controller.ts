@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { A2aError, A2aErrorCode, isUnexpectedError, newErrorId, toA2aRestError } from '@suite/errors';
-import { SseWriter, type Principal } from '@suite/jobs';
+import type { Principal } from '@suite/jobs';
+import { SseWriter } from '@suite/nest-core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerResponse } from 'node:http';
 import { InvalidJsonBody } from '../http/json-body.parser.js';

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import { SseWriter } from '@suite/nest-core';
 import { toJsonRpcError } from '@suite/errors';
 import type { MainDb } from '@suite/db';
 import {
   fromSnapshot,
   isSettledStatus,
   JobEventsHub,
-  SseWriter,
   type JobEvent,
   type JobStatusEvent,
   type JobStepEvent,

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
+import { SseWriter } from '@suite/nest-core';
 import { FINAL_JOB_STATUSES, type JobRecordDto } from '@suite/contracts';
 import {
   fromSnapshot,
   JobEventsHub,
   JobService,
-  SseWriter,
   toJobRecord,
   type JobEvent,
   type Principal,

@@ -1,14 +1,12 @@
 import { Controller, Get, Logger, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { AuthError, AuthErrorCode } from '@suite/errors';
+import { SseWriter } from '@suite/nest-core';
 import type { FastifyReply } from 'fastify';
 import { CurrentProject, ProjectHostGuard, type ProjectRequest } from '../projects/host.guards.js';
 import type { ProjectContext } from '../projects/project-context.js';
 import { AccessTokens } from '../user-auth/tokens/access-tokens.js';
 import { audienceOf, RefreshSessions } from '../user-auth/tokens/refresh-sessions.js';
 import { ProjectPush, type PushMessage } from '@suite/project-runtime';
-
-/** A comment line now and then keeps proxies from closing an idle stream. */
-const HEARTBEAT_MS = 25_000;
 
 /**
  * `GET /api/_platform/push`: the signed-in user's push stream (server-sent events). Project code
@@ -46,33 +44,22 @@ export class PushStreamController {
     }
 
     reply.hijack();
-    const raw = reply.raw;
-    raw.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache, no-transform',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
-    });
-    const write = (text: string) => {
-      if (!raw.writableEnded) raw.write(text);
-    };
+    const sse = new SseWriter(reply.raw);
     const stop = await this.push.subscribe(ctx.project.id, claims.sub, (message: PushMessage) =>
-      write(`event: push\ndata: ${JSON.stringify(message)}\n\n`),
+      sse.send(message, 'push'),
     );
-    const heartbeat = setInterval(() => write(': ping\n\n'), HEARTBEAT_MS);
     const expiry = setTimeout(
       () => {
-        write('event: expired\ndata: {}\n\n');
-        raw.end();
+        sse.send({}, 'expired');
+        sse.end();
       },
       Math.max(0, claims.exp * 1000 - Date.now()),
     );
-    raw.on('close', () => {
-      clearInterval(heartbeat);
+    reply.raw.on('close', () => {
       clearTimeout(expiry);
       stop();
     });
-    write(`event: ready\ndata: ${JSON.stringify({ userId: claims.sub })}\n\n`);
+    sse.send({ userId: claims.sub }, 'ready');
     this.logger.debug({ projectId: ctx.project.id }, 'push stream opened');
   }
 }
