@@ -264,6 +264,11 @@ describe('A2A gateway', () => {
       const theirs = await send(name, otherKey);
       expect([first.contextId, second.contextId, theirs.contextId]).toEqual([name, name, name]);
       expect(await listed(name)).toEqual([second.id, first.id]);
+      // First messages of one new context may race: they all land in it.
+      const raced = `raced-${randomUUID()}`;
+      const racing = await Promise.all([1, 2, 3, 4, 5].map(() => send(raced)));
+      expect(new Set(racing.map((t) => t.contextId))).toEqual(new Set([raced]));
+      expect((await listed(raced)).sort()).toEqual(racing.map((t) => t.id).sort());
       expect(await listed(name, otherKey)).toEqual([theirs.id]);
       // The official client's own context ids (UUIDs) work the same way.
       const sdkContext = randomUUID();

@@ -34,12 +34,20 @@ export class A2aContextRepository {
   /** The owner's context named `clientId`, made when there is none (two first messages may race). */
   async ensureNamed(owner: string, clientId: string): Promise<{ id: string; created: boolean }> {
     const id = newId();
-    const row = await this.db.a2aContext.upsert({
-      where: { owner_clientId: { owner, clientId } },
-      create: { id, owner, clientId },
-      update: {},
-      select: { id: true },
-    });
+    const row = await this.db.a2aContext
+      .upsert({
+        where: { owner_clientId: { owner, clientId } },
+        create: { id, owner, clientId },
+        update: {},
+        select: { id: true },
+      })
+      .catch(async (error: unknown) => {
+        // The loser of a race on the unique (owner, client_id) finds the winner's row.
+        const winner =
+          (error as { code?: string }).code === 'P2002' ? await this.findNamed(owner, clientId) : null;
+        if (!winner) throw error;
+        return { id: winner };
+      });
     this.remember(row.id, clientId);
     return { id: row.id, created: row.id === id };
   }
