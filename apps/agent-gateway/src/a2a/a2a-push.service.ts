@@ -6,16 +6,15 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { createHostResolver, type EgressPolicy, type HostResolver } from '@suite/egress-policy';
-import type { JobEvent, Principal } from '@suite/jobs';
+import { isSettledStatus, JobEventsHub, JobRepository, type JobEvent, type Principal } from '@suite/jobs';
 import { PushConfigRepository, type PushConfig } from '@suite/push-delivery';
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { AgentGatewayConfig } from '../agent-gateway.config.js';
 import { AGENT_GATEWAY_CONFIG } from '../app.tokens.js';
-import { RunnerResources } from '../runner/runner-resources.js';
-import { isFinalStatus, TaskEvents } from '../runner/task-events.js';
 import { invalidParams, Params, readAuthentication } from './a2a-params.js';
 import { A2aTasksService } from './a2a-tasks.service.js';
 import type { StreamResponse, TaskPushNotificationConfig } from './a2a.types.js';
+import { PushNotificationQueue } from './push-notification.queue.js';
 import { assertPublicWebhookUrl, webhookPolicy } from './webhook-url.guard.js';
 
 /** How far back a restarted gateway looks for tasks whose final notification may be unsent. */
@@ -46,17 +45,17 @@ const toWire = (row: PushConfig): TaskPushNotificationConfig => ({
 export class A2aPushService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('a2a-push');
   private readonly watched = new Map<string, () => Promise<void>>();
-  private readonly configs: PushConfigRepository;
   private readonly policy: EgressPolicy;
   private readonly resolve: HostResolver;
 
   constructor(
-    private readonly resources: RunnerResources,
+    private readonly configs: PushConfigRepository,
+    private readonly jobs: JobRepository,
+    private readonly queue: PushNotificationQueue,
     private readonly tasks: A2aTasksService,
-    private readonly events: TaskEvents,
+    private readonly events: JobEventsHub,
     @Inject(AGENT_GATEWAY_CONFIG) config: AgentGatewayConfig,
   ) {
-    this.configs = new PushConfigRepository(resources.db);
     this.policy = webhookPolicy(config.PUSH_ALLOWED_HOSTS);
     this.resolve = createHostResolver(config.PUSH_DNS_SERVERS);
   }
@@ -116,7 +115,7 @@ export class A2aPushService implements OnApplicationBootstrap, OnApplicationShut
     };
     const row = await this.configs.save(jobId, id, data);
     const job = await this.tasks.findJob(principal, jobId);
-    if (isFinalStatus(job.status)) await this.enqueue(job.id, job.status, [row]);
+    if (isSettledStatus(job.status)) await this.enqueue(job.id, job.status, [row]);
     else await this.follow(job.id);
     return toWire(row);
   }
@@ -159,7 +158,7 @@ export class A2aPushService implements OnApplicationBootstrap, OnApplicationShut
     if (this.watched.has(jobId)) return;
     this.watched.set(jobId, async () => undefined);
     let lastStatus: string | undefined;
-    const stop = await this.events.watch(jobId, (event: JobEvent) => {
+    const stop = await this.events.subscribe(jobId, (event: JobEvent) => {
       if (event.type !== 'status' || event.status === lastStatus) return;
       lastStatus = event.status;
       void this.onStatus(jobId, event.status).catch((error: unknown) =>
@@ -168,15 +167,16 @@ export class A2aPushService implements OnApplicationBootstrap, OnApplicationShut
     });
     this.watched.set(jobId, stop);
     // A change between the config's creation (or a restart) and the subscription is not lost.
-    const job = await this.resources.db.job.findUnique({ where: { id: jobId } });
-    if (job && isFinalStatus(job.status) && lastStatus === undefined) {
+    const job = await this.jobs.find(jobId);
+    if (job && isSettledStatus(job.status) && lastStatus === undefined) {
       lastStatus = job.status;
       await this.onStatus(jobId, job.status);
     }
   }
 
   private async onStatus(jobId: string, status: string): Promise<void> {
-    if (isFinalStatus(status)) {
+    // Settled: ended, or waiting for input (its last notification until the client answers).
+    if (isSettledStatus(status)) {
       const stop = this.watched.get(jobId);
       this.watched.delete(jobId);
       await stop?.().catch(() => undefined);
@@ -187,22 +187,15 @@ export class A2aPushService implements OnApplicationBootstrap, OnApplicationShut
   /** One queue job per config and status; the id makes replicas that all saw the change send once. */
   private async enqueue(jobId: string, status: string, configs: PushConfig[]): Promise<void> {
     if (!configs.length) return;
-    const job = await this.resources.db.job.findUnique({ where: { id: jobId } });
+    const job = await this.jobs.find(jobId);
     if (!job) return;
     const task = await this.tasks.view(job, {
       historyLength: 0,
-      includeArtifacts: isFinalStatus(job.status),
+      includeArtifacts: isSettledStatus(job.status),
     });
-    const event: StreamResponse = isFinalStatus(job.status)
+    const event: StreamResponse = isSettledStatus(job.status)
       ? { task }
       : { statusUpdate: { taskId: task.id, contextId: task.contextId, status: task.status } };
-    for (const config of configs) {
-      const queueId = createHash('sha256').update(`${jobId}\n${config.id}\n${status}`).digest('hex');
-      await this.resources.pushQueue.add(
-        'deliver',
-        { configId: config.id, jobId, event, trace: {} },
-        { jobId: `push-${queueId}` },
-      );
-    }
+    for (const config of configs) await this.queue.add(jobId, config.id, status, event);
   }
 }

@@ -1,11 +1,13 @@
 import { Module } from '@nestjs/common';
 import { RunnerJobsConnections } from '@suite/jobs';
+import { PushConfigRepository } from '@suite/push-delivery';
 import { GatewayAuth } from '../runner/gateway-auth.js';
 import { A2aMethods } from './a2a-methods.js';
 import { A2aRestController } from './a2a-rest.controller.js';
 import { A2aContextRepository } from './a2a-context.repository.js';
 import { A2aPushService } from './a2a-push.service.js';
 import { A2aTasksService } from './a2a-tasks.service.js';
+import { PushNotificationQueue } from './push-notification.queue.js';
 import { A2aController } from './a2a.controller.js';
 import { TaskStreamer } from './task-stream.js';
 
@@ -18,6 +20,12 @@ import { TaskStreamer } from './task-stream.js';
       inject: [RunnerJobsConnections],
       useFactory: (c: RunnerJobsConnections) => new A2aContextRepository(c.db),
     },
+    {
+      provide: PushConfigRepository,
+      inject: [RunnerJobsConnections],
+      useFactory: (c: RunnerJobsConnections) => new PushConfigRepository(c.db),
+    },
+    PushNotificationQueue,
     A2aTasksService,
     A2aPushService,
     TaskStreamer,
