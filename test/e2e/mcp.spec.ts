@@ -97,6 +97,7 @@ describe('MCP tools', () => {
     expect(
       (await post({ authorization: `Bearer ${KEY}`, origin: 'http://localhost.evil.example' })).status,
     ).toBe(403);
+    expect((await post({ origin: 'http://evil.example' })).status).toBe(403);
     expect((await post({ authorization: `Bearer ${KEY}` })).status).toBe(200);
     // The gateway listens on loopback here: pages on this machine (an MCP inspector) may call it.
     for (const origin of [

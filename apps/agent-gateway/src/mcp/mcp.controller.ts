@@ -91,6 +91,16 @@ export class McpController {
   @All()
   async handle(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     try {
+      // A foreign page is refused before anything else (MCP: 403 for an invalid Origin).
+      const origin = this.refusedOrigin(request);
+      if (origin !== undefined) {
+        void reply.status(403).send({
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32000, message: `Invalid Origin header: ${origin}` },
+        });
+        return;
+      }
       const principal = await this.auth.authenticate(request);
       if (request.method !== 'POST') {
         // Stateless server: no standalone SSE stream (GET) and no session to end (DELETE).
@@ -110,15 +120,6 @@ export class McpController {
           jsonrpc: '2.0',
           id: null,
           error: { code: -32000, message: `Invalid Host header: ${forwardedHost}` },
-        });
-        return;
-      }
-      const origin = this.refusedOrigin(request);
-      if (origin !== undefined) {
-        void reply.status(403).send({
-          jsonrpc: '2.0',
-          id: null,
-          error: { code: -32000, message: `Invalid Origin header: ${origin}` },
         });
         return;
       }
