@@ -561,6 +561,11 @@ describe('A2A gateway', () => {
         expect.arrayContaining(['log', 'video']),
       );
       expect(results.at(-1)!.statusUpdate!.status.state).toBe('TASK_STATE_COMPLETED');
+      // The log's link comes as soon as the task works, before its first step.
+      const firstLog = results.findIndex((result) => result.artifactUpdate?.artifact.artifactId === 'log');
+      const firstStep = results.findIndex((result) => result.statusUpdate?.metadata?.kind === 'step');
+      expect(firstLog).toBeGreaterThan(0);
+      expect(firstLog).toBeLessThan(firstStep);
     });
 
     it('a task is a job: its owner sees it in /v1/jobs, and jobs-api serves A2A on the same origin', async () => {

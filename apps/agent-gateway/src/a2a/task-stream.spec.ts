@@ -96,13 +96,19 @@ describe('TaskStreamer', () => {
     expect(states).toEqual([
       'task TASK_STATE_SUBMITTED',
       'TASK_STATE_WORKING',
+      'artifact',
       'TASK_STATE_WORKING',
       'artifact',
       'artifact',
       'artifact',
       'TASK_STATE_COMPLETED',
     ]);
-    const step = responses[2]!;
+    const log = responses[2]!;
+    expect('artifactUpdate' in log && log.artifactUpdate).toMatchObject({
+      artifact: { artifactId: 'log', parts: [{ url: `http://runner/v1/jobs/${job.id}/log` }] },
+      lastChunk: false,
+    });
+    const step = responses[3]!;
     expect('statusUpdate' in step && step.statusUpdate).toMatchObject({
       status: { message: { parts: [{ text: 'Step 1/1 passed: Open /' }] } },
       metadata: { kind: 'step', index: 1, count: 1, stepStatus: 'passed', durationMs: 1000 },

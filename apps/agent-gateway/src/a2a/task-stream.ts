@@ -15,7 +15,7 @@ import type { ServerResponse } from 'node:http';
 import { A2aTasksService } from './a2a-tasks.service.js';
 import type { StreamResponse, Task, TaskStatusUpdateEvent } from './a2a.types.js';
 import { TaskState } from './a2a.types.js';
-import { taskArtifacts, taskStateOf } from './task.mapper.js';
+import { logArtifact, taskArtifacts, taskStateOf } from './task.mapper.js';
 
 /** Where a followed task's events go (an SSE response, an MCP progress callback, a webhook queue). */
 export interface StreamSink {
@@ -169,6 +169,18 @@ export class TaskStreamer {
       }
     }
     responses.push({ statusUpdate });
+    if (fresh.status === 'running') {
+      // The log exists from now on: followers get its link while it grows (again, final, at the end).
+      responses.push({
+        artifactUpdate: {
+          taskId: fresh.id,
+          contextId: statusUpdate.contextId,
+          artifact: logArtifact(fresh, this.tasks.publicUrl),
+          append: false,
+          lastChunk: false,
+        },
+      });
+    }
     return { status: fresh.status, final, responses };
   }
 

@@ -91,6 +91,18 @@ function statusMessage(job: MainDb.Job, contextId: string): Message | undefined 
   };
 }
 
+/** The agent log's artifact: a link, good from the moment the job runs (the log grows until it ends). */
+export function logArtifact(job: Pick<MainDb.Job, 'id'>, publicUrl: string): Artifact {
+  return {
+    artifactId: 'log',
+    name: 'agent log',
+    description: 'The agent log (needs the API key).',
+    parts: [
+      { url: `${publicUrl}/v1/jobs/${job.id}/log`, mediaType: 'text/plain', filename: 'agent-log.txt' },
+    ],
+  };
+}
+
 export function taskArtifacts(job: MainDb.Job, publicUrl: string): Artifact[] {
   // A job waiting for input is shown as the failed run it was, artifacts included.
   const status = publicStatus(job.status);
@@ -110,12 +122,7 @@ export function taskArtifacts(job: MainDb.Job, publicUrl: string): Artifact[] {
       description: 'Result of every step, in order.',
       parts: [{ data: { steps: job.steps ?? [] }, mediaType: 'application/json' }],
     },
-    {
-      artifactId: 'log',
-      name: 'agent log',
-      description: 'The agent log (needs the API key).',
-      parts: [{ url: `${base}/log`, mediaType: 'text/plain', filename: 'agent-log.txt' }],
-    },
+    logArtifact(job, publicUrl),
   ];
   if (job.videoPath) {
     artifacts.push({
