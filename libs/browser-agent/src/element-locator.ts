@@ -136,9 +136,12 @@ export async function findOnce(
   prefer?: LocatePreference,
   options: { all?: boolean } = {},
 ): Promise<FindOutcome> {
+  // Counting checkboxes counts checkboxes: a toggle beside them is not one more (acting on "the
+  // checkbox" still finds a switch, whose role family it shares).
+  const strict = options.all && (target.role === 'checkbox' || target.role === 'switch');
   const query: PageQuery = {
     name: target.name,
-    roles: target.role ? [...ROLE_FAMILIES[target.role]] : null,
+    roles: target.role ? (strict ? [target.role] : [...ROLE_FAMILIES[target.role]]) : null,
     prefer: target.role ? null : (prefer ?? null),
     nth: target.nth ?? null,
     near: target.near ?? null,
@@ -258,17 +261,19 @@ async function findInAccessibilityTree(page: Frame, target: Target): Promise<Loc
       `::-p-aria([name="${target.name}"][role="${CHROMIUM_ROLE[role] ?? role}"])`,
     );
     if (handles.length === 0) continue;
-    const [first, ...rest] = handles;
-    await Promise.all(rest.map((h) => h.dispose()));
-    if (!first) continue;
-    const visible = await first.isVisible();
+    // "The second 'Delete' button": the tree lists matches in document order.
+    const at = target.nth === undefined ? 0 : target.nth === -1 ? handles.length - 1 : target.nth - 1;
+    const chosen = handles[at];
+    await Promise.all(handles.filter((h) => h !== chosen).map((h) => h.dispose()));
+    if (!chosen) continue;
+    const visible = await chosen.isVisible();
     return {
-      handle: first,
+      handle: chosen,
       strategy: 'accessibility tree',
       count: handles.length,
       visibleCount: visible ? 1 : 0,
       visible,
-      ambiguous: handles.length > 1,
+      ambiguous: handles.length > 1 && target.nth === undefined,
     };
   }
   return undefined;

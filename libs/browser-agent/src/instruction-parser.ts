@@ -525,7 +525,10 @@ const checking: Rule = (s, tokens) => {
   const where = target(match[2], tokens);
   if (!where) return undefined;
   const verb = match[1].toLowerCase();
-  const explicit = /^(?:check|tick|mark|uncheck|un-check|untick|unmark)$/.test(verb);
+  // "Turn on 'Send me news'" names a switch by its quoted label; "select 'Blue'" stays a choice.
+  const explicit =
+    /^(?:check|tick|mark|uncheck|un-check|untick|unmark)$/.test(verb) ||
+    (/^(?:turn|switch|toggle|enable|disable)\b/.test(verb) && containsQuote(match[2]) && !where.role);
   const checkable = where.role === 'checkbox' || where.role === 'radio' || where.role === 'switch';
   if (!explicit && !checkable) return undefined;
   if (where.role === 'textbox' && /box$/i.test(match[2])) delete where.role;

@@ -290,12 +290,26 @@ export function findInPage(query: PageQuery): PageMatch {
     return list.filter((el) => !outer.has(el));
   };
 
-  const byRoleAndName = (mode: 'exact' | 'contains'): DomElement[] =>
-    everything.filter((el) => {
-      const role = implicitRole(el);
-      if (!roleSet || !roleSet.has(role ?? '')) return false;
-      return want === '' ? true : matches(nameOf(el, role), mode);
+  // A component that is a checkbox (role on its host) draws a native one in its shadow root: one
+  // control, not two.
+  const outermostAcrossShadows = (list: DomElement[]): DomElement[] => {
+    const set = new Set(list);
+    return list.filter((el) => {
+      const root = el.getRootNode();
+      for (let node = parentOf(el); node; node = parentOf(node)) {
+        if (set.has(node) && node.getRootNode() !== root) return false;
+      }
+      return true;
     });
+  };
+  const byRoleAndName = (mode: 'exact' | 'contains'): DomElement[] =>
+    outermostAcrossShadows(
+      everything.filter((el) => {
+        const role = implicitRole(el);
+        if (!roleSet || !roleSet.has(role ?? '')) return false;
+        return want === '' ? true : matches(nameOf(el, role), mode);
+      }),
+    );
 
   const byLabel = (mode: 'exact' | 'contains'): DomElement[] => {
     const controls: Array<DomElement | null> = [];

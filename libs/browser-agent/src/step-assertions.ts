@@ -351,7 +351,9 @@ export function countHolds(actual: number, expected: number, comparison: CountCo
 async function checkCount(ctx: StepContext, step: AssertCountStep): Promise<Check> {
   const describe = describeTarget({ ...step.target, nth: undefined });
   ctx.report.target = logTarget(step.target);
-  const { match, tried } = await findOnce(ctx.page, { ...step.target, nth: undefined });
+  const { match, tried } = await findOnce(ctx.page, { ...step.target, nth: undefined }, undefined, {
+    all: true,
+  });
   await disposeQuietly(match?.handle);
   if (match) {
     ctx.report.strategy = match.strategy;
