@@ -720,6 +720,13 @@ describe('A2A gateway', () => {
         body: { error: { details: [{ reason: 'INVALID_PARAMS' }] } },
       });
       expect((await call('GET', '/nowhere')).status).toBe(404);
+      const huge = await call('POST', '/message:send', {
+        body: JSON.stringify({ pad: 'x'.repeat(300 * 1024) }),
+      });
+      expect(huge).toMatchObject({
+        status: 413,
+        body: { error: { code: 413, details: [{ reason: 'PAYLOAD_TOO_LARGE' }] } },
+      });
       const unversioned = await fetch(`${base}/tasks/${id}`, { headers: { authorization: `Bearer ${KEY}` } });
       expect(unversioned.status).toBe(400);
     });
