@@ -46,6 +46,8 @@ command -v ffmpeg >/dev/null 2>&1 || need+=(ffmpeg)
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 # The OS sandbox of project code (libs/sandbox); prlimit (util-linux) and ldd (libc-bin) are essential.
 command -v bwrap >/dev/null 2>&1 || [ -n "${BWRAP_PATH:-}" ] || need+=(bubblewrap)
+# libseccomp for Python: test/deploy loads deploy/seccomp/browser-worker.json around Chromium with it.
+/usr/bin/python3 -c 'import seccomp' >/dev/null 2>&1 || need+=(python3-seccomp)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     log "installing ${need[*]} from Debian"

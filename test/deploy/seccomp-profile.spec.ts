@@ -18,69 +18,21 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { readRepoFile } from './deploy-files.js';
-
-interface SyscallRule {
-  names: string[];
-  action: string;
-  comment?: string;
-  args?: { index: number; value: number; op: string }[];
-}
-interface Profile {
-  defaultAction: string;
-  defaultErrnoRet?: number;
-  architectures: string[];
-  syscalls: SyscallRule[];
-}
+import {
+  allowedCalls,
+  namedCalls,
+  readProfile,
+  refusedEverywhere,
+  withoutNamespaceCalls,
+  type Profile,
+} from './seccomp-profiles.js';
 
 const profilePath = 'deploy/seccomp/project-host.json';
-const profile = JSON.parse(readRepoFile(profilePath)) as Profile;
-const allowed = new Set(
-  profile.syscalls.filter((r) => r.action === 'SCMP_ACT_ALLOW' && !r.args).flatMap((r) => r.names),
-);
+const profile = readProfile(profilePath);
+const allowed = allowedCalls(profile);
 
 /** What bubblewrap calls to build a sandbox (user, mount, PID... namespaces, its root, hostname). */
 const bubblewrapNeeds = ['clone', 'unshare', 'mount', 'umount2', 'pivot_root', 'sethostname'];
-/** Kernel surface a Node web service never needs: refused by the profile's default action. */
-const refused = [
-  'ptrace',
-  'process_vm_readv',
-  'process_vm_writev',
-  'kcmp',
-  'bpf',
-  'perf_event_open',
-  'userfaultfd',
-  'keyctl',
-  'add_key',
-  'request_key',
-  'setns',
-  'open_by_handle_at',
-  'name_to_handle_at',
-  'io_uring_setup',
-  'io_uring_enter',
-  'kexec_load',
-  'kexec_file_load',
-  'init_module',
-  'finit_module',
-  'delete_module',
-  'reboot',
-  'swapon',
-  'swapoff',
-  'syslog',
-  'acct',
-  'quotactl',
-  'settimeofday',
-  'clock_settime',
-  'adjtimex',
-  'iopl',
-  'ioperm',
-  'fsopen',
-  'fsmount',
-  'move_mount',
-  'open_tree',
-  'mount_setattr',
-  'fanotify_init',
-  'lookup_dcookie',
-];
 
 describe('deploy/seccomp/project-host.json', () => {
   it('is an allow-list: every call not named is refused with EPERM, on 64-bit x86 and ARM only', () => {
@@ -102,8 +54,8 @@ describe('deploy/seccomp/project-host.json', () => {
   });
 
   it('keeps refusing the kernel surface a container never needs', () => {
-    const everything = new Set(profile.syscalls.flatMap((r) => r.names));
-    for (const name of refused)
+    const everything = namedCalls(profile);
+    for (const name of refusedEverywhere)
       expect({ name, listed: everything.has(name) }).toEqual({ name, listed: false });
   });
 
@@ -281,22 +233,8 @@ describe('deploy/seccomp/project-host.json under runc', () => {
   itWithRunc(
     'without the namespace calls (a runtime-default profile), bubblewrap cannot start: the profile is what makes it work',
     () => {
-      const withoutNamespaces: Profile = {
-        ...profile,
-        syscalls: profile.syscalls.map((rule) => ({
-          ...rule,
-          names: rule.names.filter(
-            (n) => !['clone', 'clone3', 'unshare', 'mount', 'umount2', 'pivot_root'].includes(n),
-          ),
-        })),
-      };
       // Threads and plain processes still start (clone without namespace flags), as under Docker's profile.
-      withoutNamespaces.syscalls.push({
-        names: ['clone'],
-        action: 'SCMP_ACT_ALLOW',
-        comment: 'clone without CLONE_NEW* flags',
-        args: [{ index: 0, value: 0x7e020000, op: 'SCMP_CMP_MASKED_EQ', valueTwo: 0 } as never],
-      });
+      const withoutNamespaces = withoutNamespaceCalls(profile, ['mount', 'umount2', 'pivot_root']);
       const result = runContainer(withoutNamespaces, false);
       expect(result.status).not.toBe(0);
       expect(result.output).toMatch(/namespace/i);

@@ -1,0 +1,192 @@
+// deploy/seccomp/browser-worker.json: the seccomp profile of the browser-worker container in
+// compose and, installed on the nodes as profiles/browser-worker.json, of the browser-worker pods
+// in Kubernetes. Chromium keeps its own sandbox there (uid 1000, never --no-sandbox), so the
+// profile must let Chromium's namespace sandbox start and keep refusing what a container never
+// needs. Where python3-seccomp, setpriv and Chromium are available, the profile is also loaded for
+// real: Chromium, unprivileged and with no_new_privs, renders a page with its sandbox under the
+// profile, and cannot start under the same profile without the namespace calls.
+import { describe, expect, it } from '@jest/globals';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { exists, readCompose, repoPath } from './deploy-files.js';
+import {
+  allowedCalls,
+  namedCalls,
+  readProfile,
+  refusedEverywhere,
+  withoutNamespaceCalls,
+  type Profile,
+  type SyscallRule,
+} from './seccomp-profiles.js';
+
+const profilePath = 'deploy/seccomp/browser-worker.json';
+const profile = readProfile(profilePath);
+const base = readProfile('deploy/seccomp/project-host.json');
+
+/** What Chromium's namespace sandbox calls: new user, PID and network namespaces, then chroot. */
+const chromiumNeeds = ['clone', 'clone3', 'unshare', 'chroot'];
+/** What bubblewrap needs and Chromium does not: mounts, a new root, a hostname. */
+const bubblewrapOnly = ['mount', 'umount2', 'pivot_root', 'sethostname'];
+
+describe('deploy/seccomp/browser-worker.json', () => {
+  it('is an allow-list: every call not named is refused with EPERM, on 64-bit x86 and ARM only', () => {
+    expect(profile.defaultAction).toBe('SCMP_ACT_ERRNO');
+    expect(profile.defaultErrnoRet).toBe(1);
+    expect([...profile.architectures].sort()).toEqual(['SCMP_ARCH_AARCH64', 'SCMP_ARCH_X86_64']);
+    for (const rule of profile.syscalls) expect(rule.action).toBe('SCMP_ACT_ALLOW');
+  });
+
+  it('names each system call once, and explains each group', () => {
+    const names = profile.syscalls.filter((r) => !r.args).flatMap((r) => r.names);
+    expect(names.length).toBe(new Set(names).size);
+    for (const rule of profile.syscalls) expect(rule.comment?.length).toBeGreaterThan(10);
+  });
+
+  it("has project-host's base: the same calls and argument rules, bubblewrap's mounts swapped for chroot", () => {
+    const expected = new Set([...allowedCalls(base)].filter((n) => !bubblewrapOnly.includes(n)));
+    expected.add('chroot');
+    expect([...allowedCalls(profile)].sort()).toEqual([...expected].sort());
+    const conditional = (p: Profile): Omit<SyscallRule, 'comment'>[] =>
+      p.syscalls.filter((r) => r.args).map(({ names, action, args }) => ({ names, action, args }));
+    expect(conditional(profile)).toEqual(conditional(base));
+    expect(profile.architectures).toEqual(base.architectures);
+  });
+
+  it("allows what Chromium's namespace sandbox needs", () => {
+    const allowed = allowedCalls(profile);
+    for (const name of chromiumNeeds)
+      expect({ name, allowed: allowed.has(name) }).toEqual({ name, allowed: true });
+  });
+
+  it('keeps refusing the kernel surface a container never needs, and the mounts Chromium does not make', () => {
+    const everything = namedCalls(profile);
+    for (const name of [...refusedEverywhere, ...bubblewrapOnly])
+      expect({ name, listed: everything.has(name) }).toEqual({ name, listed: false });
+  });
+
+  it('is the profile compose gives browser-worker, which keeps uid 1000, no capabilities and no-new-privileges', () => {
+    const worker = readCompose().services['browser-worker']!;
+    const options = (worker.security_opt ?? []) as string[];
+    expect(options.find((o) => /^seccomp[=:]/.test(o))).toBe(`seccomp=./${profilePath}`);
+    expect(options).toContain('no-new-privileges:true');
+    // Only the seccomp profile changes: Docker's AppArmor profile and /proc masks stay.
+    expect(options.filter((o) => !/^(seccomp[=:]|no-new-privileges)/.test(o))).toEqual([]);
+    expect(worker.cap_drop).toEqual(['ALL']);
+    expect(worker.cap_add ?? []).toEqual([]);
+    expect(worker.privileged ?? false).toBe(false);
+    expect(worker.user).toBeUndefined(); // the image's uid 1000 (dockerfile.spec.ts)
+    expect(JSON.stringify(worker)).not.toContain('--no-sandbox');
+    expect(exists(profilePath)).toBe(true);
+  });
+});
+
+// ------------------------------------------------------------------------------------------------
+// The profile loaded with libseccomp, around an unprivileged Chromium
+// ------------------------------------------------------------------------------------------------
+
+const python = '/usr/bin/python3';
+const loader = repoPath('test/deploy/seccomp-exec.py');
+const chromium = process.env['CHROMIUM_PATH'] ?? '/usr/lib/chromium/chromium';
+const ran = (command: string, ...args: string[]) =>
+  spawnSync(command, args, { stdio: 'ignore' }).status === 0;
+const canLoad =
+  process.platform === 'linux' &&
+  ['x64', 'arm64'].includes(process.arch) &&
+  existsSync(chromium) &&
+  ran('setpriv', '--version') &&
+  ran(python, '-c', 'import seccomp');
+if (!canLoad) {
+  console.warn(
+    'NOTE: python3-seccomp (Debian), setpriv or Chromium is missing: deploy/seccomp/browser-worker.json is not loaded for real here.',
+  );
+}
+const itLoaded = canLoad ? it : it.skip;
+/** Chromium's sandbox refuses to start as root: as root, run it as nobody, as the container's uid 1000 would. */
+const asRoot = process.getuid?.() === 0;
+
+/** A page whose script must run in a renderer for the answer to appear. */
+const page = 'data:text/html,<p id=answer></p><script>answer.textContent = 6 * 7</script>';
+
+/** Chromium, without --no-sandbox, unprivileged and with no_new_privs, under `seccomp`. */
+function runChromium(seccomp: Profile): { status: number | null; output: string; dom: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'seccomp-chromium-'));
+  try {
+    chmodSync(dir, 0o755);
+    const home = join(dir, 'home');
+    mkdirSync(home);
+    if (asRoot) chownSync(home, 65534, 65534);
+    const profileFile = join(dir, 'profile.json');
+    writeFileSync(profileFile, JSON.stringify(seccomp));
+    const user = asRoot ? ['--reuid', '65534', '--regid', '65534', '--clear-groups'] : [];
+    const run = spawnSync(
+      'setpriv',
+      [
+        ...user,
+        '--no-new-privs',
+        python,
+        loader,
+        profileFile,
+        '--',
+        chromium,
+        '--headless',
+        '--disable-gpu',
+        `--user-data-dir=${join(home, 'profile')}`,
+        '--dump-dom',
+        page,
+      ],
+      {
+        encoding: 'utf8',
+        timeout: 90_000,
+        env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home, LANG: 'C.UTF-8' },
+      },
+    );
+    return { status: run.status, output: `${run.stdout}${run.stderr}`, dom: run.stdout };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const sandboxError = /No usable sandbox|Failed to move to new namespace/;
+
+describe('deploy/seccomp/browser-worker.json loaded with libseccomp', () => {
+  itLoaded(
+    'an unprivileged Chromium with no_new_privs renders a page with its sandbox under the profile',
+    () => {
+      const result = runChromium(profile);
+      expect({ status: result.status, sandboxError: sandboxError.test(result.output) }).toEqual({
+        status: 0,
+        sandboxError: false,
+      });
+      expect(result.dom).toContain('<p id="answer">42</p>');
+      expect(result.output).not.toContain('skipped unknown system call');
+    },
+    120_000,
+  );
+
+  itLoaded(
+    'without the namespace calls (a runtime-default profile), Chromium refuses to start without its sandbox',
+    () => {
+      const result = runChromium(withoutNamespaceCalls(profile, ['chroot']));
+      expect(result.status).not.toBe(0);
+      expect(result.output).toMatch(sandboxError);
+      expect(result.dom).not.toContain('42');
+    },
+    120_000,
+  );
+
+  itLoaded(
+    'without chroot alone, Chromium cannot drop its file system access, and stops',
+    () => {
+      const result = runChromium({
+        ...profile,
+        syscalls: profile.syscalls.map((r) => ({ ...r, names: r.names.filter((n) => n !== 'chroot') })),
+      });
+      expect(result.status).not.toBe(0);
+      expect(result.output).toMatch(/chroot/);
+      expect(result.dom).not.toContain('42');
+    },
+    120_000,
+  );
+});
