@@ -530,11 +530,13 @@ describe('docker-compose.yml runs project code in bubblewrap', () => {
     },
   );
 
-  it('only the services that run project code are loosened', () => {
+  it("only the services that run project code are loosened, and browser-worker's seccomp profile for Chromium's sandbox", () => {
     for (const [name, service] of Object.entries(services)) {
       if ((projectCodeServices as readonly string[]).includes(name)) continue;
       const others = ((service.security_opt ?? []) as string[]).filter((o) => o !== 'no-new-privileges:true');
-      expect({ name, others }).toEqual({ name, others: [] });
+      // deploy/seccomp/browser-worker.json (browser-worker-seccomp.spec.ts): namespaces, no mounts.
+      const expected = name === 'browser-worker' ? ['seccomp=./deploy/seccomp/browser-worker.json'] : [];
+      expect({ name, others }).toEqual({ name, others: expected });
     }
   });
 
