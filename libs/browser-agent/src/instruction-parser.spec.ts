@@ -380,6 +380,13 @@ const NEIGHBOURS: ReadonlyArray<readonly [string, StepBody]> = [
     'There are 3 todos',
     { action: 'assertCount', target: { name: '', role: 'listitem' }, count: 3, comparison: 'eq' },
   ],
+  // Switches by label, editing in place, keys with a purpose
+  ['Turn on "Send me news"', { action: 'check', target: { name: 'Send me news' } }],
+  ['switch off "Dark mode"', { action: 'uncheck', target: { name: 'Dark mode' } }],
+  ['Change it to "Buy bread"', { action: 'type', value: 'Buy bread', replace: true }],
+  ['Edit "Buy milk" to "Buy bread"', { action: 'type', value: 'Buy bread', target: { name: 'Buy milk' } }],
+  ['Press Enter to save', { action: 'press', keys: ['Enter'], repeat: 1 }],
+  ['hit enter to add it', { action: 'press', keys: ['Enter'], repeat: 1 }],
   // Ordinals and counts
   ['Click the second item', click({ name: '', role: 'listitem', nth: 2 })],
   [

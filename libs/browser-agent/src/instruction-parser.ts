@@ -60,7 +60,9 @@ export const SUPPORTED_PHRASINGS: string[] = [
   'click Edit in the row with "Ada Lovelace" / the price of "Blue mug" is "€12" (the cell under the "Price" column)',
   'click the second item / the last row / the first "Delete" button',
   'delete "Walk the dog" (also: remove; clicks the delete, remove, × or trash button in its row)',
-  'mark "Buy milk" as done (also: as not done)',
+  'mark "Buy milk" as done (also: as not done; toggle all; mark all as complete; "Buy milk" is completed)',
+  'turn on "Send me news" (also: turn off, switch on, enable: a switch or checkbox named by its label)',
+  'double-click "Buy milk" then change it to "Buy bread" (also: edit "Buy milk" to "Buy bread"; press Enter to save)',
 ];
 
 type Rule = (s: string, tokens: readonly MaskToken[]) => StepBody | undefined;
@@ -413,7 +415,11 @@ const navigation: Rule = (s, tokens) => {
 const keyPress: Rule = (s, tokens) => {
   const match =
     /^(?:press|hit|push|strike|tap|type)\s+(?:the\s+)?(?:key\s+)?(.+?)(?:\s+key)?(?:\s+(\d+)\s+times|\s+(once|twice|thrice))?(?:\s+(?:in|on|into|inside|while in|within)\s+(.+))?$/i.exec(
-      s,
+      // "Press Enter to save": the purpose is not part of the key.
+      s.replace(
+        /^((?:press|hit)\s+(?:the\s+)?\S+(?:\s+key)?)\s+to\s+(?:save|submit|add|confirm|send|search|finish|commit|apply|close|continue|create)\b.*$/i,
+        '$1',
+      ),
     );
   if (!match?.[1]) return undefined;
   const keyText = quotedValue(match[1], tokens) ?? unmask(match[1], tokens);
@@ -440,7 +446,7 @@ const typing: Rule = (s, tokens) => {
     if (value !== undefined && where) return { action: 'type', value, target: where };
   }
   const fill =
-    /^(?:fill(?:\s+in|\s+out)?|complete|populate|set|change|update)\s+(.+?)\s+(?:with|to|as|=)\s+(.+)$/i.exec(
+    /^(?:fill(?:\s+in|\s+out)?|complete|populate|set|change|update|edit|rename)\s+(.+?)\s+(?:with|to|as|=)\s+(.+)$/i.exec(
       s,
     );
   if (fill?.[1] && fill[2]) {
@@ -457,6 +463,15 @@ const typing: Rule = (s, tokens) => {
     const value = valueOf(use[1], tokens);
     const where = target(use[2], tokens);
     if (where && value !== undefined) return { action: 'type', value, target: where };
+  }
+  // "Double-click 'Buy milk', then change it to 'Buy bread'": the field with the caret, its text replaced.
+  const replace =
+    /^(?:change|set|edit|rename|replace|update)\s+(?:it|the text|its text|the name|its name|the title|the value)\s+(?:to|with|by)\s+(.+)$/i.exec(
+      s,
+    );
+  if (replace?.[1]) {
+    const value = quotedValue(replace[1], tokens);
+    if (value !== undefined) return { action: 'type', value, replace: true };
   }
   const bare = /^(?:type|write|input|enter|key in)\s+(.+)$/i.exec(s);
   if (bare?.[1]) {

@@ -171,6 +171,33 @@ describe('plain-English tests on pages written like real apps (real Chromium)', 
     expect(failed.error).toContain('"Walk the dog" is not on the page');
   });
 
+  it('counts a component checkbox once, not its inner input, and no toggle as a checkbox', async () => {
+    const result = await run(`Open $SITE/settings
+      There are 2 checkboxes
+      Turn on "Dark mode"
+      The "Dark mode" switch is on
+      Check "Text me"
+      The second checkbox is checked
+      The first checkbox is unchecked`);
+    expect(result.steps.filter((s) => s.status !== 'passed')).toEqual([]);
+    const wrongCount = failedStep(await run(`Open $SITE/settings\nThere are 3 checkboxes`));
+    expect(wrongCount.error).toContain('expected exactly 3 visible matches for the checkbox but found 2');
+  });
+
+  it('replaces the text of the field that opened: "change it to …", "press Enter to save"', async () => {
+    const result = await run(`${ADD_THREE}
+      Double-click "Walk the dog"
+      Change it to "Walk the cat"
+      Press Enter to save
+      The page shows "Walk the cat"
+      The page does not show "Walk the dog"`);
+    expect(result.steps.filter((s) => s.status !== 'passed')).toEqual([]);
+    const nothingOpen = failedStep(
+      await run(`${ADD_THREE}\nClick the "todos" heading\nChange it to "Walk the cat"`),
+    );
+    expect(nothingOpen.error).toContain('no text field has the caret');
+  });
+
   it('works inside a same-origin iframe', async () => {
     const result = await run(`Open $SITE/framed
       Type "ada@example.com" into the "Your email" field

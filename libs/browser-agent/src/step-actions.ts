@@ -17,6 +17,7 @@ import { networkGuardOf } from './network-guard.js';
 import type { DomDocument, DomElement } from './page-dom.js';
 import { LimitExceededError, StepFailedError } from './run-limits.js';
 import {
+  describeFound,
   disposeQuietly,
   findElement,
   type FoundElement,
@@ -310,8 +311,21 @@ async function setValueDirectly(handle: ElementHandle, value: string): Promise<v
 
 async function type(ctx: StepContext, step: TypeStep): Promise<string> {
   if (!step.target) {
+    if (step.replace) {
+      const field = (await ctx.page.evaluateHandle(focusedField)).asElement() as ElementHandle | null;
+      if (!field) throw new StepFailedError('no text field has the caret, so there is no text to change');
+      try {
+        // An exported script fills this field (which replaces its text).
+        ctx.report.element = await describeFound(field);
+        await clearField(ctx, field);
+      } finally {
+        await disposeQuietly(field);
+      }
+    }
     await ctx.page.keyboard.type(step.value, { delay: ctx.typingDelayMs });
-    return `typed ${step.value.length} characters into the focused element`;
+    return step.replace
+      ? `replaced the focused field's text with ${step.value.length} characters`
+      : `typed ${step.value.length} characters into the focused element`;
   }
   const found = await findElement(ctx, step.target, { prefer: 'editable' });
   try {

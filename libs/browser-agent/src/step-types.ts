@@ -88,6 +88,8 @@ export interface TypeStep extends StepBase {
   /** Without a target the text goes to whatever has focus. With one, the field's content is replaced. */
   target?: Target;
   value: string;
+  /** Without a target: replace the focused field's text ("change it to …") instead of adding to it. */
+  replace?: boolean;
 }
 export interface ClearStep extends StepBase {
   action: 'clear';

@@ -177,7 +177,26 @@ export const FRAMED_PAGE = page(
   <iframe src="/framed-form" style="margin-top:40px;width:500px;height:160px;border:2px solid #999"></iframe>`,
 );
 
+/** Settings drawn by components: checkboxes whose host has the role and a native input inside. */
+export const SETTINGS_COMPONENTS = page(
+  'Settings',
+  `<x-check>Email me</x-check> <x-check>Text me</x-check>
+  <p><input type="checkbox" role="switch" id="dark"><label for="dark">Dark mode</label></p>
+  <script>
+    customElements.define('x-check', class extends HTMLElement {
+      connectedCallback() {
+        this.setAttribute('role', 'checkbox');
+        this.setAttribute('aria-checked', 'false');
+        const root = this.attachShadow({ mode: 'open' });
+        root.innerHTML = '<label><input type="checkbox"><slot></slot></label>';
+        root.querySelector('input').addEventListener('change', (e) => this.setAttribute('aria-checked', String(e.target.checked)));
+      }
+    });
+  </script>`,
+);
+
 export const REAL_APP_ROUTES: Record<string, Route> = {
+  '/settings': SETTINGS_COMPONENTS,
   '/todos': TODO_APP,
   '/users': USERS_TABLE,
   '/shop': PRODUCT_CARDS,
