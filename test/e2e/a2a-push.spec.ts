@@ -187,13 +187,18 @@ describe('A2A push notifications', () => {
         message: expect.stringMatching(/push notification url/),
       });
     }
-    const before = (await rpc('ListTasks', {})).body.result!.totalSize;
-    const inline = await rpc('SendMessage', {
-      message: { messageId: 'push-4', parts: [{ text: 'Open /' }] },
-      configuration: { taskPushNotificationConfig: { url: 'http://127.0.0.2/hook' } },
-    });
+    // A key of its own: the API_KEYS owner is shared with specs running beside this one.
+    const own = (await insertApiKey(`push-inline-${Date.now()}`)).key;
+    const inline = await rpc(
+      'SendMessage',
+      {
+        message: { messageId: 'push-4', parts: [{ text: 'Open /' }] },
+        configuration: { taskPushNotificationConfig: { url: 'http://127.0.0.2/hook' } },
+      },
+      own,
+    );
     expect(inline.body.error!.code).toBe(-32602);
-    expect((await rpc('ListTasks', {})).body.result!.totalSize).toBe(before); // no task was left behind
+    expect((await rpc('ListTasks', {}, own)).body.result!.totalSize).toBe(0); // no task was left behind
   });
 
   it('deliveries and followed tasks survive a gateway restart', async () => {
