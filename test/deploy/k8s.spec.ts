@@ -5,7 +5,8 @@
 // deployment relies on is asserted: non-root containers, probes on the right endpoints and ports,
 // resources, grace periods that outlast a job, PDBs, Ingress routing, queue-depth autoscaling, a
 // Secret template that holds placeholders only, network policies (default deny, then what each app
-// needs, evaluated on addresses and ports) and the gVisor runtime the project-code pods ask for.
+// needs, evaluated on addresses and ports), the gVisor runtime the project-code pods ask for, and
+// the Localhost seccomp profile browser-worker's Chromium keeps its sandbox with (and its installer).
 // `kubectl kustomize` also builds the kustomizations when kubectl is installed.
 //
 // Note: kubernetes-models checks types, formats (quantities, ports) and required fields; like the
@@ -13,7 +14,7 @@
 // read every field they rely on by its exact name.
 import { describe, expect, it } from '@jest/globals';
 import { Ajv } from 'ajv';
-import { Deployment, type IDeployment } from 'kubernetes-models/apps/v1';
+import { DaemonSet, Deployment, type IDaemonSet, type IDeployment } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { Job, type IJob } from 'kubernetes-models/batch/v1';
 import {
@@ -53,6 +54,11 @@ import { exists, readCompose, readRepoFile, repoPath, serviceEnv } from './deplo
 
 const k8sDir = 'deploy/k8s';
 const namespace = 'suite';
+/** The namespace of the node-setup DaemonSet (node-seccomp/): privileged, nothing else runs there. */
+const nodeSetupNamespace = 'suite-node-setup';
+const nodeSeccompDir = `${k8sDir}/node-seccomp`;
+/** browser-worker's Localhost seccomp profile, relative to the kubelet's seccomp folder. */
+const browserWorkerProfile = 'profiles/browser-worker.json';
 const secretTemplatePath = `${k8sDir}/secret.template.yaml`;
 const secretName = 'suite-secrets';
 const configMapName = 'suite-config';
@@ -133,6 +139,14 @@ const workloads: Workload[] = [
   ...deployments.map((d) => ({ kind: 'Deployment', name: d.metadata!.name!, pod: d.spec!.template.spec! })),
   ...jobs.map((j) => ({ kind: 'Job', name: j.metadata!.name!, pod: j.spec!.template.spec! })),
 ];
+/**
+ * The seccomp profile of each workload: the runtime's default, but for browser-worker, whose
+ * Chromium keeps its namespace sandbox under a Localhost profile (deploy/seccomp/browser-worker.json).
+ */
+const seccompProfileOf = (workload: string) =>
+  workload === 'Deployment/browser-worker'
+    ? { type: 'Localhost', localhostProfile: browserWorkerProfile }
+    : { type: 'RuntimeDefault' };
 const containersOf = (pod: IPodSpec): IContainer[] => [...(pod.initContainers ?? []), ...pod.containers];
 const allContainers = workloads.flatMap((w) =>
   containersOf(w.pod).map((container) => ({ workload: `${w.kind}/${w.name}`, pod: w.pod, container })),
@@ -194,6 +208,7 @@ const schemaModels: Record<string, (object: K8sObject) => { validate(): void }> 
   'v1/Service': (o) => new Service(o as never),
   'v1/PersistentVolumeClaim': (o) => new PersistentVolumeClaim(o as never),
   'apps/v1/Deployment': (o) => new Deployment(o as never),
+  'apps/v1/DaemonSet': (o) => new DaemonSet(o as never),
   'batch/v1/Job': (o) => new Job(o as never),
   'policy/v1/PodDisruptionBudget': (o) => new PodDisruptionBudget(o as never),
   'networking.k8s.io/v1/Ingress': (o) => new Ingress(o as never),
@@ -203,6 +218,10 @@ const schemaModels: Record<string, (object: K8sObject) => { validate(): void }> 
 /** Kinds that live outside any namespace. */
 const clusterScoped = new Set(['Namespace', 'RuntimeClass']);
 const keda = (m: Manifest): boolean => m.object.apiVersion.startsWith('keda.sh/');
+
+/** The suite's namespace, but the node-setup one for the files of node-seccomp/. */
+const namespaceOfFile = (file: string): string =>
+  file.startsWith(`${nodeSeccompDir}/`) ? nodeSetupNamespace : namespace;
 
 const hasKubectl = spawnSync('kubectl', ['version', '--client'], { stdio: 'ignore' }).status === 0;
 if (!hasKubectl) console.warn('NOTE: kubectl is not installed: the `kubectl kustomize` checks are skipped.');
@@ -243,10 +262,10 @@ describe('deploy/k8s: files and kustomizations', () => {
     for (const [file, k] of kustomizations) {
       // The gVisor RuntimeClass is cluster-scoped: its kustomization sets no namespace.
       if (file === `${k8sDir}/gvisor/kustomization.yaml`) expect(k.namespace).toBeUndefined();
-      else expect({ file, namespace: k.namespace }).toEqual({ file, namespace });
+      else expect({ file, namespace: k.namespace }).toEqual({ file, namespace: namespaceOfFile(file) });
     }
     for (const { file, object } of manifests) {
-      if (object.kind === 'Namespace') expect(object.metadata.name).toBe(namespace);
+      if (object.kind === 'Namespace') expect(object.metadata.name).toBe(namespaceOfFile(file));
       if (clusterScoped.has(object.kind)) {
         expect({ file, kind: object.kind, namespace: object.metadata.namespace }).toEqual({
           file,
@@ -255,7 +274,7 @@ describe('deploy/k8s: files and kustomizations', () => {
         });
       } else {
         expect({ file, kind: object.kind, namespace: object.metadata.namespace }).toMatchObject({
-          namespace,
+          namespace: namespaceOfFile(file),
         });
       }
     }
@@ -404,9 +423,9 @@ describe('deploy/k8s: files and kustomizations', () => {
   });
 
   itWithKubectl(
-    'kubectl kustomize builds the base, the migration and the RuntimeClass, with the pinned image tags',
+    'kubectl kustomize builds the base, the migration, the RuntimeClass and the profile installer, with the pinned image tags',
     () => {
-      for (const dir of [k8sDir, `${k8sDir}/migrate`, `${k8sDir}/gvisor`]) {
+      for (const dir of [k8sDir, `${k8sDir}/migrate`, `${k8sDir}/gvisor`, nodeSeccompDir]) {
         const result = spawnSync('kubectl', ['kustomize', repoPath(dir)], { encoding: 'utf8' });
         expect({ dir, status: result.status, stderr: result.stderr }).toEqual({ dir, status: 0, stderr: '' });
         const built = parseAllDocuments(result.stdout).map((d) => d.toJS() as K8sObject);
@@ -416,9 +435,10 @@ describe('deploy/k8s: files and kustomizations', () => {
             expect(object.metadata.namespace).toBeUndefined();
             continue;
           }
-          expect(object.metadata.namespace ?? (object.kind === 'Namespace' ? namespace : undefined)).toBe(
-            namespace,
-          );
+          const expected = namespaceOfFile(`${dir}/`);
+          expect(
+            object.metadata.namespace ?? (object.kind === 'Namespace' ? object.metadata.name : undefined),
+          ).toBe(expected);
           const model = schemaModels[`${object.apiVersion}/${object.kind}`];
           if (model) expect(() => model(object).validate()).not.toThrow();
         }
@@ -435,8 +455,8 @@ describe('deploy/k8s: files and kustomizations', () => {
 
 describe('deploy/k8s: pod security', () => {
   it.each(allContainers.map((c) => [`${c.workload} ${c.container.name}`, c] as const))(
-    '%s runs as uid 1000, non-root, no privilege escalation, all capabilities dropped, RuntimeDefault seccomp',
-    (_name, { pod, container }) => {
+    '%s runs as uid 1000, non-root, no privilege escalation, all capabilities dropped, RuntimeDefault seccomp (browser-worker: its Localhost profile)',
+    (_name, { workload, pod, container }) => {
       const sc = container.securityContext ?? {};
       const podSc = pod.securityContext ?? {};
       expect(sc.runAsNonRoot ?? podSc.runAsNonRoot).toBe(true);
@@ -445,7 +465,8 @@ describe('deploy/k8s: pod security', () => {
       expect(sc.privileged ?? false).toBe(false);
       expect(sc.capabilities?.drop).toEqual(['ALL']);
       expect(sc.capabilities?.add ?? []).toEqual([]);
-      expect((sc.seccompProfile ?? podSc.seccompProfile)?.type).toBe('RuntimeDefault');
+      expect(sc.seccompProfile ?? podSc.seccompProfile).toEqual(seccompProfileOf(workload));
+      if (sc.seccompProfile && podSc.seccompProfile) expect(sc.seccompProfile).toEqual(podSc.seccompProfile);
     },
   );
 
@@ -469,7 +490,7 @@ describe('deploy/k8s: pod security', () => {
   );
 
   it('the namespace enforces the restricted Pod Security Standard', () => {
-    const ns = manifests.find((m) => m.object.kind === 'Namespace')!.object;
+    const ns = byName(ofKind<K8sObject>('Namespace'), namespace);
     expect(ns.metadata.labels?.['pod-security.kubernetes.io/enforce']).toBe('restricted');
   });
 });
@@ -1064,12 +1085,12 @@ describe('deploy/k8s: project code runs in bubblewrap inside gVisor, never unsan
     }
   });
 
-  it('no pod loosens its confinement to make room for the sandbox (no Unconfined or Localhost profiles, unmasked /proc, host namespaces)', () => {
+  it('no pod loosens its confinement to make room for a sandbox (no Unconfined profile, Localhost only for browser-worker, no unmasked /proc, no host namespaces)', () => {
     for (const { workload, pod, container } of allContainers) {
       const profiles = [pod.securityContext?.seccompProfile, container.securityContext?.seccompProfile];
       for (const profile of profiles) {
         if (profile)
-          expect({ workload, seccomp: profile.type }).toEqual({ workload, seccomp: 'RuntimeDefault' });
+          expect({ workload, seccomp: profile }).toEqual({ workload, seccomp: seccompProfileOf(workload) });
       }
       const appArmor = [pod.securityContext?.appArmorProfile, container.securityContext?.appArmorProfile];
       for (const profile of appArmor) {
@@ -1104,6 +1125,133 @@ describe('deploy/k8s: project code runs in bubblewrap inside gVisor, never unsan
     expect((mainContainer('browser-worker').envFrom ?? []).map((f) => f.configMapRef?.name)).toContain(
       configMapName,
     );
+  });
+});
+
+// ------------------------------------------------------------------------------------------------
+// Chromium's sandbox: browser-worker's Localhost seccomp profile and the DaemonSet that installs it
+// ------------------------------------------------------------------------------------------------
+
+const nodeSetup = manifests.filter((m) => m.file.startsWith(`${nodeSeccompDir}/`)).map((m) => m.object);
+const installer = byName(ofKind<IDaemonSet>('DaemonSet'), 'seccomp-profiles');
+const installerPod = installer.spec!.template.spec!;
+const kubeletProfiles = '/var/lib/kubelet/seccomp/profiles';
+
+describe("deploy/k8s: browser-worker keeps Chromium's sandbox under a Localhost profile the repo installs", () => {
+  it('browser-worker asks for profiles/browser-worker.json at pod and container level, and no other workload does', () => {
+    const pod = podOf('browser-worker');
+    const expected = { type: 'Localhost', localhostProfile: browserWorkerProfile };
+    expect(pod.securityContext?.seccompProfile).toEqual(expected);
+    expect(mainContainer('browser-worker').securityContext?.seccompProfile).toEqual(expected);
+    for (const { workload, pod: other, container } of allContainers) {
+      if (workload === 'Deployment/browser-worker') continue;
+      for (const profile of [
+        other.securityContext?.seccompProfile,
+        container.securityContext?.seccompProfile,
+      ])
+        expect({ workload, type: profile?.type ?? 'RuntimeDefault' }).toEqual({
+          workload,
+          type: 'RuntimeDefault',
+        });
+    }
+  });
+
+  it('nothing turns the browser sandbox off: no CHROMIUM_SANDBOX=off, no --no-sandbox, and the worker runs as uid 1000', () => {
+    expect(configMap.data?.CHROMIUM_SANDBOX ?? 'auto').toBe('auto');
+    for (const { workload, container } of allContainers)
+      expect({ workload, sandbox: envValue(container, 'CHROMIUM_SANDBOX') ?? 'auto' }).toEqual({
+        workload,
+        sandbox: 'auto',
+      });
+    for (const file of manifestFiles) {
+      expect({ file, off: /CHROMIUM_SANDBOX\W+off\b/.test(readRepoFile(file)) }).toEqual({
+        file,
+        off: false,
+      });
+      expect({ file, noSandbox: /^[^#]*--no-sandbox/m.test(readRepoFile(file)) }).toEqual({
+        file,
+        noSandbox: false,
+      });
+    }
+    const worker = mainContainer('browser-worker');
+    expect(worker.securityContext?.runAsUser ?? podOf('browser-worker').securityContext?.runAsUser).toBe(
+      1000,
+    );
+  });
+
+  it('node-seccomp/ installs exactly deploy/seccomp/browser-worker.json (a byte-for-byte copy), in its own kustomization', () => {
+    const k = parse(readRepoFile(`${nodeSeccompDir}/kustomization.yaml`)) as Kustomization & {
+      configMapGenerator?: { name: string; files: string[] }[];
+    };
+    expect(k.resources).toEqual(['namespace.yaml', 'daemonset.yaml']);
+    expect(k.configMapGenerator).toEqual([{ name: 'seccomp-profiles', files: ['browser-worker.json'] }]);
+    expect(readRepoFile(`${nodeSeccompDir}/browser-worker.json`)).toBe(
+      readRepoFile('deploy/seccomp/browser-worker.json'),
+    );
+    expect(kustomization.resources?.some((r) => r.includes('node-seccomp'))).toBe(false);
+    const profileVolume = installerPod.volumes?.find((v) => v.configMap);
+    expect(profileVolume?.configMap?.name).toBe('seccomp-profiles');
+  });
+
+  it("the DaemonSet writes the profile where the kubelet resolves the pods' localhostProfile, on every Linux node", () => {
+    const hostPaths = (installerPod.volumes ?? []).filter((v) => v.hostPath);
+    expect(hostPaths.map((v) => v.hostPath)).toEqual([{ path: kubeletProfiles, type: 'DirectoryOrCreate' }]);
+    // localhostProfile is relative to the kubelet's seccomp folder, /var/lib/kubelet/seccomp.
+    expect(`/var/lib/kubelet/seccomp/${browserWorkerProfile}`).toBe(`${kubeletProfiles}/browser-worker.json`);
+    const install = installerPod.initContainers?.find((c) => c.name === 'install');
+    const hostMount = install?.volumeMounts?.find((m) => m.name === hostPaths[0]!.name);
+    const profileMount = install?.volumeMounts?.find((m) => m.name !== hostPaths[0]!.name);
+    const script = (install?.command ?? []).join(' ');
+    // Copied next to the target, then renamed over it: a starting container never reads half a file.
+    expect(script).toContain(
+      `cp ${profileMount!.mountPath}/browser-worker.json ${hostMount!.mountPath}/.browser-worker.json.new`,
+    );
+    expect(script).toContain(
+      `mv -f ${hostMount!.mountPath}/.browser-worker.json.new ${hostMount!.mountPath}/browser-worker.json`,
+    );
+    expect(script).toMatch(/set -eu/);
+    // Only the installer sees the node's folder; the long-running container sees nothing of the node.
+    for (const container of installerPod.containers) expect(container.volumeMounts ?? []).toEqual([]);
+    expect(installerPod.nodeSelector).toEqual({ 'kubernetes.io/os': 'linux' });
+    expect(installerPod.tolerations).toEqual([{ operator: 'Exists' }]);
+  });
+
+  it('the installer holds no capability, privilege, token or host namespace, and pins its images', () => {
+    expect(installerPod.automountServiceAccountToken).toBe(false);
+    expect(installerPod.hostNetwork ?? false).toBe(false);
+    expect(installerPod.hostPID ?? false).toBe(false);
+    expect(installerPod.hostIPC ?? false).toBe(false);
+    expect(installerPod.securityContext?.seccompProfile).toEqual({ type: 'RuntimeDefault' });
+    for (const container of containersOf(installerPod)) {
+      const sc = container.securityContext ?? {};
+      expect({
+        name: container.name,
+        escalation: sc.allowPrivilegeEscalation,
+        privileged: sc.privileged ?? false,
+      }).toEqual({
+        name: container.name,
+        escalation: false,
+        privileged: false,
+      });
+      expect(sc.capabilities).toEqual({ drop: ['ALL'] });
+      expect(sc.readOnlyRootFilesystem).toBe(true);
+      expect(container.image).toMatch(/^[^@]+:\d+\.\d+(\.\d+)?$/);
+      expect(quantity(container.resources?.limits?.memory as string)).toBeGreaterThan(0);
+    }
+    // Root only in the one-shot copy (the kubelet's folder belongs to root); the idle container is not.
+    expect(installerPod.containers.map((c) => c.securityContext?.runAsNonRoot)).toEqual([true]);
+  });
+
+  it('the node-setup namespace is privileged (hostPath needs it) and holds nothing but the installer', () => {
+    const ns = byName(ofKind<K8sObject>('Namespace'), nodeSetupNamespace);
+    expect(ns.metadata.labels?.['pod-security.kubernetes.io/enforce']).toBe('privileged');
+    expect(nodeSetup.map((o) => `${o.kind}/${o.metadata.name}`).sort()).toEqual([
+      'DaemonSet/seccomp-profiles',
+      `Namespace/${nodeSetupNamespace}`,
+    ]);
+    for (const { object } of manifests)
+      if (object.kind !== 'Namespace' && object.metadata.namespace === nodeSetupNamespace)
+        expect(`${object.kind}/${object.metadata.name}`).toBe('DaemonSet/seccomp-profiles');
   });
 });
 
