@@ -124,6 +124,13 @@ describe('.github/workflows/images.yml builds the images and boots the compose s
     expect(lines.join('\n')).toMatch(/redis-cli ping/);
   });
 
+  it('checks on a real engine that Chromium starts with its sandbox in browser-worker (never --no-sandbox)', () => {
+    const text = lines.join('\n');
+    expect(text).toMatch(/exec -T browser-worker sh -c[\s\S]*chromium --headless/);
+    expect(text).not.toContain('--no-sandbox');
+    expect(text).not.toMatch(/CHROMIUM_SANDBOX/);
+  });
+
   it('waits on the same published ports compose declares', () => {
     const services = readCompose().services;
     for (const name of ['jobs-api', 'project-host']) {
