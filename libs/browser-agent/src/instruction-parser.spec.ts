@@ -387,6 +387,16 @@ const NEIGHBOURS: ReadonlyArray<readonly [string, StepBody]> = [
   ['Edit "Buy milk" to "Buy bread"', { action: 'type', value: 'Buy bread', target: { name: 'Buy milk' } }],
   ['Press Enter to save', { action: 'press', keys: ['Enter'], repeat: 1 }],
   ['hit enter to add it', { action: 'press', keys: ['Enter'], repeat: 1 }],
+  // Counters and gone rows
+  ['There should be 2 items left', { action: 'assertText', expected: '2 items left', negate: false }],
+  ['there is 1 item left', { action: 'assertText', expected: '1 item left', negate: false }],
+  ['"Buy milk" is not in the list', { action: 'assertState', target: { name: 'Buy milk' }, state: 'hidden' }],
+  [
+    '"Buy milk" should no longer be in the list',
+    { action: 'assertState', target: { name: 'Buy milk' }, state: 'hidden' },
+  ],
+  ['"Buy milk" should be removed', { action: 'assertState', target: { name: 'Buy milk' }, state: 'hidden' }],
+  ['"Buy milk" is in the list', { action: 'assertState', target: { name: 'Buy milk' }, state: 'visible' }],
   // Ordinals and counts
   ['Click the second item', click({ name: '', role: 'listitem', nth: 2 })],
   [

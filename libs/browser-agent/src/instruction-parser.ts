@@ -185,6 +185,7 @@ function canonicalize(masked: string): string {
     .replace(/\b(is|are|was|does|do|has|have|should|must|can|could|will|would)n[’']t\b/gi, '$1 not')
     .replace(/\bcan[’']t\b|\bcannot\b/gi, 'can not')
     .replace(/\bwon[’']t\b/gi, 'will not')
+    .replace(/\b(?:should|must|will|shall|would) no longer be\b/gi, 'is no longer')
     .replace(
       /\b(?:should|must|will|shall|would) not be\b|\bnot to be\b|\bto not be\b|\bis not being\b/gi,
       'is not',
@@ -354,7 +355,7 @@ const STATE_WORDS: ReadonlyArray<readonly [RegExp, ElementState, ElementState?]>
     'hidden',
   ],
   [
-    /^(?:hidden|invisible|gone|not visible|not shown|not displayed|not present|not there)$/,
+    /^(?:hidden|invisible|gone|not visible|not shown|not displayed|not present|not there|removed|deleted)$/,
     'hidden',
     'visible',
   ],
@@ -838,6 +839,17 @@ const countAssertion: Rule = (s, tokens) => {
   if (!num?.[1] || !num[2]) return undefined;
   const count = numberOf(num[1]);
   if (count === undefined) return undefined;
+  // "There are 2 items left": a counter's words, not elements to count.
+  if (
+    comparison === 'eq' &&
+    /^\d+$/.test(num[1]) &&
+    !containsQuote(num[2]) &&
+    /^\w+\s+(?:left|remaining|to do|selected|completed|done|found|in (?:your |the )?(?:cart|basket))$/i.test(
+      num[2].trim(),
+    )
+  ) {
+    return { action: 'assertText', expected: unmask(`${num[1]} ${num[2].trim()}`, tokens), negate: false };
+  }
   // A count works like an article: "2 items" names list items as "the items" does.
   const counted = num[2].replace(
     /\s+(?:on the page|visible|shown|displayed|in the list|in the table|listed)$/i,
@@ -941,12 +953,12 @@ const elementTextAssertion: Rule = (s, tokens) => {
 
 const stateAssertion: Rule = (s, tokens) => {
   const exists =
-    /^(.+?)\s+(exists|does not exist|appears|does not appear|shows up|disappears|is gone|is on the page|is not on the page)(?:\s+on\s+the\s+(?:page|screen))?$/i.exec(
+    /^(.+?)\s+(exists|does not exist|appears|does not appear|shows up|disappears|is gone|is on the page|is not on the page|is (?:not )?(?:in|on) the (?:list|page|screen|table)(?: anymore| any more)?|is no longer (?:there|visible|shown|listed|in the list|on the page)|no longer (?:exists|appears|shows))(?:\s+on\s+the\s+(?:page|screen))?$/i.exec(
       s,
     );
   if (exists?.[1] && exists[2]) {
     const where = subject(exists[1], tokens);
-    const hidden = /not|disappears|gone/i.test(exists[2]);
+    const hidden = /not|disappears|gone|no longer/i.test(exists[2]);
     return where ? { action: 'assertState', target: where, state: hidden ? 'hidden' : 'visible' } : undefined;
   }
   const there = /^there\s+is\s+(no|not any|a|an|one)\s+(.+)$/i.exec(s);

@@ -47,8 +47,10 @@ describe('plain-English tests on pages written like real apps (real Chromium)', 
       The checkbox next to "Walk the dog" should be checked
       The checkbox beside "Buy milk" is unchecked
       Verify the page shows "2 items left"
+      There should be 2 items left
       Click the delete button next to "Walk the dog"
       The page should not contain "Walk the dog"
+      "Walk the dog" should no longer be in the list
       There are 2 items
       Double-click "Buy milk"
       Press End then type " and eggs"
@@ -84,6 +86,13 @@ describe('plain-English tests on pages written like real apps (real Chromium)', 
       The checkbox next to "Walk the dog" is checked`);
     expect(result.steps.filter((s) => s.status !== 'passed')).toEqual([]);
     expect(result.verdict).toBe('succeeded');
+  });
+
+  it('fails a counter that reads otherwise, and a row that is still there', async () => {
+    const counter = failedStep(await run(`${ADD_THREE}\nThere should be 2 items left`));
+    expect(counter.error).toContain('expected the page to contain "2 items left"');
+    const still = failedStep(await run(`${ADD_THREE}\n"Walk the dog" should no longer be in the list`));
+    expect(still.error).toContain('to be hidden but it is visible');
   });
 
   it('fails "is completed" for a to-do that is not', async () => {
