@@ -91,3 +91,29 @@ export function withoutNamespaceCalls(profile: Profile, without: readonly string
     ],
   };
 }
+
+/** What the specs check of every profile's shape: its default, architectures, actions and comments. */
+export function allowListShape(profile: Profile) {
+  const names = profile.syscalls.filter((r) => !r.args).flatMap((r) => r.names);
+  return {
+    defaultAction: profile.defaultAction,
+    defaultErrnoRet: profile.defaultErrnoRet,
+    architectures: [...profile.architectures].sort(),
+    actions: [...new Set(profile.syscalls.map((r) => r.action))],
+    namedTwice: names.filter((name, i) => names.indexOf(name) !== i),
+    unexplained: profile.syscalls.filter((r) => (r.comment?.length ?? 0) <= 10).map((r) => r.names.join(' ')),
+  };
+}
+
+/**
+ * The shape of every profile in deploy/seccomp: an allow-list (every call not named is refused
+ * with EPERM), for 64-bit x86 and ARM only, each call named once and each group explained.
+ */
+export const explainedAllowList: ReturnType<typeof allowListShape> = {
+  defaultAction: 'SCMP_ACT_ERRNO',
+  defaultErrnoRet: 1,
+  architectures: ['SCMP_ARCH_AARCH64', 'SCMP_ARCH_X86_64'],
+  actions: ['SCMP_ACT_ALLOW'],
+  namedTwice: [],
+  unexplained: [],
+};
