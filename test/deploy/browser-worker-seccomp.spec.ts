@@ -7,7 +7,16 @@
 // profile, and cannot start under the same profile without the namespace calls.
 import { describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exists, readCompose, repoPath } from './deploy-files.js';
@@ -102,8 +111,12 @@ const asRoot = process.getuid?.() === 0;
 /** A page whose script must run in a renderer for the answer to appear. */
 const page = 'data:text/html,<p id=answer></p><script>answer.textContent = 6 * 7</script>';
 
-/** Chromium, without --no-sandbox, unprivileged and with no_new_privs, under `seccomp`. */
-function runChromium(seccomp: Profile): { status: number | null; output: string; dom: string } {
+/** `command`, unprivileged and with no_new_privs, under `seccomp`, with a HOME of its own. */
+function runUnder(
+  seccomp: Profile,
+  command: (home: string) => string[],
+  cwd?: string,
+): { status: number | null; output: string; stdout: string } {
   const dir = mkdtempSync(join(tmpdir(), 'seccomp-chromium-'));
   try {
     chmodSync(dir, 0o755);
@@ -115,31 +128,57 @@ function runChromium(seccomp: Profile): { status: number | null; output: string;
     const user = asRoot ? ['--reuid', '65534', '--regid', '65534', '--clear-groups'] : [];
     const run = spawnSync(
       'setpriv',
-      [
-        ...user,
-        '--no-new-privs',
-        python,
-        loader,
-        profileFile,
-        '--',
-        chromium,
-        '--headless',
-        '--disable-gpu',
-        `--user-data-dir=${join(home, 'profile')}`,
-        '--dump-dom',
-        page,
-      ],
+      [...user, '--no-new-privs', python, loader, profileFile, '--', ...command(home)],
       {
+        cwd,
         encoding: 'utf8',
         timeout: 90_000,
         env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home, LANG: 'C.UTF-8' },
       },
     );
-    return { status: run.status, output: `${run.stdout}${run.stderr}`, dom: run.stdout };
+    return { status: run.status, output: `${run.stdout}${run.stderr}`, stdout: run.stdout };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** Chromium, without --no-sandbox, rendering `page` (as compose's healthy worker would). */
+function runChromium(seccomp: Profile): { status: number | null; output: string; dom: string } {
+  const { status, output, stdout } = runUnder(seccomp, (home) => [
+    chromium,
+    '--headless',
+    '--disable-gpu',
+    `--user-data-dir=${join(home, 'profile')}`,
+    '--dump-dom',
+    page,
+  ]);
+  return { status, output, dom: stdout };
+}
+
+/** The worker's own launch: launchLocalBrowser (puppeteer, the worker's flags) from the build of libs/browser-agent. */
+const workerLaunch = `
+import { launchLocalBrowser } from '@suite/browser-agent';
+const browser = await launchLocalBrowser({ executablePath: ${JSON.stringify(chromium)}, warn: (m) => console.error('WARNING', m) });
+try {
+  const page = await browser.newPage();
+  await page.setContent('<p id=answer></p><script>answer.textContent = 6 * 7</script>');
+  console.log('answer', await page.$eval('#answer', (e) => e.textContent));
+} finally {
+  await browser.close();
+}`;
+const browserAgentBuilt = existsSync(repoPath('libs/browser-agent/dist/index.js'));
+if (canLoad && !browserAgentBuilt)
+  console.warn(
+    'NOTE: libs/browser-agent is not built: the worker-launch checks under the profile are skipped.',
+  );
+const itLaunched = browserAgentBuilt ? itLoaded : it.skip;
+/** launchLocalBrowser's own script under `seccomp`. */
+const runWorkerLaunch = (seccomp: Profile) =>
+  runUnder(
+    seccomp,
+    () => [realpathSync(process.execPath), '--input-type=module', '-e', workerLaunch],
+    repoPath(),
+  );
 
 const sandboxError = /No usable sandbox|Failed to move to new namespace/;
 
@@ -158,6 +197,20 @@ describe('deploy/seccomp/browser-worker.json loaded with libseccomp', () => {
     120_000,
   );
 
+  itLaunched(
+    "the worker's own launch (launchLocalBrowser, in Node, through puppeteer) keeps the sandbox and drives a page",
+    () => {
+      const result = runWorkerLaunch(profile);
+      expect({ status: result.status, output: result.output }).toEqual({
+        status: 0,
+        output: expect.stringContaining('answer 42'),
+      });
+      // As an unprivileged user the launcher adds no --no-sandbox, and so warns about nothing.
+      expect(result.output).not.toContain('WARNING');
+    },
+    120_000,
+  );
+
   itLoaded(
     'without the namespace calls (a runtime-default profile), Chromium refuses to start without its sandbox',
     () => {
@@ -165,6 +218,18 @@ describe('deploy/seccomp/browser-worker.json loaded with libseccomp', () => {
       expect(result.status).not.toBe(0);
       expect(result.output).toMatch(sandboxError);
       expect(result.dom).not.toContain('42');
+    },
+    120_000,
+  );
+
+  itLaunched(
+    'without the namespace calls, the worker fails to launch Chromium and says why; it never falls back to --no-sandbox',
+    () => {
+      const result = runWorkerLaunch(withoutNamespaceCalls(profile, ['chroot']));
+      expect(result.status).not.toBe(0);
+      expect(result.output).toMatch(/could not start Chromium at .*Chromium could not start its sandbox/s);
+      expect(result.output).toMatch(sandboxError);
+      expect(result.output).not.toContain('answer 42');
     },
     120_000,
   );
