@@ -387,6 +387,15 @@ const NEIGHBOURS: ReadonlyArray<readonly [string, StepBody]> = [
   ['Edit "Buy milk" to "Buy bread"', { action: 'type', value: 'Buy bread', target: { name: 'Buy milk' } }],
   ['Press Enter to save', { action: 'press', keys: ['Enter'], repeat: 1 }],
   ['hit enter to add it', { action: 'press', keys: ['Enter'], repeat: 1 }],
+  // To-do verbs
+  ['Complete "Buy milk"', { action: 'check', target: { name: 'Buy milk' } }],
+  ['Toggle "Buy milk"', click({ name: '', role: 'checkbox', near: 'Buy milk' })],
+  ['Clear completed todos', click({ name: 'Clear completed' })],
+  ['"Buy milk" is still there', { action: 'assertState', target: { name: 'Buy milk' }, state: 'visible' }],
+  [
+    '"Buy milk" should still be visible',
+    { action: 'assertState', target: { name: 'Buy milk' }, state: 'visible' },
+  ],
   // Counters and gone rows
   ['There should be 2 items left', { action: 'assertText', expected: '2 items left', negate: false }],
   ['there is 1 item left', { action: 'assertText', expected: '1 item left', negate: false }],

@@ -186,6 +186,9 @@ function canonicalize(masked: string): string {
     .replace(/\bcan[’']t\b|\bcannot\b/gi, 'can not')
     .replace(/\bwon[’']t\b/gi, 'will not')
     .replace(/\b(?:should|must|will|shall|would) no longer be\b/gi, 'is no longer')
+    .replace(/\b(is|are|should be|must be|remains?|stays?)\s+still\b/gi, '$1')
+    .replace(/\bstill\s+(?=(?:is|are|shows?|contains?|there)\b)/gi, '')
+    .replace(/\b(should|must|will|would)\s+still\s+be\b/gi, '$1 be')
     .replace(
       /\b(?:should|must|will|shall|would) not be\b|\bnot to be\b|\bto not be\b|\bis not being\b/gi,
       'is not',
@@ -483,6 +486,14 @@ const typing: Rule = (s, tokens) => {
 };
 
 const clearing: Rule = (s, tokens) => {
+  // "Clear completed todos": the app's "Clear completed" button, not a field.
+  if (
+    /^clear\s+(?:all\s+)?(?:the\s+)?(?:completed|done|finished)(?:\s+(?:items|todos|tasks|entries))?$/i.test(
+      s,
+    )
+  ) {
+    return { action: 'click', target: { name: 'Clear completed' }, clickCount: 1, button: 'left' };
+  }
   const match =
     /^(?:clear|empty|erase|wipe)(?:\s+out)?\s+(?:the\s+(?:contents?|text|value)\s+of\s+)?(.+)$/i.exec(s);
   if (!match?.[1]) return undefined;
@@ -531,7 +542,10 @@ const checking: Rule = (s, tokens) => {
     const off = Boolean(marked[2]) !== /^(?:undone|incomplete|active|unread|open)$/i.test(marked[3]);
     return { action: off ? 'uncheck' : 'check', target: where };
   }
-  const on = /^(check|tick|mark|select|choose|enable|turn on|switch on|toggle on|activate)\s+(.+)$/i.exec(s);
+  const on =
+    /^(check|tick|mark|select|choose|enable|turn on|switch on|toggle on|activate|complete|finish)\s+(.+)$/i.exec(
+      s,
+    );
   const off =
     /^(uncheck|un-check|untick|unmark|deselect|unselect|clear|disable|turn off|switch off|toggle off)\s+(.+)$/i.exec(
       s,
@@ -544,7 +558,9 @@ const checking: Rule = (s, tokens) => {
   // "Turn on 'Send me news'" names a switch by its quoted label; "select 'Blue'" stays a choice.
   const explicit =
     /^(?:check|tick|mark|uncheck|un-check|untick|unmark)$/.test(verb) ||
-    (/^(?:turn|switch|toggle|enable|disable)\b/.test(verb) && containsQuote(match[2]) && !where.role);
+    (/^(?:turn|switch|toggle|enable|disable|complete|finish)\b/.test(verb) &&
+      containsQuote(match[2]) &&
+      !where.role);
   const checkable = where.role === 'checkbox' || where.role === 'radio' || where.role === 'switch';
   if (!explicit && !checkable) return undefined;
   if (where.role === 'textbox' && /box$/i.test(match[2])) delete where.role;
@@ -570,6 +586,15 @@ const clicking: Rule = (s, tokens) => {
   }
   const where = target(phrase, tokens);
   if (!where) return undefined;
+  // "Toggle 'Buy milk'": the checkbox (or switch) in its row, or the one it labels.
+  if (verb === 'toggle' && !where.role && where.near === undefined && containsQuote(phrase)) {
+    return {
+      action: 'click',
+      target: { name: '', role: 'checkbox', near: where.name },
+      clickCount: 1,
+      button: 'left',
+    };
+  }
   const double = verb === 'doubleclick' || verb === 'dblclick' || match[3] !== undefined;
   return {
     action: 'click',

@@ -88,6 +88,22 @@ describe('plain-English tests on pages written like real apps (real Chromium)', 
     expect(result.verdict).toBe('succeeded');
   });
 
+  it('completes, toggles and clears to-dos named by their text', async () => {
+    const result = await run(`${ADD_THREE}
+      Complete "Buy milk"
+      Toggle "Write tests"
+      There should be 1 item left
+      Toggle "Write tests"
+      There should be 2 items left
+      Clear completed todos
+      "Walk the dog" is still there
+      "Buy milk" should no longer be in the list
+      There are 2 items`);
+    expect(result.steps.filter((s) => s.status !== 'passed')).toEqual([]);
+    const missing = failedStep(await run(`${ADD_THREE}\nToggle "Feed the cat"`));
+    expect(missing.error).toContain('the text "Feed the cat" is not on the page');
+  });
+
   it('fails a counter that reads otherwise, and a row that is still there', async () => {
     const counter = failedStep(await run(`${ADD_THREE}\nThere should be 2 items left`));
     expect(counter.error).toContain('expected the page to contain "2 items left"');
