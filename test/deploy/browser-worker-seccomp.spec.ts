@@ -4,7 +4,8 @@
 // profile must let Chromium's namespace sandbox start and keep refusing what a container never
 // needs. Where python3-seccomp, setpriv and Chromium are available, the profile is also loaded for
 // real: Chromium, unprivileged and with no_new_privs, renders a page with its sandbox under the
-// profile, and cannot start under the same profile without the namespace calls.
+// profile (alone, and launched by the worker's own launchLocalBrowser), ffmpeg encodes a video, and
+// Chromium cannot start under the same profile without the namespace calls or without chroot.
 import { describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 import {
@@ -91,6 +92,7 @@ describe('deploy/seccomp/browser-worker.json', () => {
 const python = '/usr/bin/python3';
 const loader = repoPath('test/deploy/seccomp-exec.py');
 const chromium = process.env['CHROMIUM_PATH'] ?? '/usr/lib/chromium/chromium';
+const ffmpeg = process.env['FFMPEG_PATH'] ?? '/usr/bin/ffmpeg';
 const ran = (command: string, ...args: string[]) =>
   spawnSync(command, args, { stdio: 'ignore' }).status === 0;
 const canLoad =
@@ -207,6 +209,40 @@ describe('deploy/seccomp/browser-worker.json loaded with libseccomp', () => {
       });
       // As an unprivileged user the launcher adds no --no-sandbox, and so warns about nothing.
       expect(result.output).not.toContain('WARNING');
+    },
+    120_000,
+  );
+
+  (existsSync(ffmpeg) ? itLoaded : it.skip)(
+    "ffmpeg encodes the job's H.264 video under the profile",
+    () => {
+      const result = runUnder(profile, () => [
+        ffmpeg,
+        ...[
+          '-hide_banner',
+          '-loglevel',
+          'error',
+          '-f',
+          'lavfi',
+          '-i',
+          'testsrc=duration=1:size=320x240:rate=10',
+        ],
+        ...[
+          '-c:v',
+          'libx264',
+          '-pix_fmt',
+          'yuv420p',
+          '-movflags',
+          'frag_keyframe+empty_moov',
+          '-f',
+          'mp4',
+          'pipe:1',
+        ],
+      ]);
+      expect({ status: result.status, bytes: result.stdout.length > 1000 }).toEqual({
+        status: 0,
+        bytes: true,
+      });
     },
     120_000,
   );
