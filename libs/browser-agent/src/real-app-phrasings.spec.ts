@@ -150,6 +150,10 @@ describe('plain-English tests on pages written like real apps (real Chromium)', 
       The page shows "Removed Grace Hopper"
       The page does not show "grace@example.com"`);
     expect(result.steps.filter((s) => s.status !== 'passed')).toEqual([]);
+    // An exported script finds a row's button by its CSS path: its role and name are every row's.
+    expect(result.steps[1]?.recorded?.element).toEqual({
+      css: '#rows > tr:nth-of-type(2) > td:nth-of-type(4) > button:nth-of-type(1)',
+    });
     expect(result.verdict).toBe('succeeded');
   });
 

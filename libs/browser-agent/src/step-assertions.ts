@@ -3,7 +3,14 @@ import { checkboxInRow, type ElementSnapshot, readElementState } from './element
 import { normalizeUrl } from './instruction-parser.js';
 import { StepFailedError } from './run-limits.js';
 import { safePageText } from './step-actions.js';
-import { describeFound, disposeQuietly, logTarget, sleep, type StepContext } from './step-context.js';
+import {
+  describeFound,
+  disposeQuietly,
+  exportable,
+  logTarget,
+  sleep,
+  type StepContext,
+} from './step-context.js';
 import type {
   AssertCountStep,
   AssertElementTextStep,
@@ -235,7 +242,7 @@ async function snapshot(
         await inRow.dispose().catch(() => undefined);
       }
     }
-    ctx.report.element = await describeFound(match.handle);
+    ctx.report.element = exportable(target, await describeFound(match.handle));
     return { outcome, state };
   } catch {
     return { outcome: { tried: outcome.tried } };

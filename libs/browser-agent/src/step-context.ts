@@ -56,8 +56,18 @@ export async function findElement(
   ctx.report.strategy = found.strategy;
   ctx.report.candidates = found.count;
   ctx.report.ambiguous = found.ambiguous;
-  ctx.report.element = await describeFound(found.handle);
+  ctx.report.element = exportable(target, await describeFound(found.handle));
   return { ...found, describe: describeTarget(target) };
+}
+
+/**
+ * The locator an exported script uses. A target picked by its row or position ("next to 'Buy
+ * milk'", "the second 'Delete' button") shares its role and name with others, which a script would
+ * resolve to the first: it keeps only the element's CSS path.
+ */
+export function exportable(target: Target, element: ElementLocator | undefined): ElementLocator | undefined {
+  if (!element || (target.near === undefined && target.nth === undefined)) return element;
+  return { css: element.css };
 }
 
 /** The element as an exported script should find it; undefined when the page went away meanwhile. */
