@@ -468,9 +468,45 @@ export function findInPage(query: PageQuery): PageMatch {
       normalize(textOf(el)) === normalize(textOf(links[0] as DomElement))
     );
   };
+  // Apps that draw their lists with <div>s: the items are the largest group of visible siblings
+  // that look alike (same tag and first class) and hold text, leaving out menus of plain links.
+  const repeatedRows = (): DomElement[] => {
+    const groups = new Map<DomNode, Map<string, DomElement[]>>();
+    for (const el of everything) {
+      if (
+        NOT_ROWS.test(el.tagName.toUpperCase()) ||
+        /^(?:P|PRE|BLOCKQUOTE|SECTION|MAIN|HEADER|FOOTER|NAV)$/.test(el.tagName) ||
+        !normalize(el.innerText)
+      )
+        continue;
+      const parent = (el.parentElement ?? el.parentNode) as DomNode | null;
+      if (!parent) continue;
+      const bySignature = groups.get(parent) ?? new Map<string, DomElement[]>();
+      groups.set(parent, bySignature);
+      const members = bySignature.get(signature(el)) ?? [];
+      bySignature.set(signature(el), [...members, el]);
+    }
+    let best: DomElement[] = [];
+    for (const bySignature of groups.values()) {
+      for (const members of bySignature.values()) {
+        const shown = members.filter(isVisible);
+        const plainLinks = shown.every(
+          (el) =>
+            el.querySelectorAll('input, button, select, textarea').length === 0 &&
+            el.querySelectorAll('a[href]').length === 1,
+        );
+        if (shown.length >= 2 && shown.length > best.length && !plainLinks) best = shown;
+      }
+    }
+    return best;
+  };
   const byRoleOnly = (): DomElement[] => {
     const all = byRoleAndName('exact');
     const entries = all.filter((el) => !onlyALink(el));
+    if (entries.length === 0 && roleSet?.has('listitem')) {
+      const rows = repeatedRows();
+      if (rows.length > 0) return rows;
+    }
     return entries.length > 0 ? entries : all;
   };
   const strategies: Array<[string, () => DomElement[]]> =

@@ -167,7 +167,10 @@ describe('plain-English tests on pages written like real apps (real Chromium)', 
       The price of "Blue mug" is "€12"
       Click the "Add to cart" button on the "Red mug" card
       Click "Add to cart" next to "Green plate"
-      The page shows "Cart: 2 items"`);
+      The page shows "Cart: 2 items"
+      There are 3 items
+      The second item contains "Red mug"
+      The last item contains "€9"`);
     expect(result.steps.filter((s) => s.status !== 'passed')).toEqual([]);
     expect(result.verdict).toBe('succeeded');
   });
@@ -175,6 +178,8 @@ describe('plain-English tests on pages written like real apps (real Chromium)', 
   it('fails a wrong price, and lists the closest candidates when a button is missing', async () => {
     const price = failedStep(await run(`Open $SITE/shop\nThe price of "Blue mug" is "€13"`));
     expect(price.error).toContain('"€12"');
+    const count = failedStep(await run(`Open $SITE/shop\nThere are 4 items`));
+    expect(count.error).toContain('expected exactly 4 visible matches for the listitem but found 3');
     const missing = failedStep(await run(`Open $SITE/shop\nClick the "Add to wishlist" button`));
     expect(missing.error).toContain('closest on the page: button "Add to cart" (in "Blue mug €12');
   });
