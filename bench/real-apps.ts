@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { createServer, type Server } from 'node:http';
 import { dirname, extname, join, normalize, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import * as prettier from 'prettier';
 import { AgentLog, launchLocalBrowser, runInstructionTest } from '../libs/browser-agent/dist/index.js';
 import { type Family, PACKAGES, REAL_APPS } from './fixtures/real-apps.ts';
 import { percentile, round } from './support/stats.ts';
@@ -158,9 +159,14 @@ async function main(): Promise<void> {
     await browser.close();
     server.close();
   }
-  const markdown = report(outcomes);
   const results = join(ROOT, 'bench', 'results');
-  writeFileSync(join(results, 'real-apps.md'), markdown);
+  const file = join(results, 'real-apps.md');
+  // Formatted as the repository formats Markdown, so a run leaves the file as `prettier --check` wants it.
+  const markdown = await prettier.format(report(outcomes), {
+    ...((await prettier.resolveConfig(file)) ?? {}),
+    filepath: file,
+  });
+  writeFileSync(file, markdown);
   writeFileSync(join(results, 'real-apps.json'), `${JSON.stringify(outcomes, null, 2)}\n`);
   console.log(`\n${markdown}`);
   if (outcomes.some((o) => o.expect === 'failed' && o.verdict === 'succeeded')) process.exitCode = 1;

@@ -228,15 +228,23 @@ export function checkboxInRow(el: DomElement): DomElement | null {
     if (node.shadowRoot) found.push(...Array.from(node.shadowRoot.querySelectorAll(SELECTOR)));
     return found;
   };
+  const squeeze = (text: string | undefined) => (text ?? '').replace(/\s+/g, '');
+  const own = squeeze(el.innerText);
   for (
     let node: DomElement | null = el;
     node && node !== document.body;
     node = node.parentElement ?? node.parentNode?.host ?? null
   ) {
-    const found = within(node);
-    if (found.length > 0) return found.length === 1 ? (found[0] ?? null) : null;
     const role = node.getAttribute('role') ?? '';
-    if (/^(?:LI|TR|ARTICLE)$/.test(node.tagName) || /^(?:row|listitem|article)$/.test(role)) return null;
+    const row = /^(?:LI|TR|ARTICLE)$/.test(node.tagName) || /^(?:row|listitem|article)$/.test(role);
+    const found = within(node);
+    if (found.length > 0) {
+      // Only a checkbox that belongs to this text: in its row, or in a container that shows
+      // nothing else (not the form around another, labelled checkbox).
+      const alone = node === el || row || squeeze(node.innerText).replace(own, '').length <= 2;
+      return found.length === 1 && alone ? (found[0] ?? null) : null;
+    }
+    if (row) return null;
   }
   return null;
 }

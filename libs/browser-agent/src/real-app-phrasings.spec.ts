@@ -207,15 +207,18 @@ describe('plain-English tests on pages written like real apps (real Chromium)', 
 
   it('counts a component checkbox once, not its inner input, and no toggle as a checkbox', async () => {
     const result = await run(`Open $SITE/settings
-      There are 2 checkboxes
+      There are 3 checkboxes
       Turn on "Dark mode"
       The "Dark mode" switch is on
       Check "Text me"
       The second checkbox is checked
       The first checkbox is unchecked`);
     expect(result.steps.filter((s) => s.status !== 'passed')).toEqual([]);
-    const wrongCount = failedStep(await run(`Open $SITE/settings\nThere are 3 checkboxes`));
-    expect(wrongCount.error).toContain('expected exactly 3 visible matches for the checkbox but found 2');
+    // Text without a checkbox of its own does not borrow the form's other, labelled one.
+    const borrowed = failedStep(await run(`Open $SITE/settings\nCheck "Weekly digest"`));
+    expect(borrowed.error).toContain('is a <p>, not a checkbox');
+    const wrongCount = failedStep(await run(`Open $SITE/settings\nThere are 4 checkboxes`));
+    expect(wrongCount.error).toContain('expected exactly 4 visible matches for the checkbox but found 3');
   });
 
   it('replaces the text of the field that opened: "change it to …", "press Enter to save"', async () => {

@@ -472,9 +472,17 @@ async function selectNative(
  */
 async function findCheckable(ctx: StepContext, step: CheckStep): Promise<FoundElement> {
   const found = await findElement(ctx, step.target, { prefer: 'checkable' });
-  const state = await found.handle.evaluate(readElementState);
-  if (state.checkable && state.checked !== null) return found;
-  const inRow = (await found.handle.evaluateHandle(checkboxInRow)).asElement() as ElementHandle | null;
+  // A component may still be upgrading (its shadow root, with the checkbox, not there yet): look
+  // again for a moment.
+  const until = Math.min(ctx.deadline, Date.now() + 2000);
+  let inRow: ElementHandle | null;
+  for (;;) {
+    const state = await found.handle.evaluate(readElementState);
+    if (state.checkable && state.checked !== null) return found;
+    inRow = (await found.handle.evaluateHandle(checkboxInRow)).asElement() as ElementHandle | null;
+    if (inRow || Date.now() >= until) break;
+    await sleep(100, ctx.signal);
+  }
   if (!inRow) return found;
   await disposeQuietly(found.handle);
   ctx.report.strategy = `${ctx.report.strategy ?? 'text'}, then the checkbox in its row`;

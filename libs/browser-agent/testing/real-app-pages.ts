@@ -182,6 +182,7 @@ export const SETTINGS_COMPONENTS = page(
   'Settings',
   `<x-check>Email me</x-check> <x-check>Text me</x-check>
   <p><input type="checkbox" role="switch" id="dark"><label for="dark">Dark mode</label></p>
+  <form><p>Weekly digest</p><label><input type="checkbox" id="terms"> Accept the terms</label></form>
   <script>
     customElements.define('x-check', class extends HTMLElement {
       connectedCallback() {
