@@ -66,3 +66,19 @@ export {
   type DetailContext,
   type InputMode,
 } from './validation/validation-detail.mapper.js';
+export { INT32_MAX } from './a2a/a2a-fields.js';
+export {
+  invalidParams,
+  readA2aParams,
+  readTaskScopedParams,
+  toCamelCase,
+  type TaskScopedParams,
+} from './a2a/a2a-params.validate.js';
+export { GetTaskParamsDto, ListTasksParamsDto, TaskIdParamsDto } from './a2a/task-params.dto.js';
+export {
+  AuthenticationInfoDto,
+  CreatePushConfigParamsDto,
+  ListPushConfigsParamsDto,
+  PushConfigFieldsDto,
+  PushConfigRefParamsDto,
+} from './a2a/push-config-params.dto.js';
