@@ -235,6 +235,15 @@ describe('plain-English tests on pages written like real apps (real Chromium)', 
     expect(nothingOpen.error).toContain('no text field has the caret');
   });
 
+  it('hovers a row to bring out a button that exists only while it is hovered', async () => {
+    const result = await run(`Open $SITE/contacts
+      Click the Call button next to "Alan Turing"
+      The page shows "Calling Alan Turing"`);
+    expect(result.steps.filter((s) => s.status !== 'passed')).toEqual([]);
+    const absent = failedStep(await run(`Open $SITE/contacts\nClick the Email button next to "Alan Turing"`));
+    expect(absent.error).toContain('no element matches the button "Email" next to "Alan Turing"');
+  });
+
   it('works inside a same-origin iframe', async () => {
     const result = await run(`Open $SITE/framed
       Type "ada@example.com" into the "Your email" field

@@ -177,6 +177,24 @@ export const FRAMED_PAGE = page(
   <iframe src="/framed-form" style="margin-top:40px;width:500px;height:160px;border:2px solid #999"></iframe>`,
 );
 
+/** A contact list whose row actions are rendered only while the row is hovered (React style). */
+export const HOVER_ACTIONS = page(
+  'Contacts',
+  `<ul id="contacts" style="width:360px"><li>Ada Lovelace</li><li>Alan Turing</li></ul><p id="said">Nothing yet</p>
+  <script>
+    for (const li of document.querySelectorAll('#contacts li')) {
+      const name = li.textContent;
+      li.addEventListener('mouseenter', () => {
+        const button = document.createElement('button');
+        button.textContent = 'Call';
+        button.addEventListener('click', () => { document.getElementById('said').textContent = 'Calling ' + name; });
+        li.appendChild(button);
+      });
+      li.addEventListener('mouseleave', () => li.querySelector('button')?.remove());
+    }
+  </script>`,
+);
+
 /** Settings drawn by components: checkboxes whose host has the role and a native input inside. */
 export const SETTINGS_COMPONENTS = page(
   'Settings',
@@ -197,6 +215,7 @@ export const SETTINGS_COMPONENTS = page(
 );
 
 export const REAL_APP_ROUTES: Record<string, Route> = {
+  '/contacts': HOVER_ACTIONS,
   '/settings': SETTINGS_COMPONENTS,
   '/todos': TODO_APP,
   '/users': USERS_TABLE,
