@@ -1,11 +1,20 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import {
+  CreatePushConfigParamsDto,
+  GetTaskParamsDto,
+  ListPushConfigsParamsDto,
+  ListTasksParamsDto,
+  PushConfigRefParamsDto,
+  readA2aParams,
+  readTaskScopedParams,
+  TaskIdParamsDto,
+} from '@suite/contracts';
 import type { MainDb } from '@suite/db';
 import { A2aError, A2aErrorCode, isUnexpectedError, newErrorId } from '@suite/errors';
 import { ModelRegistry, type Principal } from '@suite/jobs';
 import type { ServerResponse } from 'node:http';
 import type { AgentGatewayConfig } from '../agent-gateway.config.js';
 import { AGENT_GATEWAY_CONFIG } from '../app.tokens.js';
-import { Params } from './a2a-params.js';
 import { A2aPushService } from './a2a-push.service.js';
 import { A2aTasksService } from './a2a-tasks.service.js';
 import { A2A_PROTOCOL_VERSION, extendedAgentCard } from './agent-card.js';
@@ -55,14 +64,18 @@ export class A2aMethods {
         if (sent.pushConfig) await this.push.create(principal, sent.job.id, sent.pushConfig);
         return { task: await this.tasks.finishSend(principal, sent, signal) };
       },
-      GetTask: (principal, params) => this.tasks.get(principal, params),
-      ListTasks: (principal, params) => this.tasks.list(principal, params),
-      CancelTask: (principal, params) => this.tasks.cancel(principal, params),
-      CreateTaskPushNotificationConfig: (principal, params) => this.push.createFromParams(principal, params),
-      GetTaskPushNotificationConfig: (principal, params) => this.push.get(principal, params),
-      ListTaskPushNotificationConfigs: (principal, params) => this.push.list(principal, params),
+      GetTask: (principal, params) => this.tasks.get(principal, readA2aParams(GetTaskParamsDto, params)),
+      ListTasks: (principal, params) => this.tasks.list(principal, readA2aParams(ListTasksParamsDto, params)),
+      CancelTask: (principal, params) => this.tasks.cancel(principal, readA2aParams(TaskIdParamsDto, params)),
+      // The push-config methods find the task before they report a problem with the other params.
+      CreateTaskPushNotificationConfig: (principal, params) =>
+        this.push.createFromParams(principal, readTaskScopedParams(CreatePushConfigParamsDto, params)),
+      GetTaskPushNotificationConfig: (principal, params) =>
+        this.push.get(principal, readTaskScopedParams(PushConfigRefParamsDto, params)),
+      ListTaskPushNotificationConfigs: (principal, params) =>
+        this.push.list(principal, readTaskScopedParams(ListPushConfigsParamsDto, params)),
       DeleteTaskPushNotificationConfig: async (principal, params) => {
-        await this.push.delete(principal, params);
+        await this.push.delete(principal, readTaskScopedParams(PushConfigRefParamsDto, params));
         return {};
       },
       GetExtendedAgentCard: () =>
@@ -93,7 +106,7 @@ export class A2aMethods {
       if (sent.pushConfig) await this.push.create(principal, sent.job.id, sent.pushConfig);
       return { job: sent.job, historyLength: sent.historyLength };
     }
-    const job = await this.tasks.findJob(principal, Params.of(params).requiredString('id'));
+    const job = await this.tasks.findJob(principal, readA2aParams(TaskIdParamsDto, params).id);
     if (this.tasks.isTerminal(job)) {
       throw new A2aError(
         A2aErrorCode.UnsupportedOperation,

@@ -1,30 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import { A2aError, A2aErrorCode } from '@suite/errors';
-import { Params, readMessage, toCamelCase } from './a2a-params.js';
+import { Params, readMessage } from './a2a-params.js';
 
-describe('A2A params', () => {
-  it('accepts proto snake_case names but leaves keys inside metadata and Part.data as sent', () => {
-    expect(
-      toCamelCase({
-        message: {
-          message_id: 'm',
-          context_id: 'c',
-          metadata: { caller_ref: { keep_me: 1 } },
-          parts: [{ data: { initial_url: 'http://x/' }, media_type: 'application/json' }],
-        },
-        configuration: { return_immediately: true, history_length: 2 },
-      }),
-    ).toEqual({
-      message: {
-        messageId: 'm',
-        contextId: 'c',
-        metadata: { caller_ref: { keep_me: 1 } },
-        parts: [{ data: { initial_url: 'http://x/' }, mediaType: 'application/json' }],
-      },
-      configuration: { returnImmediately: true, historyLength: 2 },
-    });
-  });
-
+// The snake_case reading and the DTOs' checks: libs/contracts/src/a2a/a2a-params.spec.ts.
+describe('A2A SendMessage params', () => {
   it('refuses parts that are not exactly one of text, raw, url, data with -32602', () => {
     const message = Params.of({
       message: { messageId: 'm', parts: [{ text: 'a', url: 'http://x' }] },

@@ -1,29 +1,13 @@
-import { A2aError, A2aErrorCode } from '@suite/errors';
+import { INT32_MAX, invalidParams, toCamelCase } from '@suite/contracts';
 import type { AuthenticationInfo, JsonObject, Message, Part } from './a2a.types.js';
-
-/** Keys whose values belong to the client: never renamed (A2A v1.0 §5.5). */
-const OPAQUE_KEYS = new Set(['metadata', 'data', 'params']);
-
-const camel = (key: string): string => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
-
-/** Accepts the proto snake_case names as well as camelCase; values of opaque keys stay as sent. */
-export function toCamelCase(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(toCamelCase);
-  if (!value || typeof value !== 'object') return value;
-  const out: JsonObject = {};
-  for (const [key, item] of Object.entries(value as JsonObject)) {
-    const name = camel(key);
-    out[name] = OPAQUE_KEYS.has(name) ? item : toCamelCase(item);
-  }
-  return out;
-}
-
-export const invalidParams = (message: string): A2aError => new A2aError(A2aErrorCode.InvalidParams, message);
 
 export const isObject = (value: unknown): value is JsonObject =>
   Boolean(value) && typeof value === 'object' && !Array.isArray(value);
 
-/** Typed readers for one params object; each failure names the field. */
+/**
+ * Typed readers for one params object; each failure names the field. SendMessage's params are
+ * still read with these; the other methods' params are DTOs (`@suite/contracts`, `a2a/`).
+ */
 export class Params {
   constructor(
     private readonly value: JsonObject,
@@ -94,8 +78,6 @@ export class Params {
     return this.value;
   }
 }
-
-const INT32_MAX = 2 ** 31 - 1;
 
 export function historyLength(params: Params): number | undefined {
   return params.int('historyLength', 0, INT32_MAX);

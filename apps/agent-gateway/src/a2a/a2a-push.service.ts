@@ -5,13 +5,19 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
+import {
+  invalidParams,
+  type CreatePushConfigParamsDto,
+  type ListPushConfigsParamsDto,
+  type PushConfigRefParamsDto,
+  type TaskScopedParams,
+} from '@suite/contracts';
 import { createHostResolver, type EgressPolicy, type HostResolver } from '@suite/egress-policy';
 import { isSettledStatus, JobEventsHub, JobRepository, type JobEvent, type Principal } from '@suite/jobs';
 import { PushConfigRepository, type PushConfig } from '@suite/push-delivery';
 import { randomUUID } from 'node:crypto';
 import type { AgentGatewayConfig } from '../agent-gateway.config.js';
 import { AGENT_GATEWAY_CONFIG } from '../app.tokens.js';
-import { invalidParams, Params, readAuthentication } from './a2a-params.js';
 import { A2aTasksService } from './a2a-tasks.service.js';
 import type { StreamResponse, TaskPushNotificationConfig } from './a2a.types.js';
 import { PushNotificationQueue } from './push-notification.queue.js';
@@ -80,15 +86,20 @@ export class A2aPushService implements OnApplicationBootstrap, OnApplicationShut
     this.watched.clear();
   }
 
-  async createFromParams(principal: Principal, rawParams: unknown): Promise<TaskPushNotificationConfig> {
-    const params = Params.of(rawParams);
-    const taskId = params.requiredString('taskId');
-    const job = await this.tasks.findJob(principal, taskId);
+  async createFromParams(
+    principal: Principal,
+    scoped: TaskScopedParams<CreatePushConfigParamsDto>,
+  ): Promise<TaskPushNotificationConfig> {
+    const job = await this.tasks.findJob(principal, scoped.taskId);
+    const { id, url, token, authentication } = scoped.rest();
     return this.create(principal, job.id, {
-      id: params.string('id') ?? '',
-      url: params.requiredString('url'),
-      token: params.string('token'),
-      authentication: readAuthentication(params.object('authentication')),
+      id: id ?? '',
+      url,
+      token,
+      authentication: authentication && {
+        scheme: authentication.scheme,
+        ...(authentication.credentials ? { credentials: authentication.credentials } : {}),
+      },
     });
   }
 
@@ -120,10 +131,12 @@ export class A2aPushService implements OnApplicationBootstrap, OnApplicationShut
     return toWire(row);
   }
 
-  async get(principal: Principal, rawParams: unknown): Promise<TaskPushNotificationConfig> {
-    const params = Params.of(rawParams);
-    const job = await this.tasks.findJob(principal, params.requiredString('taskId'));
-    const id = params.requiredString('id');
+  async get(
+    principal: Principal,
+    scoped: TaskScopedParams<PushConfigRefParamsDto>,
+  ): Promise<TaskPushNotificationConfig> {
+    const job = await this.tasks.findJob(principal, scoped.taskId);
+    const { id } = scoped.rest();
     const row = await this.configs.find(job.id, id);
     if (!row) throw invalidParams(`Task ${job.id} has no push notification config ${JSON.stringify(id)}`);
     return toWire(row);
@@ -131,12 +144,12 @@ export class A2aPushService implements OnApplicationBootstrap, OnApplicationShut
 
   async list(
     principal: Principal,
-    rawParams: unknown,
+    scoped: TaskScopedParams<ListPushConfigsParamsDto>,
   ): Promise<{ configs: TaskPushNotificationConfig[]; nextPageToken: string }> {
-    const params = Params.of(rawParams);
-    const job = await this.tasks.findJob(principal, params.requiredString('taskId'));
-    const pageSize = params.int('pageSize', 0, 100) || 100;
-    const skip = Number(params.string('pageToken') || '0');
+    const job = await this.tasks.findJob(principal, scoped.taskId);
+    const params = scoped.rest();
+    const pageSize = params.pageSize || 100;
+    const skip = Number(params.pageToken || '0');
     if (!Number.isInteger(skip) || skip < 0)
       throw invalidParams('params.pageToken is not a token this server issued');
     const rows = await this.configs.page(job.id, skip, pageSize + 1);
@@ -146,10 +159,9 @@ export class A2aPushService implements OnApplicationBootstrap, OnApplicationShut
     };
   }
 
-  async delete(principal: Principal, rawParams: unknown): Promise<void> {
-    const params = Params.of(rawParams);
-    const job = await this.tasks.findJob(principal, params.requiredString('taskId'));
-    const id = params.requiredString('id');
+  async delete(principal: Principal, scoped: TaskScopedParams<PushConfigRefParamsDto>): Promise<void> {
+    const job = await this.tasks.findJob(principal, scoped.taskId);
+    const { id } = scoped.rest();
     if (!(await this.configs.delete(job.id, id)))
       throw invalidParams(`Task ${job.id} has no push notification config ${JSON.stringify(id)}`);
   }

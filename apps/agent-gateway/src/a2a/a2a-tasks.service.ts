@@ -1,5 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { JobStatus } from '@suite/contracts';
+import {
+  invalidParams,
+  JobStatus,
+  type GetTaskParamsDto,
+  type ListTasksParamsDto,
+  type TaskIdParamsDto,
+} from '@suite/contracts';
 import { isUuid, newId, type MainDb } from '@suite/db';
 import { A2aError, A2aErrorCode } from '@suite/errors';
 import {
@@ -15,7 +21,7 @@ import {
 import type { AgentGatewayConfig } from '../agent-gateway.config.js';
 import { AGENT_GATEWAY_CONFIG } from '../app.tokens.js';
 import { A2aContextRepository } from './a2a-context.repository.js';
-import { historyLength, invalidParams, Params, readAuthentication, readMessage } from './a2a-params.js';
+import { historyLength, Params, readAuthentication, readMessage } from './a2a-params.js';
 import type { JsonObject, Message, Task, TaskPushNotificationConfig } from './a2a.types.js';
 import { checkInputModes } from './media-types.js';
 import { contextOf, jobStatusesOf, needsInput, toTask } from './task.mapper.js';
@@ -218,14 +224,12 @@ export class A2aTasksService {
     return this.view(job, { historyLength: sent.historyLength, history: sent.history });
   }
 
-  async get(principal: Principal, rawParams: unknown): Promise<Task> {
-    const params = Params.of(rawParams);
-    return this.taskById(principal, params.requiredString('id'), historyLength(params));
+  async get(principal: Principal, params: GetTaskParamsDto): Promise<Task> {
+    return this.taskById(principal, params.id, params.historyLength);
   }
 
-  async cancel(principal: Principal, rawParams: unknown): Promise<Task> {
-    const params = Params.of(rawParams);
-    const job = await this.findJob(principal, params.requiredString('id'));
+  async cancel(principal: Principal, params: TaskIdParamsDto): Promise<Task> {
+    const job = await this.findJob(principal, params.id);
     const result = await this.jobs.cancel(principal, job.id);
     if (!result.cancelled) {
       throw new A2aError(
@@ -238,18 +242,12 @@ export class A2aTasksService {
     return this.view(await this.findJob(principal, job.id));
   }
 
-  async list(principal: Principal, rawParams: unknown): Promise<ListTasksResult> {
-    const params = Params.of(rawParams);
-    const pageSize = params.int('pageSize', 1, 100) ?? 50;
-    const contextId = params.string('contextId');
-    const state = params.string('status');
-    const pageToken = params.string('pageToken');
-    const length = historyLength(params);
-    const includeArtifacts = params.boolean('includeArtifacts') ?? false;
-    const after = params.string('statusTimestampAfter');
-    if (after !== undefined && Number.isNaN(Date.parse(after))) {
-      throw invalidParams('params.statusTimestampAfter must be an RFC 3339 date-time');
-    }
+  /** The checks that need the store (the context, the TaskState name, the page token) are here. */
+  async list(principal: Principal, params: ListTasksParamsDto): Promise<ListTasksResult> {
+    const pageSize = params.pageSize ?? 50;
+    const { contextId, status: state, pageToken, historyLength: length } = params;
+    const includeArtifacts = params.includeArtifacts ?? false;
+    const after = params.statusTimestampAfter;
     const filter: JobFilter = { owner: principal.owner };
     if (contextId) {
       const id = await this.ownContext(principal, contextId);

@@ -4,7 +4,7 @@ import {
   type HostResolver,
   resolveChecked,
 } from '@suite/egress-policy';
-import { invalidParams } from './a2a-params.js';
+import { invalidParams } from '@suite/contracts';
 
 /** The webhooks' egress policy (public-only, PUSH_ALLOWED_HOSTS), the push worker's too. */
 export { webhookPolicy } from '@suite/push-delivery';
