@@ -149,7 +149,11 @@ export function findInPage(query: PageQuery): PageMatch {
     if (el.tagName === 'INPUT' && /^(?:submit|button|reset)$/i.test(el.type ?? ''))
       return ` ${el.value ?? ''} `;
     let out = '';
-    const children = el.shadowRoot ? el.shadowRoot.childNodes : el.childNodes;
+    // A component's text is what it renders: its shadow root, with each <slot> showing what was
+    // put into it (or its fallback content).
+    const assigned = el.tagName === 'SLOT' && el.assignedNodes ? el.assignedNodes({ flatten: true }) : [];
+    const children =
+      assigned.length > 0 ? assigned : el.shadowRoot ? el.shadowRoot.childNodes : el.childNodes;
     for (const child of Array.from(children)) out += textOf(child);
     return /^(?:DIV|P|LI|TR|TD|TH|BR|H[1-6]|SECTION|ARTICLE|HEADER|FOOTER|LABEL|BUTTON|OPTION)$/.test(
       el.tagName,

@@ -47,6 +47,8 @@ export interface DomElement extends DomNode {
   /** The element's open shadow root, if it has one. */
   shadowRoot?: DomRoot | null;
   getRootNode(): DomRoot;
+  /** On a <slot>: the nodes put into it. */
+  assignedNodes?(options?: { flatten?: boolean }): DomNode[];
   querySelectorAll(selector: string): ArrayLike<DomElement>;
   getBoundingClientRect(): DomRect;
   checkVisibility?(options?: Record<string, boolean>): boolean;

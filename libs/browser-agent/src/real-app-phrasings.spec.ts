@@ -210,7 +210,9 @@ describe('plain-English tests on pages written like real apps (real Chromium)', 
       There are 3 checkboxes
       Turn on "Dark mode"
       The "Dark mode" switch is on
+      The "Text me" checkbox is unchecked
       Check "Text me"
+      The "Text me" checkbox is checked
       The second checkbox is checked
       The first checkbox is unchecked`);
     expect(result.steps.filter((s) => s.status !== 'passed')).toEqual([]);
