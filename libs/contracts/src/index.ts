@@ -70,8 +70,10 @@ export { INT32_MAX } from './a2a/a2a-fields.js';
 export {
   invalidParams,
   readA2aParams,
+  readStagedParams,
   readTaskScopedParams,
   toCamelCase,
+  type StagedParams,
   type TaskScopedParams,
 } from './a2a/a2a-params.validate.js';
 export { GetTaskParamsDto, ListTasksParamsDto, TaskIdParamsDto } from './a2a/task-params.dto.js';
@@ -82,3 +84,10 @@ export {
   PushConfigFieldsDto,
   PushConfigRefParamsDto,
 } from './a2a/push-config-params.dto.js';
+export {
+  InlinePushConfigDto,
+  MessageDto,
+  PartDto,
+  SendConfigurationDto,
+  SendMessageParamsDto,
+} from './a2a/send-message-params.dto.js';

@@ -6,7 +6,9 @@ import {
   ListTasksParamsDto,
   PushConfigRefParamsDto,
   readA2aParams,
+  readStagedParams,
   readTaskScopedParams,
+  SendMessageParamsDto,
   TaskIdParamsDto,
 } from '@suite/contracts';
 import type { MainDb } from '@suite/db';
@@ -21,6 +23,9 @@ import { A2A_PROTOCOL_VERSION, extendedAgentCard } from './agent-card.js';
 import { TaskStreamer, type SseStreamSink } from './task-stream.js';
 
 type Handler = (principal: Principal, params: unknown, signal: AbortSignal) => Promise<unknown>;
+
+/** SendMessage's message is checked first; its configuration after the message's media types. */
+const readSendParams = (params: unknown) => readStagedParams(SendMessageParamsDto, params, ['message']);
 
 export const STREAMING_METHODS: ReadonlySet<string> = new Set(['SendStreamingMessage', 'SubscribeToTask']);
 
@@ -60,7 +65,7 @@ export class A2aMethods {
   ) {
     this.handlers = {
       SendMessage: async (principal, params, signal) => {
-        const sent = await this.tasks.send(principal, params, (c) => this.push.check(c));
+        const sent = await this.tasks.send(principal, readSendParams(params), (c) => this.push.check(c));
         if (sent.pushConfig) await this.push.create(principal, sent.job.id, sent.pushConfig);
         return { task: await this.tasks.finishSend(principal, sent, signal) };
       },
@@ -102,7 +107,7 @@ export class A2aMethods {
   /** Checks a streaming call before its stream starts, so its errors are plain responses. */
   async openStream(principal: Principal, method: string, params: unknown): Promise<OpenedStream> {
     if (method === 'SendStreamingMessage') {
-      const sent = await this.tasks.send(principal, params, (c) => this.push.check(c));
+      const sent = await this.tasks.send(principal, readSendParams(params), (c) => this.push.check(c));
       if (sent.pushConfig) await this.push.create(principal, sent.job.id, sent.pushConfig);
       return { job: sent.job, historyLength: sent.historyLength };
     }

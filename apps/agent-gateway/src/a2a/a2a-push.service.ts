@@ -18,6 +18,7 @@ import { PushConfigRepository, type PushConfig } from '@suite/push-delivery';
 import { randomUUID } from 'node:crypto';
 import type { AgentGatewayConfig } from '../agent-gateway.config.js';
 import { AGENT_GATEWAY_CONFIG } from '../app.tokens.js';
+import { toAuthentication } from './a2a-params.js';
 import { A2aTasksService } from './a2a-tasks.service.js';
 import type { StreamResponse, TaskPushNotificationConfig } from './a2a.types.js';
 import { PushNotificationQueue } from './push-notification.queue.js';
@@ -96,10 +97,7 @@ export class A2aPushService implements OnApplicationBootstrap, OnApplicationShut
       id: id ?? '',
       url,
       token,
-      authentication: authentication && {
-        scheme: authentication.scheme,
-        ...(authentication.credentials ? { credentials: authentication.credentials } : {}),
-      },
+      authentication: toAuthentication(authentication),
     });
   }
 

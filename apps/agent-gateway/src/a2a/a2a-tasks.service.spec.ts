@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
+import { readStagedParams, SendMessageParamsDto } from '@suite/contracts';
 import type { MainDb } from '@suite/db';
 import {
   INSTRUCTIONS_NOT_UNDERSTOOD,
@@ -63,6 +64,9 @@ class InMemoryContexts {
   }
 }
 
+/** SendMessage params as A2aMethods reads them. */
+const sendParams = (params: object) => readStagedParams(SendMessageParamsDto, params, ['message']);
+
 describe('A2aTasksService', () => {
   const ada = { owner: 'ada', keyId: 'k1' };
   let jobs: InMemoryJobRepository;
@@ -88,10 +92,13 @@ describe('A2aTasksService', () => {
 
   it('continues a task waiting for input with the follow-up’s instructions, on the same task', async () => {
     const waiting = jobs.seed({ owner: 'ada', status: 'needs_input', error: INSTRUCTIONS_NOT_UNDERSTOOD });
-    const sent = await tasks.send(ada, {
-      message: { messageId: 'm2', taskId: waiting.id, parts: [{ text: 'Open /thanks' }] },
-      configuration: { returnImmediately: true },
-    });
+    const sent = await tasks.send(
+      ada,
+      sendParams({
+        message: { messageId: 'm2', taskId: waiting.id, parts: [{ text: 'Open /thanks' }] },
+        configuration: { returnImmediately: true },
+      }),
+    );
     expect(sent.job).toMatchObject({ id: waiting.id, status: 'queued', query: 'Open /thanks' });
     expect(queue.entries.has(waiting.id)).toBe(true);
     expect(contexts.messages).toEqual([expect.objectContaining({ taskId: waiting.id, messageId: 'm2' })]);
@@ -126,10 +133,13 @@ describe('A2aTasksService', () => {
     const create = jobs.create.bind(jobs);
     jobs.create = (job, task) => create(job, { createContext: task?.createContext ?? false });
     const send = async (who: typeof ada, contextId: string) => {
-      const sent = await tasks.send(who, {
-        message: { messageId: randomUUID(), contextId, parts: [{ text: 'Open /' }] },
-        configuration: { returnImmediately: true },
-      });
+      const sent = await tasks.send(
+        who,
+        sendParams({
+          message: { messageId: randomUUID(), contextId, parts: [{ text: 'Open /' }] },
+          configuration: { returnImmediately: true },
+        }),
+      );
       return tasks.finishSend(who, sent);
     };
     const first = await send(ada, 'chat-42');

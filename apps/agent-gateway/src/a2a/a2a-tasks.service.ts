@@ -3,7 +3,10 @@ import {
   invalidParams,
   JobStatus,
   type GetTaskParamsDto,
+  type InlinePushConfigDto,
   type ListTasksParamsDto,
+  type SendMessageParamsDto,
+  type StagedParams,
   type TaskIdParamsDto,
 } from '@suite/contracts';
 import { isUuid, newId, type MainDb } from '@suite/db';
@@ -21,7 +24,7 @@ import {
 import type { AgentGatewayConfig } from '../agent-gateway.config.js';
 import { AGENT_GATEWAY_CONFIG } from '../app.tokens.js';
 import { A2aContextRepository } from './a2a-context.repository.js';
-import { historyLength, Params, readAuthentication, readMessage } from './a2a-params.js';
+import { requestMetadata, toAuthentication, toMessage } from './a2a-params.js';
 import type { JsonObject, Message, Task, TaskPushNotificationConfig } from './a2a.types.js';
 import { checkInputModes } from './media-types.js';
 import { contextOf, jobStatusesOf, needsInput, toTask } from './task.mapper.js';
@@ -137,22 +140,18 @@ export class A2aTasksService {
   /** Validates the request, then creates the task (a job) or adds the message to its task. */
   async send(
     principal: Principal,
-    rawParams: unknown,
+    params: StagedParams<SendMessageParamsDto>,
     checkPushConfig: (config: Omit<TaskPushNotificationConfig, 'taskId'>) => Promise<void> = () =>
       Promise.resolve(),
   ): Promise<SentMessage> {
-    const params = Params.of(rawParams);
-    const message = readMessage(params.object('message'));
+    const message = toMessage(params.first.message);
     checkInputModes(message);
-    const configuration = params.object('configuration');
-    const length = configuration ? historyLength(configuration) : undefined;
-    const returnImmediately = configuration?.boolean('returnImmediately') ?? false;
-    const acceptedOutputModes = configuration?.raw('acceptedOutputModes');
-    if (acceptedOutputModes !== undefined && !Array.isArray(acceptedOutputModes)) {
-      throw invalidParams('params.configuration.acceptedOutputModes must be an array of media types');
-    }
-    const pushParams = configuration?.object('taskPushNotificationConfig');
-    const pushConfig = pushParams ? readInlinePushConfig(pushParams) : undefined;
+    // The configuration's problems come after the message's media types.
+    const { configuration, metadata } = params.rest();
+    const length = configuration?.historyLength;
+    const returnImmediately = configuration?.returnImmediately ?? false;
+    const inline = configuration?.taskPushNotificationConfig;
+    const pushConfig = inline ? inlinePushConfig(inline) : undefined;
     // A refused webhook must not leave a task behind.
     if (pushConfig) await checkPushConfig(pushConfig);
 
@@ -184,7 +183,7 @@ export class A2aTasksService {
       // A running test takes no further instructions; the message joins the task's history.
       await this.storeMessage(message, await this.taskContext(principal, job), job.id);
     } else {
-      const body = this.jobBody(message, params.jsonObject('metadata'));
+      const body = this.jobBody(message, requestMetadata(metadata));
       // A new context is stored with the job and its message, in one statement; a named one is
       // found (or made, for a name the client chose) first.
       const named = message.contextId ? await this.namedContext(principal, message.contextId) : undefined;
@@ -343,13 +342,12 @@ export class A2aTasksService {
   }
 }
 
-export function readInlinePushConfig(params: Params): Omit<TaskPushNotificationConfig, 'taskId'> {
-  const token = params.string('token');
-  const authentication = readAuthentication(params.object('authentication'));
+export function inlinePushConfig(dto: InlinePushConfigDto): Omit<TaskPushNotificationConfig, 'taskId'> {
+  const authentication = toAuthentication(dto.authentication);
   return {
-    id: params.string('id') ?? '',
-    url: params.requiredString('url'),
-    ...(token ? { token } : {}),
+    id: dto.id ?? '',
+    url: dto.url,
+    ...(dto.token ? { token: dto.token } : {}),
     ...(authentication ? { authentication } : {}),
   };
 }

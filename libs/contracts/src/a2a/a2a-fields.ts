@@ -19,20 +19,61 @@ const ABSOLUTE = { absolute: true };
 
 export const absolute = (message: string): ValidationOptions => ({ message, context: ABSOLUTE });
 
-/** A nested params object: its own rules run with its path (`params.authentication.scheme`). */
-const NESTED = new Map<object, Map<string, () => new () => object>>();
+/** How a nested params field is checked: one object, or (`list`) each item of an array. */
+export interface NestedField {
+  dto: () => new () => object;
+  list?: {
+    /** The items are checked after this field (the order they were always read in). */
+    after: string;
+    /** A rule on the whole item, checked before its fields (`must have exactly one of …`). */
+    itemRule?: (item: Record<string, unknown>) => string | undefined;
+  };
+}
 
-/** The nested params fields of `dto` and of the classes it extends. */
-export function nestedParams(dto: object): ReadonlyMap<string, () => new () => object> {
-  const fields = new Map<string, () => new () => object>();
+const NESTED = new Map<object, Map<string, NestedField>>();
+/** Fields where `null` is a value (checked, kept), not "left out". */
+const KEEPS_NULL = new Map<object, Set<string>>();
+
+function inherited<V>(registry: Map<object, V>, dto: object): V[] {
+  const found: V[] = [];
   for (
     let type: object | null = dto;
     type && type !== Function.prototype;
     type = Object.getPrototypeOf(type)
   ) {
-    for (const [name, inner] of NESTED.get(type) ?? []) if (!fields.has(name)) fields.set(name, inner);
+    const entry = registry.get(type);
+    if (entry) found.push(entry);
+  }
+  return found;
+}
+
+/** The nested params fields of `dto` and of the classes it extends. */
+export function nestedParams(dto: object): ReadonlyMap<string, NestedField> {
+  const fields = new Map<string, NestedField>();
+  for (const own of inherited(NESTED, dto)) {
+    for (const [name, field] of own) if (!fields.has(name)) fields.set(name, field);
   }
   return fields;
+}
+
+/** The fields of `dto` (and its bases) where `null` is a value. */
+export function nullableParams(dto: object): ReadonlySet<string> {
+  return new Set(inherited(KEEPS_NULL, dto).flatMap((own) => [...own]));
+}
+
+function addNested(target: object, key: string | symbol, field: NestedField): void {
+  const fields = NESTED.get(target.constructor) ?? new Map<string, NestedField>();
+  fields.set(String(key), field);
+  NESTED.set(target.constructor, fields);
+}
+
+/** `null` is a value of this field: only a field left out is absent (Part's `text`, `data`, …). */
+export function KeepsNull(): PropertyDecorator {
+  return (target, key) => {
+    const fields = KEEPS_NULL.get(target.constructor) ?? new Set<string>();
+    fields.add(String(key));
+    KEEPS_NULL.set(target.constructor, fields);
+  };
 }
 
 /** A string that must be present and not empty. */
@@ -80,13 +121,36 @@ export function A2aJsonObject(): PropertyDecorator {
   };
 }
 
-/** A nested params object that may be left out, checked by `dto`'s rules. */
-export function A2aNested(dto: () => new () => object): PropertyDecorator {
+/** A nested params object, checked by `dto`'s rules; `required`: it must be sent. */
+export function A2aNested(
+  dto: () => new () => object,
+  options: { required?: boolean } = {},
+): PropertyDecorator {
   return (target, key) => {
-    A2aJsonObject()(target, key);
-    const fields = NESTED.get(target.constructor) ?? new Map<string, () => new () => object>();
-    fields.set(String(key), dto);
-    NESTED.set(target.constructor, fields);
+    if (options.required) IsDefined({ message: 'is required' })(target, key);
+    else IsOptional()(target, key);
+    IsJsonObject()(target, key);
+    addNested(target, key, { dto });
+  };
+}
+
+/**
+ * A non-empty array of nested params objects (`message.parts`): the array at the field's place,
+ * each item (`parts[0]` …) after the field `after`; `message` is the whole error message.
+ */
+export function A2aNestedList(
+  dto: () => new () => object,
+  list: NonNullable<NestedField['list']> & { message: string },
+): PropertyDecorator {
+  return (target, key) => {
+    ValidateBy(
+      {
+        name: 'isNonEmptyArray',
+        validator: { validate: (value: unknown) => Array.isArray(value) && value.length > 0 },
+      },
+      absolute(list.message),
+    )(target, key);
+    addNested(target, key, { dto, list: { after: list.after, itemRule: list.itemRule } });
   };
 }
 

@@ -1,11 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import { A2aError, A2aErrorCode } from '@suite/errors';
-import { readA2aParams, readTaskScopedParams, toCamelCase } from './a2a-params.validate.js';
+import { readA2aParams, readStagedParams, readTaskScopedParams, toCamelCase } from './a2a-params.validate.js';
 import {
   CreatePushConfigParamsDto,
   ListPushConfigsParamsDto,
   PushConfigRefParamsDto,
 } from './push-config-params.dto.js';
+import { SendMessageParamsDto } from './send-message-params.dto.js';
 import { GetTaskParamsDto, ListTasksParamsDto, TaskIdParamsDto } from './task-params.dto.js';
 
 /** The -32602 message `read` throws. */
@@ -117,5 +118,74 @@ describe('A2A params DTOs', () => {
         authentication: { scheme: 'Bearer', credentials: 'c' },
       }).rest(),
     ).toEqual({ taskId: 't', url: 'https://h/', authentication: { scheme: 'Bearer', credentials: 'c' } });
+  });
+
+  describe('SendMessage', () => {
+    const send = (params: unknown) => readStagedParams(SendMessageParamsDto, params, ['message']);
+    const fails = (params: unknown) => problem(() => send(params).rest());
+    const text = [{ text: 'Open the page' }];
+
+    it('reports the message problems in the order they were always read', () => {
+      expect(fails({})).toBe('params.message is required');
+      expect(fails({ message: 'x' })).toBe('params.message must be an object');
+      expect(fails({ message: { messageId: 'm', parts: [] } })).toBe(
+        'params.message.parts must be a non-empty array',
+      );
+      // The parts' array first, then the role and messageId, then each part.
+      expect(fails({ message: { role: 'ROLE_AGENT', parts: [{ text: 5 }] } })).toBe(
+        'params.message.role must be ROLE_USER: messages to this agent come from users',
+      );
+      expect(fails({ message: { parts: [{ text: 5 }] } })).toBe('params.message.messageId is required');
+      expect(fails({ message: { messageId: 'm', parts: [{ text: 'a', url: 'https://x' }] } })).toBe(
+        'params.message.parts[0] must have exactly one of text, raw, url, data',
+      );
+      expect(fails({ message: { messageId: 'm', parts: [{ text: 5 }], metadata: [1] } })).toBe(
+        'params.message.parts[0].text must be a string',
+      );
+      expect(fails({ message: { messageId: 'm', parts: [{ text: null }] } })).toBe(
+        'params.message.parts[0].text must be a string',
+      );
+      expect(fails({ message: { messageId: 'm', parts: [text[0], 3] } })).toBe(
+        'params.message.parts[1] must be an object',
+      );
+      expect(fails({ message: { messageId: 'm', parts: [{ raw: 1 }] } })).toBe(
+        'params.message.parts[0].raw must be base64 text',
+      );
+      expect(fails({ message: { messageId: 'm', parts: text, metadata: [1] } })).toBe(
+        'params.message.metadata must be an object',
+      );
+    });
+
+    it('reports a configuration problem only from rest(), after a good message', () => {
+      const staged = send({
+        message: { message_id: 'm', parts: text },
+        configuration: { history_length: -1 },
+      });
+      expect(staged.first.message.messageId).toBe('m');
+      expect(problem(() => staged.rest())).toBe(
+        'params.configuration.historyLength must be an integer from 0 to 2147483647',
+      );
+      const message = { messageId: 'm', parts: text };
+      expect(fails({ message, configuration: { acceptedOutputModes: null } })).toBe(
+        'params.configuration.acceptedOutputModes must be an array of media types',
+      );
+      expect(fails({ message, configuration: { returnImmediately: 'yes' } })).toBe(
+        'params.configuration.returnImmediately must be true or false',
+      );
+      // An inline push config is read token, authentication, id, url.
+      expect(
+        fails({
+          message,
+          configuration: { taskPushNotificationConfig: { authentication: {}, id: 5 } },
+        }),
+      ).toBe('params.configuration.taskPushNotificationConfig.authentication.scheme is required');
+      expect(fails({ message, configuration: { taskPushNotificationConfig: { id: 'x' } } })).toBe(
+        'params.configuration.taskPushNotificationConfig.url is required',
+      );
+    });
+
+    it('leaves the request metadata to the service', () => {
+      expect(send({ message: { messageId: 'm', parts: text }, metadata: [1] }).rest().metadata).toEqual([1]);
+    });
   });
 });

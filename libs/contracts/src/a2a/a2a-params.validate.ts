@@ -1,7 +1,7 @@
 import { A2aError, A2aErrorCode } from '@suite/errors';
 import { getMetadataStorage, validateSync, type ValidationError } from 'class-validator';
 import { fieldNames } from '../validation/dto-fields.js';
-import { isJsonObject, nestedParams } from './a2a-fields.js';
+import { isJsonObject, nestedParams, nullableParams } from './a2a-fields.js';
 
 type Dto<T extends object> = new () => T;
 
@@ -44,6 +44,36 @@ export function readA2aParams<T extends object>(dto: Dto<T>, raw: unknown): T {
   return value;
 }
 
+/** Params read in two stages: `first` now, the rest once the service did what comes between. */
+export interface StagedParams<T> {
+  /** The params; only the `lead` fields are known to be valid. */
+  readonly first: T;
+  /** The params; throws the first problem of the other fields. */
+  rest(): T;
+}
+
+/**
+ * Validates params once, reporting a problem with a `lead` field now and one with another field
+ * only from `rest()`: the service calls it after the step that always came between (finding the
+ * task, checking the message's media types), so a client sees the same first error as when each
+ * field was read in turn.
+ */
+export function readStagedParams<T extends object>(
+  dto: Dto<T>,
+  raw: unknown,
+  lead: readonly string[],
+): StagedParams<T> {
+  const { value, problem } = checkParams(dto, raw, lead);
+  if (problem && lead.includes(problem.field)) throw invalidParams(problem.message);
+  return {
+    first: value,
+    rest: () => {
+      if (problem) throw invalidParams(problem.message);
+      return value;
+    },
+  };
+}
+
 /** Params of a method on one task: its id is read first, the rest once the task was found. */
 export interface TaskScopedParams<T> {
   readonly taskId: string;
@@ -51,24 +81,13 @@ export interface TaskScopedParams<T> {
   rest(): T;
 }
 
-/**
- * Validates params whose `taskId` addresses a task: a problem with `taskId` is thrown now; a
- * problem with another field only from `rest()`, which the service calls after finding the task,
- * so a client sees the same first error as when each field was read in turn.
- */
+/** `readStagedParams` with `taskId` first: the push-config methods. */
 export function readTaskScopedParams<T extends { taskId: string }>(
   dto: Dto<T>,
   raw: unknown,
 ): TaskScopedParams<T> {
-  const { value, problem } = checkParams(dto, raw, ['taskId']);
-  if (problem?.field === 'taskId') throw invalidParams(problem.message);
-  return {
-    taskId: value.taskId,
-    rest: () => {
-      if (problem) throw invalidParams(problem.message);
-      return value;
-    },
-  };
+  const staged = readStagedParams(dto, raw, ['taskId']);
+  return { taskId: staged.first.taskId, rest: staged.rest };
 }
 
 function checkParams<T extends object>(
@@ -82,22 +101,25 @@ function checkParams<T extends object>(
   return check(dto, sent, 'params', lead);
 }
 
+type Checked<T> = { value: T; problem?: Problem };
+
 function check<T extends object>(
   dto: Dto<T>,
   sent: Record<string, unknown>,
   path: string,
   lead: readonly string[] = [],
-): { value: T; problem?: Problem } {
+): Checked<T> {
   // Fields in declaration order (a base class's first), the `lead` ones before the others.
   const declared = fieldNames(dto);
   const names = [
     ...lead.filter((name) => declared.includes(name)),
     ...declared.filter((n) => !lead.includes(n)),
   ];
+  const nullable = nullableParams(dto);
   const given: Record<string, unknown> = {};
   for (const name of names) {
-    if (Object.hasOwn(sent, name) && sent[name] !== undefined && sent[name] !== null)
-      given[name] = sent[name];
+    if (!Object.hasOwn(sent, name) || sent[name] === undefined) continue;
+    if (sent[name] !== null || nullable.has(name)) given[name] = sent[name];
   }
   for (const name of intFields(dto)) {
     const v = given[name];
@@ -109,15 +131,33 @@ function check<T extends object>(
   );
   const nested = nestedParams(dto);
   const value = Object.assign(new dto(), given) as Record<string, unknown>;
+  const fail = (field: string, message: string): Checked<T> => ({
+    value: value as T,
+    problem: { field, message },
+  });
   for (const name of names) {
     const error = errors.get(name);
-    if (error) return { value: value as T, problem: { field: name, message: messageOf(error, path) } };
+    if (error) return fail(name, messageOf(error, path));
     const inner = nested.get(name);
-    if (inner && isJsonObject(given[name])) {
-      const result = check(inner(), given[name], `${path}.${name}`);
-      if (result.problem)
-        return { value: value as T, problem: { field: name, message: result.problem.message } };
+    if (inner && !inner.list && isJsonObject(given[name])) {
+      const result = check(inner.dto(), given[name], `${path}.${name}`);
+      if (result.problem) return fail(name, result.problem.message);
       value[name] = result.value;
+    }
+    // The items of a list whose turn comes after this field.
+    for (const [list, field] of nested) {
+      if (field.list?.after !== name || !Array.isArray(given[list])) continue;
+      const items: unknown[] = [];
+      for (const [i, item] of (given[list] as unknown[]).entries()) {
+        const where = `${path}.${list}[${i}]`;
+        if (!isJsonObject(item)) return fail(list, `${where} must be an object`);
+        const ruled = field.list.itemRule?.(item);
+        if (ruled) return fail(list, `${where} ${ruled}`);
+        const result = check(field.dto(), item, where);
+        if (result.problem) return fail(list, result.problem.message);
+        items.push(result.value);
+      }
+      value[list] = items;
     }
   }
   return { value: value as T };
