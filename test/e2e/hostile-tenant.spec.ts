@@ -57,6 +57,7 @@ interface Attempt {
  * Attacks whose call may end the sandbox instead of answering, and how the call must fail then
  * (a loop with a timeout, or its CPU budget); the next call must work.
  */
+const PREFIX = `${infra.REDIS_PREFIX}-hostile-tenant`;
 const MAY_END_SANDBOX = new Map([
   ['cpu.loop', /HTTP 504|did not finish within|CPU time/],
   ['mem.array-buffers', /./],
@@ -307,7 +308,9 @@ function table(rows: Attempt[]): string {
 
 beforeAll(async () => {
   const quota = storageQuota();
-  host = await startProjectHost({ ...GENEROUS_LIMITS, ...quota?.env });
+  // Queues of its own: a project worker of a spec running beside this one (with other limits) must
+  // not take this host's hooks and jobs.
+  host = await startProjectHost({ ...GENEROUS_LIMITS, ...quota?.env, REDIS_PREFIX: PREFIX });
   const tag = randomBytes(6).toString('hex');
 
   // The neighbour: a project with a signed-in user, its own code and its own secret.
@@ -503,7 +506,7 @@ beforeAll(async () => {
 
   // Delayed jobs of the flood must not outlive the suite.
   const connection = createRedisConnection(infra.REDIS_URL);
-  const jobs = createQueue(QueueName.ProjectJobs, connection);
+  const jobs = createQueue(QueueName.ProjectJobs, connection, { prefix: PREFIX });
   for (let removed = 1; removed > 0;) removed = (await jobs.clean(0, 10_000, 'delayed')).length;
   await jobs.close();
   connection.disconnect();

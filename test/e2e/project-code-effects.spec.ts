@@ -65,7 +65,12 @@ async function eventually<T>(
 }
 
 beforeAll(async () => {
-  host = await startProjectHost({ ...GENEROUS_LIMITS, MAIL_RETRY_DELAY_MS: '200' });
+  // Queues of its own: another spec's project worker (other mail settings) must not take its mail.
+  host = await startProjectHost({
+    ...GENEROUS_LIMITS,
+    MAIL_RETRY_DELAY_MS: '200',
+    REDIS_PREFIX: `${infra.REDIS_PREFIX}-code-effects`,
+  });
   // After the host: the rig then sees the host's mail worker and starts no stand-in of its own, so
   // the mail log is kept by the host's real delivery path.
   mail = await startMailRig();

@@ -28,7 +28,12 @@ afterAll(async () => {
 describe('a host where bubblewrap cannot start', () => {
   let host: Host;
   beforeAll(async () => {
-    host = await startProjectHost({ ...GENEROUS_LIMITS, BWRAP_PATH: '/nonexistent/bwrap' });
+    // Queues of its own: a working sandbox of another spec's worker must not run this host's hooks.
+    host = await startProjectHost({
+      ...GENEROUS_LIMITS,
+      BWRAP_PATH: '/nonexistent/bwrap',
+      REDIS_PREFIX: `${infra.REDIS_PREFIX}-no-sandbox`,
+    });
     hosts.push(host);
   });
 

@@ -21,6 +21,7 @@ import {
 const TIMEOUT_MS = 1_000;
 const QUOTA_MB = 24;
 
+const PREFIX = `${infra.REDIS_PREFIX}-effects-quotas`;
 let host: Host;
 let mail: MailRig;
 const projects: TestProject[] = [];
@@ -100,8 +101,11 @@ async function sql(p: TestProject, ...statements: string[]): Promise<Outcome[]> 
 }
 
 beforeAll(async () => {
+  // Queues of its own: a project worker of a spec running beside this one (with other limits) must
+  // not take this host's jobs.
   host = await startProjectHost({
     ...GENEROUS_LIMITS,
+    REDIS_PREFIX: PREFIX,
     PROJECT_DB_STATEMENT_TIMEOUT_MS: String(TIMEOUT_MS),
     PROJECT_DB_QUOTA_MB: String(QUOTA_MB),
   });
@@ -257,7 +261,7 @@ describe('ctx.jobs, ctx.email and ctx.push are limited per project', () => {
     const fresh = await project();
     const redis = createRedisConnection(infra.REDIS_URL);
     try {
-      const key = `${infra.REDIS_PREFIX}:fx:pending-jobs:${fresh.id}`;
+      const key = `${PREFIX}:fx:pending-jobs:${fresh.id}`;
       const res = await fresh.client.get<string[]>('/api/run-jobs');
       expect(res.body).toHaveLength(3);
       let pending = await redis.zcard(key);
