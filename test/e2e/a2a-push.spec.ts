@@ -92,6 +92,38 @@ describe('A2A push notifications', () => {
     expect(updates[0]!.body).toMatchObject({ statusUpdate: { status: { state: 'TASK_STATE_WORKING' } } });
   });
 
+  it('a config created while the task works is told at once that it works, then of its end', async () => {
+    const created = await rpc('SendMessage', {
+      message: {
+        messageId: 'push-late',
+        parts: [
+          { text: 'Open /slow?ms=3000. The page contains "Loaded"' },
+          { data: { initial_url: stack.siteUrl } },
+        ],
+      },
+      configuration: { returnImmediately: true },
+    });
+    const id = (created.body.result!.task as { id: string }).id;
+    // The task is working before the config exists: its WORKING change happened before anyone followed it.
+    const deadline = Date.now() + 45_000;
+    for (;;) {
+      const task = (await rpc('GetTask', { id })).body.result as { status: { state: string } };
+      if (task.status.state === 'TASK_STATE_WORKING') break;
+      if (Date.now() > deadline) throw new Error(`the task never worked: ${task.status.state}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const config = await rpc('CreateTaskPushNotificationConfig', { taskId: id, url: hookUrl, token: 'late' });
+    expect(config.body.error).toBeUndefined();
+    const ofTask = () => deliveries.filter((d) => d.headers['x-a2a-notification-token'] === 'late');
+    while (!ofTask().some((d) => (d.body.task as { id?: string } | undefined)?.id === id)) {
+      if (Date.now() > deadline) throw new Error(`no final notification: ${JSON.stringify(ofTask())}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(ofTask()[0]!.body).toMatchObject({
+      statusUpdate: { taskId: id, status: { state: 'TASK_STATE_WORKING' } },
+    });
+  });
+
   it('a stream that ends early does not silence the notifications of its task', async () => {
     const aborted = new AbortController();
     const res = await fetch(`${stack.gatewayUrl}/a2a`, {

@@ -13,7 +13,14 @@ import {
   type TaskScopedParams,
 } from '@suite/contracts';
 import { createHostResolver, type EgressPolicy, type HostResolver } from '@suite/egress-policy';
-import { isSettledStatus, JobEventsHub, JobRepository, type JobEvent, type Principal } from '@suite/jobs';
+import {
+  isSettledStatus,
+  JobEventsHub,
+  JobRepository,
+  StoredJobStatus,
+  type JobEvent,
+  type Principal,
+} from '@suite/jobs';
 import { PushConfigRepository, type PushConfig } from '@suite/push-delivery';
 import { randomUUID } from 'node:crypto';
 import type { AgentGatewayConfig } from '../agent-gateway.config.js';
@@ -176,9 +183,11 @@ export class A2aPushService implements OnApplicationBootstrap, OnApplicationShut
       );
     });
     this.watched.set(jobId, stop);
-    // A change between the config's creation (or a restart) and the subscription is not lost.
+    // A change between the config's creation (or a restart) and the subscription is not lost: a
+    // task already working or settled is notified of where it is now (the queue id keeps one
+    // already sent from going out twice).
     const job = await this.jobs.find(jobId);
-    if (job && isSettledStatus(job.status) && lastStatus === undefined) {
+    if (job && job.status !== StoredJobStatus.queued && lastStatus === undefined) {
       lastStatus = job.status;
       await this.onStatus(jobId, job.status);
     }
