@@ -29,6 +29,7 @@ import { toAuthentication } from './a2a-params.js';
 import { A2aTasksService } from './a2a-tasks.service.js';
 import type { StreamResponse, TaskPushNotificationConfig } from './a2a.types.js';
 import { PushNotificationQueue } from './push-notification.queue.js';
+import { taskStateOf } from './task.mapper.js';
 import { assertPublicWebhookUrl, webhookPolicy } from './webhook-url.guard.js';
 
 /** How far back a restarted gateway looks for tasks whose final notification may be unsent. */
@@ -189,6 +190,9 @@ export class A2aPushService implements OnApplicationBootstrap, OnApplicationShut
     const job = await this.jobs.find(jobId);
     if (job && job.status !== StoredJobStatus.queued && lastStatus === undefined) {
       lastStatus = job.status;
+      // A task that ran and settled before anyone followed it still worked first: say so.
+      if (isSettledStatus(job.status) && job.startedAt)
+        await this.enqueue(jobId, StoredJobStatus.running, await this.configs.ofTask(jobId));
       await this.onStatus(jobId, job.status);
     }
   }
@@ -212,9 +216,19 @@ export class A2aPushService implements OnApplicationBootstrap, OnApplicationShut
       historyLength: 0,
       includeArtifacts: isSettledStatus(job.status),
     });
-    const event: StreamResponse = isSettledStatus(job.status)
+    // The event tells of `status`, which the task may have left since (it is then a past state).
+    const event: StreamResponse = isSettledStatus(status)
       ? { task }
-      : { statusUpdate: { taskId: task.id, contextId: task.contextId, status: task.status } };
+      : {
+          statusUpdate: {
+            taskId: task.id,
+            contextId: task.contextId,
+            status:
+              status === job.status
+                ? task.status
+                : { state: taskStateOf(status), timestamp: task.status.timestamp },
+          },
+        };
     for (const config of configs) await this.queue.add(jobId, config.id, status, event);
   }
 }
