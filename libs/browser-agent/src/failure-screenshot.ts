@@ -6,21 +6,27 @@ declare const document: DomDocument;
 
 const MASK = '••••••';
 
+/** Takes the picture; tests pass their own to look at the page in the state it is taken in. */
+export type ScreenshotShooter = (page: Page) => Promise<Uint8Array>;
+
+const shootPng: ScreenshotShooter = (page) => page.screenshot({ type: 'png' });
+
 /**
- * A screenshot of the page as a failed step left it (JPEG, the visible viewport), with every secret
- * unreadable: password fields and fields holding a secret are drawn as dots, and a secret shown as
- * text is replaced by dots, only while the picture is taken. Undefined when the page cannot be
- * captured (it closed, or was between documents).
+ * A screenshot of the page as a failed step left it (PNG, the visible viewport), with every secret
+ * unreadable: password fields and fields holding a secret are drawn as blurred dots without a caret,
+ * and a secret shown as text is replaced by dots, only while the picture is taken. Undefined when
+ * the page cannot be captured (it closed, or was between documents).
  */
 export async function captureFailureScreenshot(
   page: Page,
   secrets: readonly string[],
+  shoot: ScreenshotShooter = shootPng,
 ): Promise<Buffer | undefined> {
   const values = secrets.filter((secret) => secret.length > 0);
   try {
     const masked = await page.evaluate(maskSecrets, values, MASK);
     try {
-      const image = await page.screenshot({ type: 'jpeg', quality: 70 });
+      const image = await shoot(page);
       return Buffer.from(image);
     } finally {
       if (masked > 0) await page.evaluate(unmaskSecrets).catch(() => undefined);
@@ -44,12 +50,15 @@ function maskSecrets(secrets: string[], mask: string): number {
         const style = (el as unknown as { style: Record<string, string> }).style;
         const before = style.webkitTextSecurity ?? '';
         const filter = style.filter ?? '';
+        const caret = style.caretColor ?? '';
         style.webkitTextSecurity = 'disc';
         style.filter = 'blur(4px)';
+        style.caretColor = 'transparent';
         saved.push({
           restore: () => {
             style.webkitTextSecurity = before;
             style.filter = filter;
+            style.caretColor = caret;
           },
         });
       }

@@ -16,7 +16,7 @@ export interface RunResult {
   steps: StepResult[];
   assertions: { total: number; passed: number };
   /**
-   * With `failureScreenshot`: the page when a step failed (JPEG), secrets unreadable in it. The
+   * With `failureScreenshot`: the page when a step failed (PNG), secrets unreadable in it. The
    * caller stores it like the video.
    */
   screenshot?: Buffer;

@@ -3,13 +3,18 @@ import { appendFile, mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 
-export type ArtifactKind = 'log' | 'video';
+export type ArtifactKind = 'log' | 'video' | 'screenshot';
 
 /** File names of a job's artifacts, in its directory (local) or under its key prefix (S3). */
-export const ARTIFACT_FILE: Record<ArtifactKind, string> = { log: 'agent-log.ndjson', video: 'video.mp4' };
+export const ARTIFACT_FILE: Record<ArtifactKind, string> = {
+  log: 'agent-log.ndjson',
+  video: 'video.mp4',
+  screenshot: 'failure-screenshot.png',
+};
 export const ARTIFACT_CONTENT_TYPE: Record<ArtifactKind, string> = {
   log: 'application/x-ndjson',
   video: 'video/mp4',
+  screenshot: 'image/png',
 };
 const FILE = ARTIFACT_FILE;
 

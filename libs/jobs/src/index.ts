@@ -46,7 +46,13 @@ export {
 } from './job.repository.js';
 export { PrismaJobRepository } from './prisma-job.repository.js';
 export { maskSecrets, toJobRecord } from './job-record.mapper.js';
-export { JobService, type CreateJobOptions, type JobServiceDeps, type VideoResponse } from './job.service.js';
+export {
+  JobService,
+  type CreateJobOptions,
+  type JobServiceDeps,
+  type ScreenshotResponse,
+  type VideoResponse,
+} from './job.service.js';
 export {
   INTERPRETER_MODEL,
   ModelRegistry,

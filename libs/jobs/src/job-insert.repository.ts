@@ -1,4 +1,4 @@
-import { newId, sqlPool, type MainClient, type MainDb } from '@suite/db';
+import { hotStatement, newId, sqlPool, type MainClient, type MainDb } from '@suite/db';
 
 /** A job as submitted, validated. */
 export interface NewJob {
@@ -51,7 +51,8 @@ const INSERT_JOB = {
            highlight_mouse AS "highlightMouse", metadata, status::text AS status, summary, steps, error,
            attempts, worker_id AS "workerId", trace_context AS "traceContext", context_id AS "contextId",
            created_at AS "createdAt", started_at AS "startedAt", finished_at AS "finishedAt",
-           updated_at AS "updatedAt", log_path AS "logPath", video_path AS "videoPath", actions, replay,
+           updated_at AS "updatedAt", log_path AS "logPath", video_path AS "videoPath",
+           screenshot_path AS "screenshotPath", actions, replay,
            (SELECT created_at FROM message) AS "messageCreatedAt"
       FROM job`,
 };
@@ -70,28 +71,30 @@ export async function insertJob(
   const messageId = newId();
   const message = task.message;
   if ((task.createContext || message) && !job.contextId) throw new Error('an A2A task needs its contextId');
-  const { rows } = await sqlPool(db).query<MainDb.Job & { messageCreatedAt: Date | null }>({
-    ...INSERT_JOB,
-    values: [
-      id,
-      job.owner,
-      job.query,
-      job.initialUrl,
-      job.model,
-      job.env,
-      job.highlightMouse,
-      json(job.metadata),
-      json(job.traceContext),
-      job.contextId,
-      messageId,
-      message?.messageId ?? null,
-      task.createContext,
-      message !== undefined,
-      message?.role ?? '',
-      json(message?.parts) ?? '[]',
-      json(message?.metadata),
-    ],
-  });
+  const { rows } = await sqlPool(db).query<MainDb.Job & { messageCreatedAt: Date | null }>(
+    hotStatement({
+      ...INSERT_JOB,
+      values: [
+        id,
+        job.owner,
+        job.query,
+        job.initialUrl,
+        job.model,
+        job.env,
+        job.highlightMouse,
+        json(job.metadata),
+        json(job.traceContext),
+        job.contextId,
+        messageId,
+        message?.messageId ?? null,
+        task.createContext,
+        message !== undefined,
+        message?.role ?? '',
+        json(message?.parts) ?? '[]',
+        json(message?.metadata),
+      ],
+    }),
+  );
   const row = rows[0];
   if (!row) throw new Error('the job insert returned no row');
   const { messageCreatedAt, ...inserted } = row;

@@ -25,6 +25,7 @@ export function toJobRecord(job: MainDb.Job, videoAvailable: boolean): JobRecord
       self,
       log: `${self}/log`,
       video: videoAvailable ? `${self}/video` : null,
+      ...(job.screenshotPath ? { screenshot: `${self}/screenshot` } : {}),
       ...(job.actions ? { script: `${self}/script` } : {}),
     },
   };

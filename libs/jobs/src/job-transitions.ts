@@ -13,6 +13,7 @@ export interface JobChange {
   finishedAt?: Date | null;
   logPath?: string | null;
   videoPath?: string | null;
+  screenshotPath?: string | null;
 }
 
 /** A status change: the statuses it may start from and what it writes. */
@@ -43,6 +44,7 @@ export const jobTransitions = {
       finishedAt: now,
       logPath: artifacts.logPath,
       videoPath: artifacts.videoPath,
+      screenshotPath: artifacts.screenshotPath ?? null,
     },
   }),
 

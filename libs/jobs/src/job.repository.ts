@@ -38,6 +38,8 @@ export interface FinishedRun {
 export interface RunArtifacts {
   logPath: string;
   videoPath: string | null;
+  /** The page where a step failed (PNG); null or absent when none was taken. */
+  screenshotPath?: string | null;
 }
 
 /** What a run did, for script export, and how a replay went. */

@@ -46,6 +46,12 @@ export interface VideoResponse {
   body?: NodeJS.ReadableStream;
 }
 
+export interface ScreenshotResponse {
+  status: 200 | 302;
+  headers: Record<string, string>;
+  body?: NodeJS.ReadableStream;
+}
+
 /**
  * The runner's one job service, shared by `/v1`, A2A and MCP: Postgres holds the truth, the queue
  * carries only the job id (and trace context). Every read and write is scoped to the caller's owner.
@@ -214,6 +220,32 @@ export class JobService {
       status: 200,
       headers: { ...common, 'content-length': String(size) },
       body: this.deps.store.open(job.id, 'video'),
+    };
+  }
+
+  /** The page as it was when a step failed (PNG, secrets masked), like the video: proxied or presigned. */
+  async screenshot(principal: Principal, id: string): Promise<ScreenshotResponse> {
+    const job = await this.find(principal, id);
+    const size = job.screenshotPath ? await this.deps.store.size(job.id, 'screenshot') : undefined;
+    if (!size) {
+      const why =
+        job.status === JobStatus.Queued || job.status === JobStatus.Running
+          ? `the job is ${job.status}; a screenshot is taken only when a step fails`
+          : job.status === JobStatus.Cancelled
+            ? 'the job was cancelled before it ran'
+            : 'no step failed, or the page could not be captured';
+      throw new RunnerError(RunnerErrorCode.ArtifactNotFound, `No screenshot for job ${job.id}: ${why}.`);
+    }
+    const url = await this.deps.store.downloadUrl(job.id, 'screenshot');
+    if (url) return { status: 302, headers: { location: url, 'cache-control': 'no-store' } };
+    return {
+      status: 200,
+      headers: {
+        'content-type': 'image/png',
+        'content-length': String(size),
+        'cache-control': 'private, max-age=3600',
+      },
+      body: this.deps.store.open(job.id, 'screenshot'),
     };
   }
 

@@ -1,4 +1,4 @@
-import { isUuid, JobStatus, MainDb, sqlPool, type MainClient } from '@suite/db';
+import { hotStatement, isUuid, JobStatus, MainDb, sqlPool, type MainClient } from '@suite/db';
 import { jobTransitions, type JobTransition } from './job-transitions.js';
 import type { JobEventsPublisher, JobStepProgress } from './job-events.js';
 import { toSnapshot } from './job-events.js';
@@ -82,7 +82,9 @@ export class PrismaJobRepository extends JobRepository {
   }
 
   async recordStep(jobId: string, step: JobStepProgress): Promise<void> {
-    await sqlPool(this.db).query({ ...INSERT_STEP_EVENT, values: [jobId, JSON.stringify(step)] });
+    await sqlPool(this.db).query(
+      hotStatement({ ...INSERT_STEP_EVENT, values: [jobId, JSON.stringify(step)] }),
+    );
     await this.events
       .publish({ type: 'step', jobId, ...step, at: new Date().toISOString() })
       .catch(() => undefined);
@@ -134,7 +136,7 @@ export class PrismaJobRepository extends JobRepository {
     return this.db.job.findMany({
       where: {
         finishedAt: { lt: finishedBefore },
-        OR: [{ logPath: { not: null } }, { videoPath: { not: null } }],
+        OR: [{ logPath: { not: null } }, { videoPath: { not: null } }, { screenshotPath: { not: null } }],
       },
       select: { id: true },
       take: 500,
@@ -142,7 +144,10 @@ export class PrismaJobRepository extends JobRepository {
   }
 
   async clearArtifacts(jobId: string): Promise<void> {
-    await this.db.job.updateMany({ where: { id: jobId }, data: { logPath: null, videoPath: null } });
+    await this.db.job.updateMany({
+      where: { id: jobId },
+      data: { logPath: null, videoPath: null, screenshotPath: null },
+    });
   }
 
   async countByStatus(): Promise<Record<string, number>> {

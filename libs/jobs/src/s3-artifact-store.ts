@@ -55,7 +55,7 @@ interface LiveLog {
  * Job artifacts in an S3-compatible bucket. The worker writes to local staging files exactly as with
  * the shared directory (ffmpeg output, log appends); the running job's log is re-uploaded every
  * `logFlushMs` so `GET /v1/jobs/{id}/log` on any host shows it growing, and `complete` uploads the
- * final log and the video (multipart when large) and deletes the staging files.
+ * final log, the video and the failure screenshot (multipart when large) and deletes the staging files.
  */
 export class S3ArtifactStore implements ArtifactStore {
   private readonly client: S3Client;
@@ -160,6 +160,7 @@ export class S3ArtifactStore implements ArtifactStore {
     }
     await this.upload(jobId, 'log');
     await this.upload(jobId, 'video');
+    await this.upload(jobId, 'screenshot');
     await this.staging.remove(jobId);
   }
 
@@ -178,7 +179,7 @@ export class S3ArtifactStore implements ArtifactStore {
     const log = this.live.get(jobId);
     if (log) clearTimeout(log.timer);
     this.live.delete(jobId);
-    for (const kind of ['log', 'video'] as const) {
+    for (const kind of ['log', 'video', 'screenshot'] as const) {
       // Deleting a missing key succeeds in S3, so removal is idempotent.
       await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.key(jobId, kind) }));
     }
@@ -197,7 +198,7 @@ export class S3ArtifactStore implements ArtifactStore {
     if (earlier) await writeFile(await this.localPath(jobId, 'log'), earlier, { flag: 'wx' });
   }
 
-  /** Uploads a staging file; false when there is none (no video was recorded). */
+  /** Uploads a staging file; false when there is none (no video was recorded, no step failed). */
   private async upload(jobId: string, kind: ArtifactKind): Promise<boolean> {
     let file: FileHandle;
     try {

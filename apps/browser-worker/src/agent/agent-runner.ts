@@ -19,6 +19,8 @@ export interface AgentRunResult {
   steps: JobStepDto[];
   /** Set when a video file was written. */
   videoWritten: boolean;
+  /** The page where a step failed (PNG, secrets masked); the worker stores it like the video. */
+  screenshot?: Buffer;
   error?: string;
 }
 

@@ -42,6 +42,7 @@ export class InterpreterAgentRunner implements AgentRunner {
   async run({ job, log, videoPath, signal }: AgentRunContext): Promise<AgentRunResult> {
     const agentLog = new AgentLog({ sink: (_line, entry) => log({ ...entry, text: formatLogLine(entry) }) });
     agentLog.info(`job ${job.id}: model ${job.model}, ${job.env}, start at ${job.initialUrl}`);
+    const secrets = secretsFromMetadata(job.metadata);
     const session = await this.browsers.acquire(job.env as BrowserEnvName);
     const network = reportNetwork(session, agentLog);
     try {
@@ -58,17 +59,20 @@ export class InterpreterAgentRunner implements AgentRunner {
           jobTimeoutMs: this.config.JOB_TIMEOUT_MS,
         },
         video: { outputPath: videoPath },
+        failureScreenshot: true,
+        secretValues: Object.values(secrets),
       });
       // A browser that died under the test is the machinery's failure, not the test's: retry it.
       if (!session.browser.connected)
         throw new InfrastructureError('the browser crashed or disconnected during the run');
-      const actions = passedRunActions(result.verdict, result.steps, secretsFromMetadata(job.metadata));
+      const actions = passedRunActions(result.verdict, result.steps, secrets);
       await this.jobs.recordRun(job.id, { actions });
       return {
         verdict: result.verdict,
         summary: summaryWithBlocks(result.summary, session, agentLog),
         steps: result.steps.map(toJobStep),
         videoWritten: Boolean(result.video?.ok),
+        ...(result.screenshot ? { screenshot: result.screenshot } : {}),
         ...(result.verdict === 'failed' && result.rejected ? { error: INSTRUCTIONS_NOT_UNDERSTOOD } : {}),
       };
     } finally {

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AgentLog, formatLogLine } from '@suite/browser-agent';
+import { AgentLog, captureFailureScreenshot, formatLogLine } from '@suite/browser-agent';
 import {
   type HealingReplayResult,
   type LlmTestOptions,
@@ -107,11 +107,17 @@ export class LlmAgentRunner implements AgentRunner {
           jobId: job.id,
         });
       }
+      // The page is still as the failed run left it (the session closes below).
+      const screenshot =
+        result.verdict === 'failed'
+          ? await captureFailureScreenshot(session.page, Object.values(secrets))
+          : undefined;
       return {
         verdict: result.verdict,
         summary: summaryWithBlocks(result.summary, session, agentLog),
         steps: result.steps.map(toJobStep),
         videoWritten: Boolean(result.video?.ok),
+        ...(screenshot ? { screenshot } : {}),
         ...(result.endedBy !== 'done' ? { error: result.endedBy } : {}),
       };
     } finally {

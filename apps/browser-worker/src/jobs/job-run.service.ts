@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { writeFile } from 'node:fs/promises';
 import { JobStatus } from '@suite/contracts';
 import {
   ARTIFACT_STORE,
@@ -93,6 +94,8 @@ export class JobRunService {
     try {
       const result = await this.agent.run({ job, log: write, videoPath, signal: timeout.signal });
       await log.flush();
+      const screenshotPath = result.screenshot ? await store.localPath(jobId, 'screenshot') : null;
+      if (screenshotPath) await writeFile(screenshotPath, result.screenshot as Buffer);
       // Before the job is marked finished: its links (and its metrics) must be there as soon as
       // clients see it.
       await store.complete(jobId);
@@ -107,7 +110,7 @@ export class JobRunService {
           steps: result.steps,
           error: result.error ?? null,
         },
-        { logPath, videoPath: result.videoWritten ? videoPath : null },
+        { logPath, videoPath: result.videoWritten ? videoPath : null, screenshotPath },
       );
       return result.verdict;
     } catch (error) {

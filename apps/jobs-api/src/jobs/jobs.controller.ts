@@ -160,4 +160,32 @@ export class JobsController {
       .headers(video.headers)
       .send(video.body ?? '');
   }
+
+  @Get(':job_id/screenshot')
+  @ApiProduces('image/png')
+  @ApiOkResponse({
+    description:
+      'The page at the moment a step failed (PNG of the viewport); values of `metadata.secrets` typed on the page are masked in it.',
+    content: { 'image/png': { schema: { type: 'string', format: 'binary' } } },
+  })
+  @ApiResponse({
+    status: 302,
+    description:
+      'With ARTIFACT_DOWNLOAD=presigned: Location is a short-lived URL of the screenshot in object storage.',
+  })
+  @ApiNotFoundResponse({
+    description: 'Unknown job, or no screenshot (no step failed, or the job has not ended).',
+    type: HttpErrorDto,
+  })
+  async screenshot(
+    @CurrentPrincipal() principal: Principal,
+    @Param('job_id') id: string,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const screenshot = await this.jobs.screenshot(principal, id);
+    await reply
+      .status(screenshot.status)
+      .headers(screenshot.headers)
+      .send(screenshot.body ?? '');
+  }
 }

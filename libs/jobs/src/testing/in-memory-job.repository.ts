@@ -48,6 +48,7 @@ export class InMemoryJobRepository extends JobRepository {
       updatedAt: now,
       logPath: null,
       videoPath: null,
+      screenshotPath: null,
       actions: null,
       replay: null,
       ...fields,
@@ -159,14 +160,19 @@ export class InMemoryJobRepository extends JobRepository {
   withExpiredArtifacts(finishedBefore: Date): Promise<{ id: string }[]> {
     return Promise.resolve(
       [...this.jobs.values()]
-        .filter((job) => job.finishedAt && job.finishedAt < finishedBefore && (job.logPath || job.videoPath))
+        .filter(
+          (job) =>
+            job.finishedAt &&
+            job.finishedAt < finishedBefore &&
+            (job.logPath || job.videoPath || job.screenshotPath),
+        )
         .map(({ id }) => ({ id })),
     );
   }
 
   clearArtifacts(jobId: string): Promise<void> {
     const job = this.jobs.get(jobId);
-    if (job) this.jobs.set(jobId, { ...job, logPath: null, videoPath: null });
+    if (job) this.jobs.set(jobId, { ...job, logPath: null, videoPath: null, screenshotPath: null });
     return Promise.resolve();
   }
 
