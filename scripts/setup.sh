@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sets up everything `make start` and `make test` need, idempotently:
 # Node 24 (when the machine's node is older than 22), pnpm, system packages (Chromium, ffmpeg,
-# redis-server when no Redis is reachable, bubblewrap), workspace dependencies, the Prisma client and the build.
+# redis-server when no Redis is reachable, bubblewrap, pgbouncer), workspace dependencies, the Prisma client and the build.
 # Postgres/Redis themselves are found or started by tools/devstack at run time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -56,6 +56,19 @@ if [ ${#need[@]} -gt 0 ]; then
     apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
   else
     log "warning: missing ${need[*]} and cannot apt-get install them (not root); install them yourself"
+  fi
+fi
+# Optional: PgBouncer (transaction pooling), which test/e2e/database-pooler.spec.ts puts in front of
+# Postgres with a config of its own. A failed install is reported, not fatal.
+if [ ! -x /usr/sbin/pgbouncer ] && [ -z "${PGBOUNCER_PATH:-}" ] && ! command -v pgbouncer >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    log "installing pgbouncer from Debian"
+    export DEBIAN_FRONTEND=noninteractive
+    { [ ${#need[@]} -gt 0 ] || apt-get update -qq >/dev/null || true; }
+    apt-get install -y -qq --no-install-recommends pgbouncer >/dev/null \
+      || log "warning: could not install pgbouncer; the pooler spec will say so"
+  else
+    log "warning: pgbouncer missing and cannot apt-get install it (not root); the pooler spec needs it"
   fi
 fi
 

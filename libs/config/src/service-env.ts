@@ -4,6 +4,13 @@ import { envFields } from './env-fields.js';
 /** Variables every process of the suite reads. Apps spread these into their own schema. */
 export const serviceEnv = {
   DATABASE_URL: envFields.postgresUrl(),
+  /**
+   * `pgbouncer`: DATABASE_URL names a transaction pooler (PgBouncer, pool_mode=transaction), so no
+   * named statements and no session state go through it (libs/db/src/database-pooler.ts).
+   */
+  DATABASE_POOLER: z.enum(['none', 'pgbouncer'], { error: 'must be none or pgbouncer' }).default('none'),
+  /** The main database without the pooler: migrations, advisory locks, tenant provisioning. */
+  DIRECT_DATABASE_URL: envFields.postgresUrl().optional(),
   REDIS_URL: envFields.redisUrl(),
   HOST: envFields.host(),
   LOG_LEVEL: envFields.logLevel(),

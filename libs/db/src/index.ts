@@ -12,6 +12,14 @@ export {
 } from './prisma-clients.js';
 export type { ClientOptions, MainClient, TenantClient } from './prisma-clients.js';
 export { databaseUrl } from './connection-url.js';
+export {
+  behindPooler,
+  DATABASE_POOLERS,
+  databasePooler,
+  directDatabaseUrl,
+  hotStatement,
+} from './database-pooler.js';
+export type { DatabasePooler } from './database-pooler.js';
 export { isUuid, newId } from './ids.js';
 
 // Model types, the Prisma namespace (errors, input types) and enums of each database, e.g.

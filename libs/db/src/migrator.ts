@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { urlSchema } from './connection-url.js';
+import { directDatabaseUrl } from './database-pooler.js';
 import { quoteIdent } from './sql-identifiers.js';
 
 export interface MigrationLogger {
@@ -74,7 +75,8 @@ export async function migrateDatabase(options: MigrateDatabaseOptions): Promise<
   const schema = options.schema ?? urlSchema(options.url) ?? 'public';
   const local = readMigrations(options.migrationsDir);
 
-  const client = new pg.Client({ connectionString: options.url });
+  // A session of its own (SET, the advisory lock), so never through a transaction pooler.
+  const client = new pg.Client({ connectionString: directDatabaseUrl(options.url) });
   // A dropped connection rejects the running query; without a listener it would also crash the process.
   client.on('error', () => undefined);
   await client.connect();

@@ -1,6 +1,7 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { urlSchema } from './connection-url.js';
+import { behindPooler } from './database-pooler.js';
 import { PrismaClient as MainPrismaClient } from './generated/main/client.js';
 import { PrismaClient as TenantPrismaClient } from './generated/tenant/client.js';
 
@@ -38,7 +39,9 @@ function poolFor(url: string, config: pg.PoolConfig, searchPath?: string): pg.Po
   const pool = new pg.Pool({
     connectionString: url,
     ...config,
-    ...(plain ? { options: `-c search_path=${searchPath}` } : {}),
+    // A transaction pooler refuses startup options (and would not keep them per session): behind
+    // one, the role's own search_path must name the schema (ALTER ROLE ... SET search_path).
+    ...(plain && !behindPooler(url) ? { options: `-c search_path=${searchPath}` } : {}),
   });
   // An idle connection that breaks (Postgres restarting) is dropped; the next query reconnects.
   pool.on('error', () => undefined);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { databaseUrl } from './connection-url.js';
+import { directDatabaseUrl } from './database-pooler.js';
 import { tenantMigrationsDir } from './migration-paths.js';
 import { migrateDatabase, type MigrationLogger } from './migrator.js';
 import { TENANT_SCHEMA } from './prisma-clients.js';
@@ -100,7 +101,8 @@ export async function provisionTenantDatabase(options: TenantDatabaseOptions): P
     ensureAppRole(admin, database, appRole, options.appRolePassword, options.appRoleLimits, options.logger),
   );
   if (!options.appRolePassword) return { database, url, appRole };
-  const appUrl = new URL(url);
+  // Project code's sessions carry settings of their own (ctx.db): never through a transaction pooler.
+  const appUrl = new URL(directDatabaseUrl(url));
   appUrl.username = encodeURIComponent(appRole);
   appUrl.password = encodeURIComponent(options.appRolePassword);
   return { database, url, appRole, appUrl: appUrl.toString() };
@@ -192,7 +194,8 @@ export async function dropTenantDatabase(options: TenantDatabaseOptions): Promis
 }
 
 async function withAdmin<T>(adminUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: adminUrl });
+  // Admin work goes straight to Postgres, past any transaction pooler in front of it.
+  const client = new pg.Client({ connectionString: directDatabaseUrl(adminUrl) });
   client.on('error', () => undefined);
   await client.connect();
   try {

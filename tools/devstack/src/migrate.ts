@@ -1,7 +1,11 @@
 import { mainMigrationsDir, migrateDatabase } from '@suite/db';
 
-/** One-shot migration for container deployments: applies prisma/migrations to DATABASE_URL. */
-const url = process.env.DATABASE_URL;
+/**
+ * One-shot migration for container deployments: applies prisma/migrations to DIRECT_DATABASE_URL
+ * (Postgres itself, past any transaction pooler: the migrator holds a session advisory lock), else
+ * DATABASE_URL.
+ */
+const url = process.env.DIRECT_DATABASE_URL || process.env.DATABASE_URL;
 if (!url) {
   process.stderr.write('DATABASE_URL is required (a postgres:// URL)\n');
   process.exit(1);

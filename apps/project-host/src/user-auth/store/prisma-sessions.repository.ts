@@ -1,4 +1,4 @@
-import { sqlPool, type TenantClient } from '@suite/db';
+import { hotStatement, sqlPool, type TenantClient } from '@suite/db';
 import type { TokenUser } from '../user-snapshot.js';
 import type { LockedSession, NewSession, SessionRepository } from './auth-store.js';
 import type { TenantTx } from './tenant-tx.js';
@@ -52,17 +52,19 @@ export class PrismaSessionRepository implements SessionRepository {
       name: string | null;
       picture: string | null;
       email_verified: boolean;
-    }>({
-      ...ROTATE_CURRENT,
-      values: [
-        tokenHash,
-        successor.id,
-        successor.tokenHash,
-        successor.expiresAt,
-        successor.ip,
-        successor.userAgent,
-      ],
-    });
+    }>(
+      hotStatement({
+        ...ROTATE_CURRENT,
+        values: [
+          tokenHash,
+          successor.id,
+          successor.tokenHash,
+          successor.expiresAt,
+          successor.ip,
+          successor.userAgent,
+        ],
+      }),
+    );
     const found = rows[0];
     if (!found) return undefined;
     return {
