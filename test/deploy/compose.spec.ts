@@ -250,7 +250,8 @@ describe('the services are wired for a working, safe stack', () => {
     expect(dependsOn(migrate)).toEqual({ postgres: 'service_healthy' });
     expect(migrate.restart).toBe('no');
     expect(migrate.healthcheck).toBeUndefined();
-    expect(serviceEnv(migrate).DATABASE_URL).toBe(serviceEnv(services['jobs-api']!).DATABASE_URL);
+    // Straight to Postgres, as the apps' direct URL: the migrator holds a session advisory lock.
+    expect(serviceEnv(migrate).DATABASE_URL).toBe(serviceEnv(services['jobs-api']!).DIRECT_DATABASE_URL);
   });
 
   it('every dependency with a `service_healthy` condition has a healthcheck to become healthy with', () => {
@@ -415,13 +416,48 @@ describe('docker-compose.yml ships no default credentials', () => {
     expect(() => interpolate(serviceEnv(services['postgres']!).POSTGRES_PASSWORD!, {})).toThrow(
       /set POSTGRES_PASSWORD/,
     );
-    for (const name of [...appServices, 'migrate']) {
-      const url = new URL(interpolate(serviceEnv(services[name]!).DATABASE_URL!, env));
-      expect({ name, host: url.host, user: url.username, password: url.password }).toEqual({
+    const connections = [
+      ...appServices.flatMap((name) => [
+        { name, variable: 'DATABASE_URL', host: 'pgbouncer:6432' },
+        { name, variable: 'DIRECT_DATABASE_URL', host: 'postgres:5432' },
+      ]),
+      { name: 'migrate', variable: 'DATABASE_URL', host: 'postgres:5432' },
+    ];
+    for (const { name, variable, host } of connections) {
+      const url = new URL(interpolate(serviceEnv(services[name]!)[variable]!, env));
+      expect({ name, variable, host: url.host, user: url.username, password: url.password }).toEqual({
         name,
-        host: 'postgres:5432',
+        variable,
+        host,
         user: serviceEnv(services['postgres']!).POSTGRES_USER,
         password: env.POSTGRES_PASSWORD,
+      });
+    }
+    // PgBouncer authenticates the apps with the same password (written into its auth file at start).
+    expect(interpolate(serviceEnv(services['pgbouncer']!).POSTGRES_PASSWORD!, env)).toBe(
+      env.POSTGRES_PASSWORD,
+    );
+  });
+
+  it('the apps reach Postgres through PgBouncer in transaction mode, with what needs a session going direct', () => {
+    const ini = readRepoFile('deploy/pgbouncer/pgbouncer.ini');
+    const setting = (key: string) => new RegExp(`^${key}\\s*=\\s*(.+)$`, 'm').exec(ini)?.[1]?.trim();
+    expect(setting('pool_mode')).toBe('transaction');
+    expect(setting('listen_port')).toBe('6432');
+    expect(setting('auth_type')).toBe('scram-sha-256');
+    expect(setting('\\*')).toBe('host=postgres port=5432');
+    // Server connections of the apps' role stay under Postgres's default max_connections (100).
+    expect(Number(setting('max_user_connections'))).toBeLessThan(100);
+    const pgbouncer = services['pgbouncer']!;
+    expect(interpolate(pgbouncer.image ?? '')).toMatch(/pgbouncer:1\.(2[1-9]|[3-9]\d)\.\d+$/);
+    expect(pgbouncer.volumes).toContain('./deploy/pgbouncer/pgbouncer.ini:/etc/pgbouncer/pgbouncer.ini:ro');
+    expect(dependsOn(pgbouncer)).toEqual({ postgres: 'service_healthy' });
+    for (const name of appServices) {
+      const env = serviceEnv(services[name]!);
+      expect({ name, pooler: env.DATABASE_POOLER }).toEqual({ name, pooler: 'pgbouncer' });
+      expect({ name, deps: dependsOn(services[name]!) }).toMatchObject({
+        name,
+        deps: { pgbouncer: 'service_healthy' },
       });
     }
   });
