@@ -69,7 +69,7 @@ describe('dashboard pages', () => {
     expect(await text('label[for="admin-token"]')).toMatch(/Admin token/);
     await page.type('#admin-token', TOKEN);
     await page.click('#signin button');
-    await page.waitForSelector('#projects:not([hidden])');
+    await page.waitForSelector('#content:not([hidden])');
     await page.type('#new-slug', slug);
     await page.type('#new-name', 'Dashboard demo');
     await page.click('#create-project button');

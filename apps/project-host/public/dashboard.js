@@ -1,68 +1,51 @@
-// The control plane's dashboard: projects, a project's Auth page and its Email page.
-// Organization members sign in with the platform admin token (kept in this browser); project-host
-// users never can, and the admin token is never accepted by project hosts.
-const TOKEN = 'dashboard:adminToken';
+// The control plane's dashboard: projects; a project's Auth page (settings and users), a user's
+// detail, its Email page and a mail's detail, and its SMTP and custom-domain settings.
+import {
+  $,
+  api,
+  busy,
+  clearFieldErrors,
+  el,
+  report,
+  reportFormError,
+  row,
+  say,
+  signedIn,
+  when,
+} from './dashboard-core.js';
 
-const $ = (selector) => document.querySelector(selector);
-const el = (tag, attrs = {}, ...children) => {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attrs)) {
-    if (name === 'text') node.textContent = value;
-    else if (name.startsWith('on')) node.addEventListener(name.slice(2), value);
-    else if (value === true) node.setAttribute(name, '');
-    else if (value !== false && value != null) node.setAttribute(name, value);
-  }
-  node.append(...children);
-  return node;
-};
-const say = (message, kind = 'notice') => {
-  const out = $('#message');
-  out.className = kind;
-  out.textContent = message;
-};
+const page = document.body.dataset.page;
+const projectId = document.body.dataset.projectId;
+const base = projectId ? `/v1/projects/${encodeURIComponent(projectId)}` : '';
 
-async function api(path, options = {}) {
-  const res = await fetch(path, {
-    ...options,
-    headers: {
-      authorization: `Bearer ${localStorage.getItem(TOKEN)}`,
-      ...(options.body ? { 'content-type': 'application/json' } : {}),
-      ...(options.headers ?? {}),
-    },
-  });
-  if (res.status === 401) {
-    localStorage.removeItem(TOKEN);
-    throw new Error('The admin token was refused; sign in again.');
-  }
-  const body = res.status === 204 ? null : await res.json();
-  if (!res.ok) throw new Error(body?.message ?? `Error ${res.status}`);
-  return body;
+/** The address of a host, with the scheme and port the project's public URL uses. */
+function hostUrl(project, host) {
+  const url = new URL(project.publicUrl);
+  url.hostname = host;
+  return url.origin;
 }
 
-function signedIn(start) {
-  if (localStorage.getItem(TOKEN)) return start().catch((e) => say(e.message, 'error'));
-  const input = el('input', {
-    id: 'admin-token',
-    type: 'password',
-    autocomplete: 'current-password',
-    required: true,
+/** Submits a form: field errors next to their field, the rest on the message line. */
+function onSubmit(form, action) {
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    clearFieldErrors(form);
+    const button = form.querySelector('button[type="submit"]');
+    if (button) button.disabled = true;
+    try {
+      await action();
+    } catch (error) {
+      reportFormError(form, error);
+    } finally {
+      if (button) button.disabled = false;
+    }
   });
-  const form = el(
-    'form',
-    {
-      class: 'key',
-      onsubmit: (e) => {
-        e.preventDefault();
-        localStorage.setItem(TOKEN, input.value.trim());
-        form.remove();
-        start().catch((err) => say(err.message, 'error'));
-      },
-    },
-    el('label', { for: 'admin-token' }, 'Admin token', input),
-    el('button', { type: 'submit', text: 'Sign in' }),
-  );
-  $('#signin').replaceChildren(form);
-  input.focus();
+}
+
+async function projectHeading() {
+  const project = await api(base);
+  $('#project-name').textContent = project.name;
+  return project;
 }
 
 // --- projects ---------------------------------------------------------------------------------
@@ -71,51 +54,63 @@ async function projectsPage() {
     const { items } = await api('/v1/projects?pageSize=100');
     $('#projects tbody').replaceChildren(
       ...items.map((p) =>
-        el(
-          'tr',
-          {},
-          el('td', {}, el('a', { href: `/projects/${p.id}/auth`, text: p.name })),
-          el('td', {}, el('code', { text: p.slug })),
-          el('td', {}, el('a', { href: `/projects/${p.id}/emails`, text: 'Email' })),
-          el('td', { text: p.hosts.join(', ') }),
-        ),
+        row([
+          ['Name', el('a', { href: `/projects/${p.id}/auth`, text: p.name })],
+          ['Slug', el('code', { text: p.slug })],
+          [
+            'Pages',
+            [
+              el('a', { href: `/projects/${p.id}/auth`, text: 'Auth' }),
+              ' · ',
+              el('a', { href: `/projects/${p.id}/emails`, text: 'Email' }),
+              ' · ',
+              el('a', { href: `/projects/${p.id}/settings`, text: 'SMTP and domains' }),
+            ],
+          ],
+          [
+            'Hosts',
+            p.hosts.flatMap((host, i) => [
+              ...(i ? [el('br')] : []),
+              el('a', { href: hostUrl(p, host), text: host, rel: 'noopener' }),
+            ]),
+          ],
+        ]),
       ),
     );
-    $('#projects').hidden = false;
+    $('#projects').hidden = items.length === 0;
+    $('#projects-empty').hidden = items.length > 0;
   };
-  $('#create-project').addEventListener('submit', async (e) => {
-    e.preventDefault();
-    try {
-      const slug = $('#new-slug').value.trim();
-      await api('/v1/projects', {
-        method: 'POST',
-        body: JSON.stringify({ slug, name: $('#new-name').value.trim() || undefined }),
-      });
-      say(`Project ${slug} created.`);
-      e.target.reset();
-      await render();
-    } catch (err) {
-      say(err.message, 'error');
-    }
+  const form = $('#create-project');
+  onSubmit(form, async () => {
+    const slug = $('#new-slug').value.trim();
+    await api('/v1/projects', {
+      method: 'POST',
+      body: JSON.stringify({ slug, name: $('#new-name').value.trim() || undefined }),
+    });
+    say(`Project ${slug} created.`);
+    form.reset();
+    await render();
   });
   await render();
 }
 
 // --- auth page --------------------------------------------------------------------------------
-async function authPage(projectId) {
+async function authPage() {
   const form = $('#auth-settings');
   const users = { page: 1, search: '' };
+  let platformIdpConfigured = true;
 
   const showMode = () => {
-    const custom = form.idpMode.value === 'custom';
-    $('#custom-client').hidden = !custom;
-    form.idpClientId.required = custom;
+    const mode = form.idpMode.value;
+    $('#custom-client').hidden = mode !== 'custom';
+    form.idpClientId.required = mode === 'custom';
+    $('#platform-idp-missing').hidden = mode !== 'platform' || platformIdpConfigured;
   };
 
   const load = async () => {
-    const project = await api(`/v1/projects/${projectId}`);
-    $('#project-name').textContent = project.name;
+    const [project, auth] = await Promise.all([projectHeading(), api(`${base}/auth`)]);
     const a = project.auth;
+    platformIdpConfigured = auth.platformIdp.configured;
     form.enabled.checked = a.enabled;
     form.emailPassword.checked = a.emailPassword;
     form.allowSignups.checked = a.allowSignups;
@@ -133,50 +128,48 @@ async function authPage(projectId) {
       pageSize: '20',
       ...(users.search ? { search: users.search } : {}),
     });
-    const result = await api(`/v1/projects/${projectId}/users?${q}`);
+    const result = await api(`${base}/users?${q}`);
     $('#users tbody').replaceChildren(
       ...result.items.map((u) =>
-        el(
-          'tr',
-          {},
-          el('td', { text: u.email }),
-          el('td', { text: u.name ?? '' }),
-          el('td', {
-            text:
-              [u.hasPassword && 'password', u.hasIdentityProvider && 'identity provider']
-                .filter(Boolean)
-                .join(', ') || 'magic link',
-          }),
-          el('td', { text: new Date(u.createdAt).toLocaleString() }),
-          el(
-            'td',
-            {},
+        row([
+          ['Email', el('a', { href: `/projects/${projectId}/users/${u.id}`, text: u.email })],
+          ['Name', u.name ?? ''],
+          [
+            'Sign-in',
+            [u.hasPassword && 'password', u.hasIdentityProvider && 'identity provider']
+              .filter(Boolean)
+              .join(', ') || 'magic link',
+          ],
+          ['Created', when(u.createdAt)],
+          [
+            '',
             el('button', {
               type: 'button',
+              class: 'danger',
               'aria-label': `Delete ${u.email}`,
               text: 'Delete',
-              onclick: async () => {
-                if (!confirm(`Delete ${u.email}? This cannot be undone.`)) return;
-                await api(`/v1/projects/${projectId}/users/${u.id}`, { method: 'DELETE' });
-                say(`Deleted ${u.email}.`);
-                await loadUsers();
-              },
+              onclick: (event) =>
+                busy(event.currentTarget, async () => {
+                  if (!confirm(`Delete ${u.email}? This cannot be undone.`)) return;
+                  await api(`${base}/users/${u.id}`, { method: 'DELETE' });
+                  say(`Deleted ${u.email}.`);
+                  await loadUsers();
+                }),
             }),
-          ),
-        ),
+          ],
+        ]),
       ),
     );
     const pages = Math.max(1, Math.ceil(result.total / result.pageSize));
     $('#users-page').textContent = `Page ${result.page} of ${pages} · ${result.total} users`;
     $('#users-prev').disabled = result.page <= 1;
     $('#users-next').disabled = result.page >= pages;
-    $('#users').hidden = false;
+    $('#users').hidden = result.items.length === 0;
+    $('#users-empty').hidden = result.items.length > 0;
   };
 
-  form.idpMode.forEach?.((radio) => radio.addEventListener('change', showMode));
   form.addEventListener('change', showMode);
-  form.addEventListener('submit', async (e) => {
-    e.preventDefault();
+  onSubmit(form, async () => {
     const body = {
       enabled: form.enabled.checked,
       emailPassword: form.emailPassword.checked,
@@ -191,70 +184,289 @@ async function authPage(projectId) {
             .filter(Boolean)
         : null,
     };
-    try {
-      await api(`/v1/projects/${projectId}/auth`, { method: 'PUT', body: JSON.stringify(body) });
-      form.idpClientSecret.value = '';
-      say('Auth settings saved.');
-      await load();
-    } catch (err) {
-      say(err.message, 'error');
-    }
+    await api(`${base}/auth`, { method: 'PUT', body: JSON.stringify(body) });
+    form.idpClientSecret.value = '';
+    say('Auth settings saved.');
+    await load();
   });
   $('#copy-redirect').addEventListener('click', async () => {
     await navigator.clipboard?.writeText($('#redirect-uri').textContent).catch(() => undefined);
     say('Redirect URI copied.');
   });
-  $('#user-search').addEventListener('submit', async (e) => {
-    e.preventDefault();
+  $('#user-search').addEventListener('submit', (event) => {
+    event.preventDefault();
     users.search = $('#search').value.trim();
     users.page = 1;
-    await loadUsers();
+    loadUsers().catch(report);
   });
-  $('#users-prev').addEventListener('click', () => void ((users.page -= 1), loadUsers()));
-  $('#users-next').addEventListener('click', () => void ((users.page += 1), loadUsers()));
+  $('#users-prev').addEventListener('click', () => {
+    users.page -= 1;
+    loadUsers().catch(report);
+  });
+  $('#users-next').addEventListener('click', () => {
+    users.page += 1;
+    loadUsers().catch(report);
+  });
   await load();
   await loadUsers();
 }
 
-// --- email page -------------------------------------------------------------------------------
-async function emailsPage(projectId) {
-  const project = await api(`/v1/projects/${projectId}`);
-  $('#project-name').textContent = project.name;
-  const { items } = await api(`/v1/projects/${projectId}/emails?pageSize=100`);
-  $('#emails tbody').replaceChildren(
-    ...items.map((m) =>
-      el(
-        'tr',
-        {},
-        el('td', { text: new Date(m.createdAt).toLocaleString() }),
-        el('td', { text: m.kind }),
-        el('td', { text: m.to }),
-        el('td', { text: m.subject }),
-        el(
-          'td',
-          {},
-          el('span', {
-            class: `status status-${m.status === 'sent' ? 'succeeded' : m.status === 'failed' ? 'failed' : 'queued'}`,
-            text: m.status,
-          }),
-        ),
-        el('td', { text: m.error ?? '' }),
+// --- a user -----------------------------------------------------------------------------------
+async function userPage() {
+  const userId = document.body.dataset.userId;
+  const path = `${base}/users/${encodeURIComponent(userId)}`;
+  const fact = (term, ...value) => [el('dt', { text: term }), el('dd', {}, ...value)];
+
+  const load = async () => {
+    const [, user] = await Promise.all([projectHeading(), api(path)]);
+    $('#user-email').textContent = user.email;
+    const providers = user.providers.map((p) =>
+      p.kind === 'idp' ? `identity provider (${p.issuer}${p.email ? `, ${p.email}` : ''})` : p.kind,
+    );
+    $('#user-facts').replaceChildren(
+      ...fact('Email', user.email, user.emailVerified ? ' (confirmed)' : ' (not confirmed)'),
+      ...(user.pendingEmail ? fact('Changing email to', user.pendingEmail) : []),
+      ...fact('Name', user.name ?? '—'),
+      ...fact('Sign-in methods', providers.join('; ') || 'magic link only'),
+      ...fact('Last sign-in', user.lastSignInAt ? when(user.lastSignInAt) : 'never'),
+      ...fact('Active sessions', String(user.activeSessions)),
+      ...fact('Created', when(user.createdAt)),
+      ...fact('User id', el('code', { text: user.id })),
+    );
+    $('#sessions tbody').replaceChildren(
+      ...user.sessions.map((s) =>
+        row([
+          ['Signed in', when(s.startedAt)],
+          ['Last refreshed', when(s.lastRefreshedAt)],
+          [
+            'State',
+            el('span', {
+              class: `status status-${s.active ? 'succeeded' : 'cancelled'}`,
+              text: s.active ? 'active' : s.revokedAt ? 'signed out' : 'expired',
+            }),
+          ],
+          ['Address', s.ip ?? ''],
+          ['Browser', s.userAgent ?? ''],
+        ]),
       ),
-    ),
+    );
+    $('#sessions').hidden = user.sessions.length === 0;
+    $('#sessions-empty').hidden = user.sessions.length > 0;
+    $('#sign-out-everywhere').disabled = user.activeSessions === 0;
+    return user;
+  };
+
+  const user = await load();
+  $('#sign-out-everywhere').addEventListener('click', (event) =>
+    busy(event.currentTarget, async () => {
+      const { revokedSessions } = await api(`${path}/sign-out`, { method: 'POST' });
+      await load();
+      say(`Signed ${user.email} out everywhere (${revokedSessions} sessions ended).`);
+    }),
   );
-  $('#emails').hidden = false;
-  $('#emails-empty').hidden = items.length > 0;
+  $('#delete-user').addEventListener('click', (event) =>
+    busy(event.currentTarget, async () => {
+      if (!confirm(`Delete ${user.email}? This cannot be undone.`)) return;
+      await api(path, { method: 'DELETE' });
+      location.assign(`/projects/${projectId}/auth`);
+    }),
+  );
 }
 
-const page = document.body.dataset.page;
-const projectId = document.body.dataset.projectId;
-signedIn(async () => {
-  $('#signout').hidden = false;
-  if (page === 'projects') await projectsPage();
-  if (page === 'auth') await authPage(projectId);
-  if (page === 'emails') await emailsPage(projectId);
-});
-$('#signout').addEventListener('click', () => {
-  localStorage.removeItem(TOKEN);
-  location.reload();
-});
+// --- email ------------------------------------------------------------------------------------
+const statusClass = (status) =>
+  `status status-${status === 'sent' ? 'succeeded' : status === 'failed' ? 'failed' : 'queued'}`;
+
+async function emailsPage() {
+  const project = await projectHeading();
+  const { items } = await api(`${base}/emails?pageSize=100`);
+  $('#emails tbody').replaceChildren(
+    ...items.map((m) =>
+      row([
+        ['Time', el('a', { href: `/projects/${projectId}/emails/${m.id}`, text: when(m.createdAt) })],
+        ['Kind', m.kind],
+        ['To', m.to],
+        ['Subject', m.subject],
+        ['Status', el('span', { class: statusClass(m.status), text: m.status })],
+        ['Error', m.error ?? ''],
+      ]),
+    ),
+  );
+  $('#emails').hidden = items.length === 0;
+  $('#emails-empty').hidden = items.length > 0 || !project.smtp;
+  $('#smtp-missing').hidden = Boolean(project.smtp);
+}
+
+async function emailPage() {
+  const mailId = document.body.dataset.mailId;
+  const path = `${base}/emails/${encodeURIComponent(mailId)}`;
+  const load = async () => {
+    const [, mail] = await Promise.all([projectHeading(), api(path)]);
+    const header = (name, value) => [el('dt', { text: name }), el('dd', {}, value ?? '—')];
+    $('#mail-headers').replaceChildren(
+      ...mail.headers.flatMap(({ name, value }) => header(name, value)),
+      ...header('Kind', mail.kind),
+      el('dt', { text: 'Status' }),
+      el('dd', {}, el('span', { class: statusClass(mail.status), text: mail.status })),
+      ...(mail.error ? header('Error', mail.error) : []),
+    );
+    $('#mail-preview').textContent =
+      mail.preview ?? 'No preview: this mail was queued before the platform kept previews.';
+    $('#resend-help').textContent = mail.resend.possible
+      ? mail.resend.description
+      : `This mail cannot be re-sent: ${mail.resend.description}`;
+    $('#resend').hidden = !mail.resend.possible;
+  };
+  await load();
+  $('#resend').addEventListener('click', (event) =>
+    busy(event.currentTarget, async () => {
+      const result = await api(`${path}/resend`, { method: 'POST' });
+      say(result.message);
+      if (result.mailId) {
+        $('#message').append(
+          ' ',
+          el('a', { href: `/projects/${projectId}/emails/${result.mailId}`, text: 'Open the new mail' }),
+        );
+      }
+    }),
+  );
+}
+
+// --- SMTP and domains -------------------------------------------------------------------------
+async function settingsPage() {
+  const smtpForm = $('#smtp-settings');
+  const testForm = $('#smtp-test');
+
+  const renderDomains = (project) => {
+    $('#domains tbody').replaceChildren(
+      ...project.domains.map((d) =>
+        row([
+          [
+            'Domain',
+            d.verified
+              ? el('a', { href: hostUrl(project, d.domain), text: d.domain, rel: 'noopener' })
+              : d.domain,
+          ],
+          [
+            'State',
+            el('span', {
+              class: `status status-${d.verified ? 'succeeded' : 'queued'}`,
+              text: d.verified ? `verified ${when(d.verifiedAt)}` : 'waiting for the DNS record',
+            }),
+          ],
+          [
+            'DNS record to add',
+            [
+              el('code', { text: `${d.dnsRecord.type} ${d.dnsRecord.name}` }),
+              el('br'),
+              el('code', { text: d.dnsRecord.value }),
+            ],
+          ],
+          [
+            '',
+            d.verified
+              ? ''
+              : el('button', {
+                  type: 'button',
+                  text: 'Check DNS now',
+                  'aria-label': `Check the DNS record of ${d.domain} now`,
+                  onclick: (event) =>
+                    busy(event.currentTarget, async () => {
+                      const checked = await api(`${base}/domains/${encodeURIComponent(d.domain)}/verify`, {
+                        method: 'POST',
+                      });
+                      say(
+                        checked.verified
+                          ? `${d.domain} is verified and serves the project.`
+                          : `The TXT record ${checked.dnsRecord.name} was not found yet; DNS changes can take a while.`,
+                        checked.verified ? 'notice' : 'error',
+                      );
+                      renderDomains(await projectHeading());
+                    }),
+                }),
+          ],
+        ]),
+      ),
+    );
+    $('#domains').hidden = project.domains.length === 0;
+    $('#domains-empty').hidden = project.domains.length > 0;
+  };
+
+  const load = async () => {
+    const project = await projectHeading();
+    const smtp = project.smtp;
+    smtpForm.host.value = smtp?.host ?? '';
+    smtpForm.port.value = smtp ? String(smtp.port) : '';
+    smtpForm.secure.checked = smtp?.secure ?? false;
+    smtpForm.user.value = smtp?.user ?? '';
+    smtpForm.pass.value = '';
+    smtpForm.pass.placeholder = smtp?.hasPassword ? 'saved (leave empty to keep)' : '';
+    smtpForm.from.value = smtp?.from ?? '';
+    $('#smtp-state').textContent = smtp
+      ? `Saved ${when(smtp.updatedAt)}. Mail of this project is sent through this server.`
+      : 'Not configured: the project cannot send mail until an SMTP server is saved.';
+    testForm.querySelector('button').disabled = !smtp;
+    renderDomains(project);
+  };
+
+  onSubmit(smtpForm, async () => {
+    const port = smtpForm.port.value.trim();
+    const body = {
+      host: smtpForm.host.value.trim(),
+      port: /^\d+$/.test(port) ? Number(port) : port,
+      secure: smtpForm.secure.checked,
+      user: smtpForm.user.value.trim() || null,
+      ...(smtpForm.pass.value
+        ? { pass: smtpForm.pass.value }
+        : smtpForm.user.value.trim()
+          ? {}
+          : { pass: null }),
+      from: smtpForm.from.value.trim(),
+    };
+    await api(`${base}/smtp`, { method: 'PUT', body: JSON.stringify(body) });
+    say('SMTP settings saved.');
+    await load();
+  });
+  onSubmit(testForm, async () => {
+    const out = $('#smtp-test-result');
+    out.className = '';
+    out.textContent = 'Sending…';
+    try {
+      const result = await api(`${base}/smtp/test`, {
+        method: 'POST',
+        body: JSON.stringify({ to: testForm.to.value.trim() }),
+      });
+      out.className = result.sent ? 'notice' : 'error';
+      out.textContent = result.sent
+        ? `Test mail accepted by the SMTP server for ${result.to}.`
+        : `The SMTP server did not take the test mail: ${result.error}`;
+    } catch (error) {
+      out.textContent = '';
+      throw error;
+    }
+  });
+  onSubmit($('#add-domain'), async () => {
+    const domain = await api(`${base}/domains`, {
+      method: 'POST',
+      body: JSON.stringify({ domain: $('#new-domain').value.trim() }),
+    });
+    $('#add-domain').reset();
+    say(
+      domain.verified
+        ? `${domain.domain} is verified.`
+        : `${domain.domain} added. Add the TXT record shown below, then check it.`,
+    );
+    await load();
+  });
+  await load();
+}
+
+const pages = {
+  projects: projectsPage,
+  auth: authPage,
+  user: userPage,
+  emails: emailsPage,
+  email: emailPage,
+  settings: settingsPage,
+};
+signedIn(pages[page]);

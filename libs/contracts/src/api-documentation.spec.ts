@@ -36,6 +36,7 @@ describe('OpenAPI metadata of the contracts', () => {
     expect(dtoClasses.map(([name]) => name).sort()).toEqual(
       [
         'AddDomainDto',
+        'AdminTokenCheckDto',
         'AuthSettingsDto',
         'CancelJobResultDto',
         'CodeDto',
@@ -60,6 +61,7 @@ describe('OpenAPI metadata of the contracts', () => {
         'RefreshDto',
         'RegisterDto',
         'ResetPasswordDto',
+        'SendTestMailDto',
         'SmtpSettingsDto',
         'UpdateMeDto',
         'UserErrorDto',

@@ -32,6 +32,7 @@ export { toFieldProblems } from './validation/field-problems.mapper.js';
 export { ADMIN_INPUT, DtoInputPipe, USER_INPUT } from './validation/dto-input.pipe.js';
 export { validateAdminInput } from './validation/validate-admin-input.js';
 export { AddDomainDto, normaliseDomain } from './control-plane/add-domain.dto.js';
+export { AdminTokenCheckDto } from './control-plane/admin-token-check.dto.js';
 export { AuthSettingsDto, IDP_MODES, MAX_REDIRECT_SCHEMES } from './control-plane/auth-settings.dto.js';
 export { CreateProjectDto } from './control-plane/create-project.dto.js';
 export {
@@ -45,6 +46,7 @@ export {
 } from './control-plane/list-queries.dto.js';
 export { isReservedSlug, RESERVED_SLUGS } from './control-plane/reserved-slugs.js';
 export { isMailbox, SmtpSettingsDto } from './control-plane/smtp-settings.dto.js';
+export { SendTestMailDto } from './control-plane/send-test-mail.dto.js';
 export { NoControlCharacters } from './validation/no-control-characters.decorator.js';
 export { CodeDto } from './user-auth/code.dto.js';
 export { ForgotPasswordDto } from './user-auth/forgot-password.dto.js';

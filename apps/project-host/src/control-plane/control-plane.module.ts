@@ -1,8 +1,21 @@
 import { Module } from '@nestjs/common';
+import { UserAuthModule } from '../user-auth/user-auth.module.js';
+import { AdminTokenController } from './admin-token.controller.js';
 import { AdminTokenGuard } from './admin-token.guard.js';
+import { AuthOverviewService } from './auth-overview.service.js';
 import { DomainVerification } from './domain-verification.js';
 import { MailLogRepository, PrismaMailLogRepository } from './mail-log.repository.js';
+import { MailDetailRepository, PrismaMailDetailRepository } from './mail-detail.repository.js';
 import { MailLogService } from './mail-log.service.js';
+import { MailResendService } from './mail-resend.service.js';
+import { ProjectContexts } from './project-contexts.js';
+import { ProjectMailActionsController } from './project-mail-actions.controller.js';
+import { ProjectUserSessionsController } from './project-user-sessions.controller.js';
+import { SmtpTestMailer } from './smtp-test-mailer.js';
+import { SmtpTestService } from './smtp-test.service.js';
+import { PrismaUserDetailRepository, UserDetailRepository } from './user-detail.repository.js';
+import { UserSessionsService } from './user-sessions.service.js';
+import { ProjectAuthController } from './project-auth.controller.js';
 import { ProjectEmailsController } from './project-emails.controller.js';
 import { ProjectSettingsService } from './project-settings.service.js';
 import { ProjectUsersController } from './project-users.controller.js';
@@ -15,7 +28,17 @@ import { UsersAdminService } from './users-admin.service.js';
 
 /** Control-plane API (projects, auth and SMTP settings, domains, users, mail log); apps/project-worker delivers the mail. */
 @Module({
-  controllers: [ProjectsController, ProjectUsersController, ProjectEmailsController],
+  // The user detail and mail resend go through the end-user flows (sessions, codes, auth mail).
+  imports: [UserAuthModule],
+  controllers: [
+    ProjectsController,
+    ProjectUsersController,
+    ProjectEmailsController,
+    ProjectAuthController,
+    AdminTokenController,
+    ProjectUserSessionsController,
+    ProjectMailActionsController,
+  ],
   providers: [
     AdminTokenGuard,
     { provide: ProjectsRepository, useClass: PrismaProjectsRepository },
@@ -27,6 +50,14 @@ import { UsersAdminService } from './users-admin.service.js';
     UsersAdminService,
     MailLogService,
     DomainVerification,
+    AuthOverviewService,
+    ProjectContexts,
+    { provide: UserDetailRepository, useClass: PrismaUserDetailRepository },
+    { provide: MailDetailRepository, useClass: PrismaMailDetailRepository },
+    UserSessionsService,
+    MailResendService,
+    SmtpTestMailer,
+    SmtpTestService,
   ],
 })
 export class ControlPlaneModule {}

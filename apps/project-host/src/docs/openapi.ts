@@ -5,8 +5,8 @@ import { serveApiDocs } from '@suite/contracts';
 import { AuthError, AuthErrorCode, toUserErrorBody } from '@suite/errors';
 import { ProjectResolver } from '../projects/project-resolver.js';
 
-/** The documented APIs: every project host's /api/user, and the control plane's /v1/projects. */
-const DOCUMENTED = /^\/(api\/user|v1\/projects)(\/|$)/;
+/** The documented APIs: every project host's /api/user, and the control plane's /v1/projects and /v1/admin. */
+const DOCUMENTED = /^\/(api\/user|v1\/projects|v1\/admin)(\/|$)/;
 
 export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject {
   const config = new DocumentBuilder()

@@ -76,6 +76,17 @@ import { PrismaAuthStores } from './store/prisma-auth-store.js';
     IdpStateStore,
     IdpSignInService,
   ],
-  exports: [AccessTokens, RefreshSessions, SigningKeyStore, AuthRateLimits, AuthSecrets, AuthMailer],
+  exports: [
+    AccessTokens,
+    RefreshSessions,
+    SigningKeyStore,
+    AuthRateLimits,
+    AuthSecrets,
+    AuthMailer,
+    // The control plane's user detail and mail resend go through the same flows.
+    AuthStores,
+    MailCodeAuthService,
+    ProfileService,
+  ],
 })
 export class UserAuthModule {}

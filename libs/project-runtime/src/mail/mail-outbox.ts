@@ -3,6 +3,7 @@ import { MailStatus } from '@suite/db';
 import { injectTraceContext } from '@suite/telemetry';
 import { RuntimeResources } from '../runtime.ports.js';
 import { mailJobOptions } from './mail-job.js';
+import { mailPreview } from './mail-preview.js';
 import { MailSealer } from './mail-sealer.js';
 
 /** The five mail kinds of the spec, and `custom`: a mail of project code (ctx.email.send). */
@@ -15,6 +16,8 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html?: string;
+  /** Values the mail log's preview must hide (the mail's sign-in code and link); see mailPreview. */
+  secrets?: readonly string[];
 }
 
 /**
@@ -36,7 +39,13 @@ export class MailOutbox {
     let rowId: string | undefined;
     try {
       const row = await this.resources.db.mailLog.create({
-        data: { projectId, kind: mail.kind, to: mail.to, subject: mail.subject },
+        data: {
+          projectId,
+          kind: mail.kind,
+          to: mail.to,
+          subject: mail.subject,
+          preview: mailPreview(mail.text, mail.secrets),
+        },
       });
       rowId = row.id;
       await this.resources.mailQueue.add(

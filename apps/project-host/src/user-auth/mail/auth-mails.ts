@@ -97,7 +97,11 @@ function build(kind: OutgoingMail['kind'], to: string, subject: string, parts: P
       return `<p>${escapeHtml(part.label)} <code>${escapeHtml(part.code)}</code></p>`;
     })
     .join('\n');
-  return { kind, to, subject: oneLine(subject), text: `${text}\n`, html };
+  // The mail log's preview hides the code and the link (they sign the reader in).
+  const secrets = parts.flatMap((part) =>
+    typeof part === 'string' ? [] : 'link' in part ? [part.link] : [part.code],
+  );
+  return { kind, to, subject: oneLine(subject), text: `${text}\n`, html, secrets };
 }
 
 export function escapeHtml(value: string): string {

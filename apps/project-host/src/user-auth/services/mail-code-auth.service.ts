@@ -152,7 +152,8 @@ export class MailCodeAuthService {
     return user && (await this.sessions.signedInFrom(ctx, user.id, client.ip)) ? client.ip : undefined;
   }
 
-  private async sendMagicLink(ctx: ProjectContext, user: UserRecord, app: string): Promise<void> {
+  /** Mails a fresh sign-in link (the older code stops working); the dashboard's resend uses it too. */
+  async sendMagicLink(ctx: ProjectContext, user: UserRecord, app: string): Promise<void> {
     const code = await this.codes.issue(this.stores.of(ctx), ctx.project.id, {
       kind: 'magic_link',
       userId: user.id,
@@ -170,7 +171,8 @@ export class MailCodeAuthService {
     ]);
   }
 
-  private async sendResetCode(ctx: ProjectContext, user: UserRecord): Promise<void> {
+  /** Mails a fresh reset code (the older code stops working); the dashboard's resend uses it too. */
+  async sendResetCode(ctx: ProjectContext, user: UserRecord): Promise<void> {
     const code = await this.codes.issue(this.stores.of(ctx), ctx.project.id, {
       kind: 'forgot_password',
       userId: user.id,

@@ -139,9 +139,10 @@ export class ProfileService {
 
   /**
    * A user without a password (magic link, identity provider) confirms the new address by a code
-   * mailed to it (15 minutes); a newer request replaces the older; a name changes at once.
+   * mailed to it (15 minutes); a newer request replaces the older; a name changes at once. The
+   * dashboard's resend of an email-change mail asks again for the pending address.
    */
-  private async requestEmailChange(
+  async requestEmailChange(
     ctx: ProjectContext,
     user: UserRecord,
     email: string,
