@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { createMainClient, databaseUrl, type MainClient } from '@suite/db';
-import { RuntimeResources } from '@suite/project-runtime';
+import { createMainClient, databaseUrl, type ConnectionBudget, type MainClient } from '@suite/db';
+import { connectionBudgetOf, RuntimeResources } from '@suite/project-runtime';
 import { createProducerConnection, createQueue, QueueName, type TypedQueue } from '@suite/queue';
 import type { Redis } from 'ioredis';
 import { PROJECT_WORKER_CONFIG, type ProjectWorkerConfig } from './project-worker.config.js';
@@ -9,13 +9,16 @@ import { PROJECT_WORKER_CONFIG, type ProjectWorkerConfig } from './project-worke
 @Injectable()
 export class WorkerResources extends RuntimeResources implements OnApplicationShutdown {
   readonly db: MainClient;
+  /** DB_CONNECTION_BUDGET: the main database and ctx.db's tenant pools of this process share it. */
+  override readonly connectionBudget: ConnectionBudget;
   readonly redis: Redis;
   readonly mailQueue: TypedQueue<typeof QueueName.Mail>;
   readonly tenantAdminUrl: string;
 
   constructor(@Inject(PROJECT_WORKER_CONFIG) config: ProjectWorkerConfig) {
     super();
-    this.db = createMainClient(config.DATABASE_URL);
+    this.connectionBudget = connectionBudgetOf('project-worker', config);
+    this.db = createMainClient(config.DATABASE_URL, { budget: this.connectionBudget });
     this.redis = createProducerConnection(config.REDIS_URL, { connectionName: 'project-worker' });
     this.redis.on('error', () => undefined);
     this.mailQueue = createQueue(QueueName.Mail, this.redis);

@@ -1,5 +1,7 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
+import { BudgetedPool } from './budgeted-pool.js';
+import type { ConnectionBudget, ConnectionKind } from './connection-budget.js';
 import { urlSchema } from './connection-url.js';
 import { behindPooler } from './database-pooler.js';
 import { PrismaClient as MainPrismaClient } from './generated/main/client.js';
@@ -14,6 +16,14 @@ export type TenantClient = TenantPrismaClient;
 export interface ClientOptions {
   /** Pool size. Default: 10 for the main database, 5 for a tenant (there are many tenants). */
   maxConnections?: number;
+  /**
+   * The process's connection budget, which every pool of the process shares: connections take a
+   * slot before they open, a checkout waits at most its waitMs (then ConnectionBudgetError), and
+   * Postgres's "too many clients" is retried within that wait.
+   */
+  budget?: ConnectionBudget;
+  /** application_name of the connections, as pg_stat_activity shows them (default: the budget's). */
+  applicationName?: string;
 }
 
 const pools = new WeakMap<object, pg.Pool>();
@@ -34,15 +44,29 @@ export function sqlPool(client: MainClient | TenantClient): pg.Pool {
  * parameter). Otherwise the connection keeps the role's own search_path: a tenant's project role
  * (ctx.db) has `app` as its default, and the hot statements on a tenant name `platform_auth` outright.
  */
-function poolFor(url: string, config: pg.PoolConfig, searchPath?: string): pg.Pool {
+function poolFor(
+  url: string,
+  kind: ConnectionKind,
+  options: ClientOptions,
+  config: pg.PoolConfig,
+  searchPath?: string,
+): pg.Pool {
   const plain = searchPath !== undefined && /^[A-Za-z_][A-Za-z0-9_]*$/.test(searchPath);
-  const pool = new pg.Pool({
+  const { budget } = options;
+  const applicationName = options.applicationName ?? budget?.applicationName;
+  const poolConfig: pg.PoolConfig = {
     connectionString: url,
     ...config,
+    // A pool never needs more connections than the budget lets its kind hold.
+    ...(budget
+      ? { max: Math.min(config.max ?? 10, kind === 'main' ? budget.size : budget.tenantLimit) }
+      : {}),
+    ...(applicationName ? { application_name: applicationName } : {}),
     // A transaction pooler refuses startup options (and would not keep them per session): behind
     // one, the role's own search_path must name the schema (ALTER ROLE ... SET search_path).
     ...(plain && !behindPooler(url) ? { options: `-c search_path=${searchPath}` } : {}),
-  });
+  };
+  const pool = budget ? new BudgetedPool(poolConfig, budget, kind) : new pg.Pool(poolConfig);
   // An idle connection that breaks (Postgres restarting) is dropped; the next query reconnects.
   pool.on('error', () => undefined);
   return pool;
@@ -54,7 +78,13 @@ function poolFor(url: string, config: pg.PoolConfig, searchPath?: string): pg.Po
  */
 export function createMainClient(url: string, options: ClientOptions = {}): MainClient {
   const schema = urlSchema(url) ?? 'public';
-  const pool = poolFor(url, { max: options.maxConnections ?? 10 }, schema === 'public' ? undefined : schema);
+  const pool = poolFor(
+    url,
+    'main',
+    options,
+    { max: options.maxConnections ?? 10 },
+    schema === 'public' ? undefined : schema,
+  );
   const client = new MainPrismaClient({
     adapter: new PrismaPg(pool, { schema, disposeExternalPool: true }),
   });
@@ -65,7 +95,10 @@ export function createMainClient(url: string, options: ClientOptions = {}): Main
 /** Prisma client of one tenant database (schema platform_auth), over node-postgres. */
 export function createTenantClient(url: string, options: ClientOptions = {}): TenantClient {
   // Idle tenants give their connections back quickly: a host serves many projects.
-  const pool = poolFor(url, { max: options.maxConnections ?? 5, idleTimeoutMillis: 10_000 });
+  const pool = poolFor(url, 'tenant', options, {
+    max: options.maxConnections ?? 5,
+    idleTimeoutMillis: 10_000,
+  });
   const client = new TenantPrismaClient({
     adapter: new PrismaPg(pool, { schema: TENANT_SCHEMA, disposeExternalPool: true }),
   });
@@ -73,7 +106,16 @@ export function createTenantClient(url: string, options: ClientOptions = {}): Te
   return client;
 }
 
-/** One tenant client per database URL, created on first use; connections close when idle. */
+/** Tenant clients kept beyond those with open connections (the least recently used go first). */
+const KEPT_IDLE_CLIENTS = 50;
+
+/**
+ * One tenant client per database URL, created on first use; connections close when idle (or
+ * sooner, when the process's connection budget needs room). Past KEPT_IDLE_CLIENTS the least
+ * recently used clients without a connection are forgotten, so a host that served thousands of
+ * tenants does not keep a client for each. A forgotten client is not ended: a caller that still
+ * holds it can use it (it opens a connection again, within the budget).
+ */
 export class TenantClientCache {
   private readonly clients = new Map<string, TenantClient>();
 
@@ -81,10 +123,15 @@ export class TenantClientCache {
 
   get(url: string): TenantClient {
     let client = this.clients.get(url);
-    if (!client) {
-      client = createTenantClient(url, this.options);
+    if (client) {
+      // Map order is use order: the first entries are the least recently used.
+      this.clients.delete(url);
       this.clients.set(url, client);
+      return client;
     }
+    client = createTenantClient(url, this.options);
+    this.clients.set(url, client);
+    this.forgetUnused();
     return client;
   }
 
@@ -99,5 +146,17 @@ export class TenantClientCache {
     const clients = [...this.clients.values()];
     this.clients.clear();
     await Promise.allSettled(clients.map((client) => client.$disconnect()));
+  }
+
+  private forgetUnused(): void {
+    let excess = this.clients.size - KEPT_IDLE_CLIENTS;
+    for (const [url, client] of this.clients) {
+      if (excess <= 0) return;
+      const pool = pools.get(client);
+      if (pool && pool.totalCount === 0 && pool.waitingCount === 0) {
+        this.clients.delete(url);
+        excess -= 1;
+      }
+    }
   }
 }

@@ -49,3 +49,38 @@ describe('a lost Postgres or Redis', () => {
     });
   });
 });
+
+describe('database connections all taken', () => {
+  it("answers 503 temporarily_unavailable with Retry-After for the connection budget's error, as Prisma rethrows it", () => {
+    const fromPrisma = Object.assign(new Error('No database connection was free within 5000 ms'), {
+      name: 'PrismaClientKnownRequestError',
+      code: 'CONNECTION_BUDGET_EXHAUSTED',
+    });
+    const error = asDependencyUnavailable(fromPrisma);
+    expect(toUserErrorBody(error)).toEqual({
+      status: 503,
+      body: { code: 'temporarily_unavailable', message: expect.stringMatching(/try again/) },
+      headers: { 'Retry-After': '2' },
+    });
+    expect(toHttpProblem(error)).toMatchObject({
+      status: 503,
+      body: { code: 'temporarily_unavailable' },
+      headers: { 'Retry-After': '2' },
+    });
+  });
+
+  it('treats "too many clients" from Postgres (53300) the same way, never as a 500 or an outage', () => {
+    const tooMany = Object.assign(new Error('sorry, too many clients already'), { code: '53300' });
+    const viaPrisma = Object.assign(new Error('Invalid `prisma.user.findUnique()` invocation'), {
+      name: 'PrismaClientKnownRequestError',
+      code: 'P2010',
+      meta: { driverAdapterError: { cause: { kind: 'postgres', originalCode: '53300' } } },
+    });
+    for (const thrown of [tooMany, viaPrisma, new Error('wrapped', { cause: tooMany })]) {
+      expect(toUserErrorBody(asDependencyUnavailable(thrown))).toMatchObject({
+        status: 503,
+        body: { code: 'temporarily_unavailable' },
+      });
+    }
+  });
+});

@@ -16,7 +16,6 @@ const UNAVAILABLE_CODES = new Set([
   '57P01', // admin_shutdown
   '57P02', // crash_shutdown
   '57P03', // cannot_connect_now (starting up or shutting down)
-  '53300', // too_many_connections
   '08000',
   '08001',
   '08003',
@@ -33,8 +32,41 @@ const UNAVAILABLE_NAMES = new Set(['PrismaClientInitializationError', 'MaxRetrie
 const UNAVAILABLE_MESSAGE =
   /Connection terminated|Can't reach database server|Server has closed the connection|Connection is closed|enableOfflineQueue options is false|timeout exceeded when trying to connect|the database system is (starting up|shutting down)|connect ECONNREFUSED/i;
 
+/**
+ * Every connection is taken: @suite/db's ConnectionBudgetError (which Prisma rethrows with its code),
+ * or Postgres's too_many_connections (SQLSTATE 53300, from a connection outside the budget).
+ */
+const CONNECTIONS_EXHAUSTED_CODES = new Set(['CONNECTION_BUDGET_EXHAUSTED', '53300']);
+const CONNECTIONS_EXHAUSTED_MESSAGE = /too many clients already|too many connections for/i;
+/** Retry-After of a 503 temporarily_unavailable. */
+const CONNECTIONS_RETRY_AFTER_SECONDS = 2;
+
+/** True when `error` (or anything in its cause chain) says every database connection is taken. */
+export function isConnectionsExhausted(error: unknown): boolean {
+  return someInChain(
+    error,
+    (code, message) =>
+      (typeof code === 'string' && CONNECTIONS_EXHAUSTED_CODES.has(code)) ||
+      (typeof message === 'string' && CONNECTIONS_EXHAUSTED_MESSAGE.test(message)),
+  );
+}
+
 /** True when `error` (or anything in its cause chain) says Postgres or Redis cannot be reached. */
 export function isDependencyUnavailable(error: unknown): boolean {
+  return someInChain(
+    error,
+    (code, message, name) =>
+      (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) ||
+      (typeof name === 'string' && UNAVAILABLE_NAMES.has(name)) ||
+      (typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message)),
+  );
+}
+
+/** Walks the error, its causes and what Prisma wraps (driver adapter errors, AggregateError parts). */
+function someInChain(
+  error: unknown,
+  test: (code: unknown, message: unknown, name: unknown) => boolean,
+): boolean {
   const seen = new Set<unknown>();
   const queue: unknown[] = [error];
   while (queue.length) {
@@ -49,9 +81,9 @@ export function isDependencyUnavailable(error: unknown): boolean {
       errors?: unknown;
       meta?: { driverAdapterError?: unknown; cause?: unknown };
     };
-    if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
-    if (typeof name === 'string' && UNAVAILABLE_NAMES.has(name)) return true;
-    if (typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message)) return true;
+    if (test(code, message, name)) return true;
+    const original = (meta?.driverAdapterError as { cause?: { originalCode?: unknown } } | undefined)?.cause;
+    if (test(original?.originalCode, undefined, undefined)) return true;
     queue.push(cause, meta?.driverAdapterError, meta?.cause);
     if (Array.isArray(errors)) queue.push(...(errors as unknown[]));
   }
@@ -59,10 +91,18 @@ export function isDependencyUnavailable(error: unknown): boolean {
 }
 
 /**
- * The runner's 503 for a lost dependency, or undefined for any other error. Every transport maps
- * it in its own contract (`/v1` problem, `{code, message}`, JSON-RPC, MCP tool error).
+ * The runner's 503 for a lost dependency (`service_unavailable`) or for database connections all
+ * taken (`temporarily_unavailable`), or undefined for any other error. Every transport maps it in
+ * its own contract (`/v1` problem, `{code, message}`, JSON-RPC, MCP tool error).
  */
 export function asDependencyUnavailable(error: unknown): RunnerError | undefined {
+  if (isConnectionsExhausted(error)) {
+    return new RunnerError(
+      RunnerErrorCode.TemporarilyUnavailable,
+      'Every database connection of this server is in use; try again shortly.',
+      { cause: error, retryAfterSeconds: CONNECTIONS_RETRY_AFTER_SECONDS },
+    );
+  }
   if (!isDependencyUnavailable(error)) return undefined;
   return new RunnerError(
     RunnerErrorCode.ServiceUnavailable,

@@ -81,6 +81,7 @@ function validationDetail(error: RunnerError): ValidationIssue[] | undefined {
     case RunnerErrorCode.UnsupportedMediaType:
     case RunnerErrorCode.RateLimited:
     case RunnerErrorCode.ServiceUnavailable:
+    case RunnerErrorCode.TemporarilyUnavailable:
     case RunnerErrorCode.Internal:
       return undefined;
     default:

@@ -28,6 +28,7 @@ export function runnerHttpStatus(code: RunnerErrorCode): number {
     case RunnerErrorCode.RateLimited:
       return 429;
     case RunnerErrorCode.ServiceUnavailable:
+    case RunnerErrorCode.TemporarilyUnavailable:
       return 503;
     case RunnerErrorCode.Internal:
       return 500;

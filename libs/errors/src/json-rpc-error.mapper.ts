@@ -155,6 +155,7 @@ function runnerRpc(error: RunnerError): RpcMapping {
     case RunnerErrorCode.Forbidden:
     case RunnerErrorCode.RateLimited:
     case RunnerErrorCode.ServiceUnavailable:
+    case RunnerErrorCode.TemporarilyUnavailable:
       return suite(SERVER_ERROR_CODE, upperSnake(code), message);
     case RunnerErrorCode.Internal:
       return a2a(A2aErrorCode.Internal, a2aErrorSpec(A2aErrorCode.Internal).message);

@@ -110,6 +110,7 @@ function runnerRemedy(code: RunnerErrorCode): Remedy {
       return 'credentials';
     case RunnerErrorCode.RateLimited:
     case RunnerErrorCode.ServiceUnavailable:
+    case RunnerErrorCode.TemporarilyUnavailable:
       return 'retry_later';
     case RunnerErrorCode.JobNotCancelable:
     case RunnerErrorCode.ArtifactNotFound:

@@ -22,6 +22,11 @@ export enum RunnerErrorCode {
   UnsupportedMediaType = 'unsupported_media_type',
   RateLimited = 'rate_limited',
   ServiceUnavailable = 'service_unavailable',
+  /**
+   * Every database connection this process may hold is in use (its connection budget, or Postgres's
+   * max_connections) for longer than it waits: retry after `retryAfterSeconds`.
+   */
+  TemporarilyUnavailable = 'temporarily_unavailable',
   /** A bug or a broken dependency; its message is never shown to clients. */
   Internal = 'internal',
 }

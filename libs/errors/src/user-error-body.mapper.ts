@@ -67,6 +67,7 @@ function isInvalidRequest(code: RunnerErrorCode): boolean {
     case RunnerErrorCode.UnsupportedMediaType:
     case RunnerErrorCode.RateLimited:
     case RunnerErrorCode.ServiceUnavailable:
+    case RunnerErrorCode.TemporarilyUnavailable:
     case RunnerErrorCode.Internal:
       return false;
     default:

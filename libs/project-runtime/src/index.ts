@@ -32,6 +32,11 @@ export { MailOutbox, type MailKind, type OutgoingMail } from './mail/mail-outbox
 export { HIDDEN, MAIL_PREVIEW_MAX_LENGTH, mailPreview } from './mail/mail-preview.js';
 export { MailSealer, type MailBody } from './mail/mail-sealer.js';
 export {
+  connectionBudgetEnv,
+  connectionBudgetOf,
+  type ConnectionBudgetSettings,
+} from './connection-budget.config.js';
+export {
   platformSecretsEnv,
   PROJECT_RUNTIME_CONFIG,
   projectRuntimeEnv,

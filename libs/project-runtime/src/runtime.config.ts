@@ -1,5 +1,6 @@
 import { envFields, serviceEnv, z } from '@suite/config';
 import { sandboxEnv } from '@suite/sandbox';
+import { connectionBudgetEnv } from './connection-budget.config.js';
 
 /**
  * What the project host and the project worker both need of their environment: the control-plane
@@ -19,6 +20,8 @@ export const platformSecretsEnv = {
   AUTH_SECRET: z.string().min(32, 'must be at least 32 characters (e.g. openssl rand -base64 48)').optional(),
   /** Server URL with rights to CREATE DATABASE, for tenant databases (defaults to DATABASE_URL's server). */
   TENANT_ADMIN_DATABASE_URL: envFields.postgresUrl().optional(),
+  /** DB_CONNECTION_BUDGET, DB_CONNECTION_WAIT_MS: the Postgres connections of one process. */
+  ...connectionBudgetEnv,
 };
 
 /** Project code on the host and the worker: the sandboxes it runs in and the limits of its context. */

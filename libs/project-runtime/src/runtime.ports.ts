@@ -1,4 +1,4 @@
-import type { MainClient } from '@suite/db';
+import type { ConnectionBudget, MainClient } from '@suite/db';
 import type { QueueName, TypedQueue } from '@suite/queue';
 import type { Redis } from 'ioredis';
 
@@ -11,6 +11,8 @@ export abstract class RuntimeResources {
   /** Producer connection: fails fast while Redis is away. */
   abstract readonly redis: Redis;
   abstract readonly mailQueue: TypedQueue<typeof QueueName.Mail>;
+  /** The process's connection budget: ctx.db's pools share it with the app's own. */
+  readonly connectionBudget?: ConnectionBudget;
   /** Server URL with rights to create databases: tenant databases live beside the main one. */
   abstract readonly tenantAdminUrl: string;
 }

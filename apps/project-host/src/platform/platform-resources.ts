@@ -3,9 +3,11 @@ import {
   createMainClient,
   databaseUrl,
   TenantClientCache,
+  type ConnectionBudget,
   type MainClient,
   type TenantClient,
 } from '@suite/db';
+import { connectionBudgetOf } from '@suite/project-runtime';
 import { createProducerConnection, createQueue, QueueName, type TypedQueue } from '@suite/queue';
 import type { Redis } from 'ioredis';
 import { PROJECT_HOST_CONFIG } from '../app.tokens.js';
@@ -19,7 +21,9 @@ import type { ProjectHostConfig } from '../project-host.config.js';
 @Injectable()
 export class PlatformResources implements OnApplicationShutdown {
   readonly db: MainClient;
-  readonly tenants = new TenantClientCache();
+  /** DB_CONNECTION_BUDGET: the main database and every tenant pool of this process share it. */
+  readonly connectionBudget: ConnectionBudget;
+  readonly tenants: TenantClientCache;
   readonly redis: Redis;
   readonly mailQueue: TypedQueue<typeof QueueName.Mail>;
   readonly hookQueue: TypedQueue<typeof QueueName.AuthHooks>;
@@ -27,7 +31,9 @@ export class PlatformResources implements OnApplicationShutdown {
   readonly tenantAdminUrl: string;
 
   constructor(@Inject(PROJECT_HOST_CONFIG) config: ProjectHostConfig) {
-    this.db = createMainClient(config.DATABASE_URL);
+    this.connectionBudget = connectionBudgetOf('project-host', config);
+    this.db = createMainClient(config.DATABASE_URL, { budget: this.connectionBudget });
+    this.tenants = new TenantClientCache({ budget: this.connectionBudget });
     this.redis = createProducerConnection(config.REDIS_URL, { connectionName: 'project-host' });
     this.redis.on('error', () => undefined);
     this.mailQueue = createQueue(QueueName.Mail, this.redis);

@@ -1,5 +1,11 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { createTenantClient, provisionTenantDatabase, sqlPool, type TenantClient } from '@suite/db';
+import {
+  ConnectionBudgetError,
+  createTenantClient,
+  provisionTenantDatabase,
+  sqlPool,
+  type TenantClient,
+} from '@suite/db';
 import { hkdfSync } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
 import { PROJECT_RUNTIME_CONFIG } from '../runtime.config.js';
@@ -115,6 +121,12 @@ export class ProjectDatabase implements OnApplicationShutdown {
         (late) => late.release(),
         () => undefined,
       );
+      if (error instanceof ConnectionBudgetError) {
+        // The host's connection budget (DB_CONNECTION_BUDGET) stayed full for its whole wait.
+        throw new EffectError(
+          'ctx.db.query: every database connection of this host is in use; try again shortly',
+        );
+      }
       throw error;
     } finally {
       clearTimeout(timer);
@@ -166,7 +178,10 @@ export class ProjectDatabase implements OnApplicationShutdown {
         'options',
         `-c statement_timeout=${timeout} -c idle_in_transaction_session_timeout=${timeout + 5_000} -c search_path=${TENANT_APP_SCHEMA}`,
       );
-      const client = createTenantClient(url.toString(), { maxConnections: POOL_SIZE });
+      const client = createTenantClient(url.toString(), {
+        maxConnections: POOL_SIZE,
+        budget: this.resources.connectionBudget,
+      });
       return { client, pool: sqlPool(client) };
     } catch (error) {
       this.logger.error({ projectId, err: (error as Error).message }, 'project database unavailable');
