@@ -129,6 +129,7 @@ describe('authentication', () => {
     ['DELETE', `/v1/jobs/${randomUUID()}`, ''],
     ['GET', `/v1/jobs/${randomUUID()}/log`, ''],
     ['GET', `/v1/jobs/${randomUUID()}/video`, ''],
+    ['GET', `/v1/jobs/${randomUUID()}/screenshot`, ''],
     ['GET', '/v1/models', ''],
   ];
 
@@ -192,7 +193,12 @@ describe('authentication', () => {
     const theirs = await createJob(asB, { query: 'owner B only' });
 
     const notFound = { detail: `Job "${mine.id}" was not found.`, code: 'job_not_found' };
-    for (const path of [`/v1/jobs/${mine.id}`, `/v1/jobs/${mine.id}/log`, `/v1/jobs/${mine.id}/video`]) {
+    for (const path of [
+      `/v1/jobs/${mine.id}`,
+      `/v1/jobs/${mine.id}/log`,
+      `/v1/jobs/${mine.id}/video`,
+      `/v1/jobs/${mine.id}/screenshot`,
+    ]) {
       const res = await asB.get(path);
       expect([path, res.status]).toEqual([path, 404]);
       expect(res.json).toEqual(notFound);
@@ -774,7 +780,12 @@ describe('GET /v1/jobs/{job_id}', () => {
   it.each(['not-a-uuid', '12345', `${randomUUID()}0`, "1'%20OR%20'1'='1", '%00'])(
     'a malformed id %p is 404, never 500',
     async (id) => {
-      for (const path of [`/v1/jobs/${id}`, `/v1/jobs/${id}/log`, `/v1/jobs/${id}/video`]) {
+      for (const path of [
+        `/v1/jobs/${id}`,
+        `/v1/jobs/${id}/log`,
+        `/v1/jobs/${id}/video`,
+        `/v1/jobs/${id}/screenshot`,
+      ]) {
         const res = await api.get(path);
         expect([path, res.status]).toEqual([path, 404]);
         expect(res.json).toMatchObject({
@@ -1007,6 +1018,54 @@ describe('GET /v1/jobs/{job_id}/video', () => {
       expect(res.headers.get('content-range')).toBe(`bytes */${video.length}`);
       expect(res.bytes.length).toBe(0);
     }
+  });
+});
+
+describe('GET /v1/jobs/{job_id}/screenshot', () => {
+  // The first bytes of a PNG, then anything: the API serves the stored file as it is.
+  const png = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.from('a failed page')]);
+  let failedJob: JobRecord;
+
+  beforeAll(async () => {
+    failedJob = await createJob(api, { query: 'a job whose step failed' });
+    // Stands in for the worker: it writes the screenshot into the shared artifacts directory, then
+    // marks the job finished with its path.
+    const path = join(artifactsDir, 'jobs', failedJob.id, 'failure-screenshot.png');
+    await mkdir(join(artifactsDir, 'jobs', failedJob.id), { recursive: true });
+    await writeFile(path, png);
+    await sql(
+      "UPDATE jobs SET status = 'failed', started_at = now(), finished_at = now(), screenshot_path = $2 WHERE id = $1",
+      [failedJob.id, path],
+    );
+  });
+
+  it('is 404 in the error shape while there is none, and the record has no link', async () => {
+    const created = await createJob(api);
+    expect(job(await api.get(`/v1/jobs/${created.id}`)).links).not.toHaveProperty('screenshot');
+    const res = await api.get(`/v1/jobs/${created.id}/screenshot`);
+    expect(res.status).toBe(404);
+    expect(res.json).toEqual({
+      detail: `No screenshot for job ${created.id}: the job is queued; a screenshot is taken only when a step fails.`,
+      code: 'artifact_not_found',
+    });
+  });
+
+  it('the job record links the screenshot once it exists, and it is served as image/png', async () => {
+    const record = job(await api.get(`/v1/jobs/${failedJob.id}`));
+    expect(record.links).toMatchObject({ screenshot: `/v1/jobs/${failedJob.id}/screenshot` });
+    const listed = jobs(await api.get('/v1/jobs?limit=200')).find((j) => j.id === failedJob.id);
+    expect(listed?.links).toMatchObject({ screenshot: `/v1/jobs/${failedJob.id}/screenshot` });
+    const res = await api.get(`/v1/jobs/${failedJob.id}/screenshot`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/png');
+    expect(res.headers.get('content-length')).toBe(String(png.length));
+    expect(res.bytes.equals(png)).toBe(true);
+  });
+
+  it("is another owner's 404", async () => {
+    const res = await api.as(ownerB.key).get(`/v1/jobs/${failedJob.id}/screenshot`);
+    expect(res.status).toBe(404);
+    expect(res.json).toEqual({ detail: `Job "${failedJob.id}" was not found.`, code: 'job_not_found' });
   });
 });
 

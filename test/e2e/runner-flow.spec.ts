@@ -16,7 +16,7 @@ interface Job {
   summary: string | null;
   error: string | null;
   steps: { index: number; status: string; action: string; error: string | null; strategy?: string }[];
-  links: { log: string; video: string | null };
+  links: { log: string; video: string | null; screenshot?: string };
 }
 
 const KEY = 'runner-flow-key';
@@ -181,6 +181,27 @@ describe('runner end to end', () => {
     expect(failed.error).toMatch(/Thanks/);
     expect(done.steps.at(-1)!.status).toBe('skipped');
     expect(done.links.video).not.toBeNull();
+  });
+
+  it('a failed job keeps a PNG screenshot of the page where it failed; a passed one has none', async () => {
+    const secret = 'pa55-word-of-the-day';
+    const failed = await submit(`Type "${secret}" into Email. Then click "Nowhere"`, {
+      metadata: { secrets: { email: secret } },
+    });
+    const done = await waitForEnd(failed.id);
+    expect(done.status).toBe('failed');
+    expect(done.links.screenshot).toBe(`/v1/jobs/${failed.id}/screenshot`);
+    // The query is the caller's own text; what the run reports masks the secret.
+    expect(JSON.stringify([done.steps, done.summary])).not.toContain(secret);
+    const shot = await api.request(done.links.screenshot!);
+    expect(shot.status).toBe(200);
+    expect(shot.headers.get('content-type')).toBe('image/png');
+    expect(shot.bytes.subarray(1, 4).toString('latin1')).toBe('PNG');
+
+    const passed = await waitForEnd((await submit('Open /thanks. The page contains "Thanks"')).id);
+    expect(passed.status).toBe('succeeded');
+    expect(passed.links.screenshot).toBeUndefined();
+    expect((await api.request(`/v1/jobs/${passed.id}/screenshot`)).status).toBe(404);
   });
 
   it('a job carries the trace context of the request that created it to the worker', async () => {

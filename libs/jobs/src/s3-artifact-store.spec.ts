@@ -155,6 +155,22 @@ describe('S3ArtifactStore against a real S3 server (s3rver)', () => {
     expect(() => s.key('../../etc', 'log')).toThrow(/invalid job id/);
   });
 
+  it("uploads a failed step's screenshot as image/png and removes it with the job (retention)", async () => {
+    const s = store({ prefix: 'runner' });
+    const jobId = randomUUID();
+    const png = randomBytes(700);
+    const path = await s.localPath(jobId, 'screenshot');
+    await writeFile(path, png);
+    await s.complete(jobId);
+    const stored = await object(`runner/jobs/${jobId}/failure-screenshot.png`);
+    expect(stored.ContentType).toBe('image/png');
+    expect(Buffer.from(await stored.Body!.transformToByteArray()).equals(png)).toBe(true);
+    expect(existsSync(path)).toBe(false);
+    expect((await buffer(s.open(jobId, 'screenshot'))).equals(png)).toBe(true);
+    await s.remove(jobId);
+    expect(await s.size(jobId, 'screenshot')).toBeUndefined();
+  });
+
   it('removes both objects (retention), and removing again is harmless', async () => {
     const s = store();
     const jobId = randomUUID();

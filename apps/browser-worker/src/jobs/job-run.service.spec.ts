@@ -6,7 +6,7 @@ import {
   type JobEvent,
   type JobEventsPublisher,
 } from '@suite/jobs';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InMemoryJobRepository } from '../../../../libs/jobs/src/testing/index.js';
@@ -73,6 +73,31 @@ describe('JobRunService', () => {
       logPath: expect.any(String),
       videoPath: null,
     });
+  });
+
+  it("stores the failed step's screenshot with the job's artifacts and records it on the job", async () => {
+    const png = Buffer.from('\x89PNG\r\n\x1a\n a picture', 'latin1');
+    const { jobs, service } = setUp(() =>
+      Promise.resolve(result({ verdict: 'failed', summary: 'Step 2 failed.', screenshot: png })),
+    );
+    const job = jobs.seed();
+    expect(await service.run({ jobId: job.id, workerId: 'w', attempt: 1, attempts: 1 })).toBe('failed');
+    const stored = jobs.jobs.get(job.id);
+    expect(stored).toMatchObject({ status: 'failed', screenshotPath: expect.any(String) });
+    const store = new LocalArtifactStore(artifacts);
+    expect(stored?.screenshotPath).toBe(await store.localPath(job.id, 'screenshot'));
+    expect(readFileSync(stored!.screenshotPath!).equals(png)).toBe(true);
+    expect(await store.size(job.id, 'screenshot')).toBe(png.length);
+    // Deleted with the job's other artifacts.
+    await store.remove(job.id);
+    expect(await store.size(job.id, 'screenshot')).toBeUndefined();
+  });
+
+  it('records no screenshot when the agent took none', async () => {
+    const { jobs, service } = setUp(() => Promise.resolve(result({ verdict: 'failed', summary: 'failed' })));
+    const job = jobs.seed();
+    await service.run({ jobId: job.id, workerId: 'w', attempt: 1, attempts: 1 });
+    expect(jobs.jobs.get(job.id)).toMatchObject({ status: 'failed', screenshotPath: null });
   });
 
   it('leaves a job whose instructions were not understood waiting for input', async () => {
