@@ -233,7 +233,9 @@ const itWithKubectl = hasKubectl ? it : it.skip;
 
 describe('deploy/k8s: files and kustomizations', () => {
   it('finds the manifests of every app, the migration and the autoscaler', () => {
-    expect(deployments.map((d) => d.metadata!.name).sort()).toEqual(apps.map((a) => a.name).sort());
+    expect(deployments.map((d) => d.metadata!.name).sort()).toEqual(
+      [...apps.map((a) => a.name), 'pgbouncer'].sort(),
+    );
     expect(jobs.map((j) => j.metadata!.name)).toEqual(['suite-migrate']);
     expect(manifests.some((m) => m.object.kind === 'ScaledObject')).toBe(true);
   });
@@ -927,6 +929,78 @@ function envNames(container: IContainer): Set<string> {
   }
   return names;
 }
+
+describe('deploy/k8s: PgBouncer between the apps and Postgres', () => {
+  const ini = byName(ofKind<IConfigMap>('ConfigMap'), 'pgbouncer').data?.['pgbouncer.ini'] ?? '';
+  const setting = (key: string) => new RegExp(`^\\s*${key}\\s*=\\s*(.+)$`, 'm').exec(ini)?.[1]?.trim();
+  const secretEnv = (container: IContainer, name: string) =>
+    container.env?.find((e) => e.name === name)?.valueFrom?.secretKeyRef?.key;
+
+  it('pools in transaction mode on 6432, behind a Service, with PgBouncer 1.21 or later', () => {
+    expect(setting('pool_mode')).toBe('transaction');
+    expect(setting('listen_port')).toBe('6432');
+    expect(setting('auth_file')).toBe('/etc/pgbouncer-auth/userlist.txt');
+    const container = podOf('pgbouncer').containers[0]!;
+    expect(container.image).toMatch(/pgbouncer:1\.(2[1-9]|[3-9]\d)\.\d+$/);
+    const auth = podOf('pgbouncer').volumes?.find((v) => v.name === 'auth')?.secret;
+    expect(auth?.items).toEqual([{ key: 'PGBOUNCER_USERLIST', path: 'userlist.txt' }]);
+    expect(secretTemplate.stringData?.PGBOUNCER_USERLIST).toContain('REPLACE_ME');
+    expect(byName(services, 'pgbouncer').spec?.ports?.[0]?.port).toBe(6432);
+  });
+
+  it('the apps name it in DATABASE_URL with DATABASE_POOLER=pgbouncer, and keep a direct URL; the migration goes direct', () => {
+    expect(configMap.data?.DATABASE_POOLER).toBe('pgbouncer');
+    expect(new URL(secretTemplate.stringData!.DATABASE_URL!).host).toBe('pgbouncer:6432');
+    expect(new URL(secretTemplate.stringData!.DIRECT_DATABASE_URL!).port).toBe('5432');
+    for (const { name } of apps) {
+      expect({ name, url: secretEnv(mainContainer(name), 'DATABASE_URL') }).toEqual({
+        name,
+        url: 'DATABASE_URL',
+      });
+      expect({ name, direct: secretEnv(mainContainer(name), 'DIRECT_DATABASE_URL') }).toEqual({
+        name,
+        direct: 'DIRECT_DATABASE_URL',
+      });
+    }
+    expect(secretEnv(jobs[0]!.spec!.template.spec!.containers[0]!, 'DATABASE_URL')).toBe(
+      'DIRECT_DATABASE_URL',
+    );
+  });
+
+  it('only the apps may connect to it, and it reaches Postgres alone', () => {
+    const labels = deployment('pgbouncer').spec!.template.metadata!.labels!;
+    const policies = networkPolicies.filter((p) =>
+      labelSelectorMatches(p.spec?.podSelector as LabelSelector, labels),
+    );
+    const from = policies.flatMap((p) =>
+      (p.spec?.ingress ?? []).flatMap((rule) =>
+        (rule.from ?? []).map((peer) => ({
+          ports: (rule.ports ?? []).map((port) => port.port),
+          apps: (peer.podSelector as LabelSelector | undefined)?.matchExpressions?.[0]?.values ?? [],
+        })),
+      ),
+    );
+    expect(from).toEqual([{ ports: [6432], apps: expect.arrayContaining(apps.map((a) => a.name)) }]);
+    expect(from[0]!.apps).toHaveLength(apps.length);
+    const egress = policies.flatMap((p) => p.spec?.egress ?? []);
+    const ipBlocks = egress.flatMap((rule) =>
+      (rule.to ?? []).flatMap((peer) => (peer.ipBlock ? [peer.ipBlock.cidr] : [])),
+    );
+    expect(ipBlocks).toEqual([byName(networkPolicies, 'postgres').spec!.egress![0]!.to![0]!.ipBlock!.cidr]);
+    for (const { name } of apps) {
+      const toPooler = networkPolicies.some(
+        (p) =>
+          labelSelectorMatches(p.spec?.podSelector as LabelSelector, podLabels[name]!) &&
+          (p.spec?.egress ?? []).some(
+            (rule) =>
+              portMatches(rule.ports, 6432) &&
+              (rule.to ?? []).some((peer) => labelSelectorMatches(peer.podSelector as LabelSelector, labels)),
+          ),
+      );
+      expect({ name, toPooler }).toEqual({ name, toPooler: true });
+    }
+  });
+});
 
 describe('deploy/k8s: secrets and configuration', () => {
   const values = Object.entries(secretTemplate.stringData ?? {});
