@@ -3,6 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { PlatformResources } from '../../apps/project-host/src/platform/platform-resources.js';
 import type { ProjectHostConfig } from '../../apps/project-host/src/project-host.config.js';
 import { ProjectResolver } from '../../apps/project-host/src/projects/project-resolver.js';
+import type { TenantSchemaCheck } from '../../apps/project-host/src/projects/tenant-schema.check.js';
 import { databaseUrl } from '../../libs/db/src/connection-url.js';
 import { createMainClient, type MainClient } from '../../libs/db/src/prisma-clients.js';
 import { adminQuery, adminUrl, withClient } from '../../libs/db/src/testing/throwaway-database.js';
@@ -492,6 +493,7 @@ describe('control-plane API', () => {
       resolver = new ProjectResolver(
         { db, tenant: () => undefined } as unknown as PlatformResources,
         { PUBLIC_URL: `http://localhost:${port}`, PROJECT_HOST_DOMAIN: 'localhost' } as ProjectHostConfig,
+        { ensureCurrent: async () => undefined } as unknown as TenantSchemaCheck,
       );
     });
     afterAll(async () => {

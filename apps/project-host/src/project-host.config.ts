@@ -120,5 +120,5 @@ export type ProjectHostConfig = z.infer<typeof projectHostEnv>;
 
 export const loadProjectHostConfig = (env: NodeJS.ProcessEnv = process.env): ProjectHostConfig =>
   loadConfigOrExit('project-host', projectHostEnv, env, {
-    sensitive: ['PLATFORM_ADMIN_TOKEN', 'IDP_CLIENT_SECRET', 'AUTH_SECRET'],
+    sensitive: ['PLATFORM_ADMIN_TOKEN', 'IDP_CLIENT_SECRET', 'AUTH_SECRET', 'TENANT_DATABASE_SERVERS'],
   });

@@ -22,5 +22,5 @@ export const PROJECT_WORKER_CONFIG = Symbol('PROJECT_WORKER_CONFIG');
 
 export const loadProjectWorkerConfig = (env: NodeJS.ProcessEnv = process.env): ProjectWorkerConfig =>
   loadConfigOrExit('project-worker', projectWorkerEnv, env, {
-    sensitive: ['PLATFORM_ADMIN_TOKEN', 'AUTH_SECRET'],
+    sensitive: ['PLATFORM_ADMIN_TOKEN', 'AUTH_SECRET', 'TENANT_DATABASE_SERVERS'],
   });

@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { createMainClient, databaseUrl, type ConnectionBudget, type MainClient } from '@suite/db';
+import { createMainClient, TenantServers, type ConnectionBudget, type MainClient } from '@suite/db';
 import { connectionBudgetOf, RuntimeResources } from '@suite/project-runtime';
 import { createProducerConnection, createQueue, QueueName, type TypedQueue } from '@suite/queue';
 import type { Redis } from 'ioredis';
@@ -13,7 +13,7 @@ export class WorkerResources extends RuntimeResources implements OnApplicationSh
   override readonly connectionBudget: ConnectionBudget;
   readonly redis: Redis;
   readonly mailQueue: TypedQueue<typeof QueueName.Mail>;
-  readonly tenantAdminUrl: string;
+  readonly tenantServers: TenantServers;
 
   constructor(@Inject(PROJECT_WORKER_CONFIG) config: ProjectWorkerConfig) {
     super();
@@ -23,7 +23,7 @@ export class WorkerResources extends RuntimeResources implements OnApplicationSh
     this.redis.on('error', () => undefined);
     this.mailQueue = createQueue(QueueName.Mail, this.redis);
     this.mailQueue.on('error', () => undefined);
-    this.tenantAdminUrl = config.TENANT_ADMIN_DATABASE_URL ?? databaseUrl(config.DATABASE_URL, 'postgres');
+    this.tenantServers = TenantServers.fromSettings(config);
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -1,7 +1,28 @@
 export { migrateDatabase, migrationChecksum, MigrationError } from './migrator.js';
 export type { MigrateDatabaseOptions, MigrationErrorCode, MigrationLogger } from './migrator.js';
 export { mainMigrationsDir, tenantMigrationsDir } from './migration-paths.js';
-export { dropTenantDatabase, provisionTenantDatabase, tenantDatabaseName } from './tenant-provisioning.js';
+export {
+  dropTenantDatabase,
+  provisionTenantDatabase,
+  tenantDatabaseName,
+  TenantDatabaseMissingError,
+} from './tenant-provisioning.js';
+export {
+  DEFAULT_TENANT_SERVER,
+  parseTenantServerList,
+  TenantServers,
+  UnknownTenantServerError,
+} from './tenant-servers.js';
+export type { TenantLocation, TenantServer, TenantServerSettings } from './tenant-servers.js';
+export { latestTenantMigration, migrateTenantSchema, upgradeTenants } from './tenant-upgrades.js';
+export type {
+  ServerUpgradeProgress,
+  TenantRecord,
+  TenantUpgradeStore,
+  UpgradeTenantsOptions,
+} from './tenant-upgrades.js';
+export { copyTenantDatabase, setTenantReadOnly } from './tenant-move.js';
+export type { CopyTenantOptions } from './tenant-move.js';
 export type { TenantDatabase, TenantDatabaseOptions } from './tenant-provisioning.js';
 export {
   createMainClient,

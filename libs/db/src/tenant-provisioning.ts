@@ -20,6 +20,19 @@ export interface TenantDatabaseOptions {
   appRolePassword?: string;
   /** Limits of the project's role that the role itself cannot lift (defaults without them). */
   appRoleLimits?: AppRoleLimits;
+  /**
+   * false: a missing database is an error (TenantDatabaseMissingError), never created. For callers
+   * that only open an existing tenant (ctx.db), so a stale record cannot bring an empty one to life.
+   */
+  createIfMissing?: boolean;
+}
+
+/** The tenant database is not on the server its project's record names. */
+export class TenantDatabaseMissingError extends Error {
+  constructor(readonly database: string) {
+    super(`tenant database ${database} does not exist on its server`);
+    this.name = 'TenantDatabaseMissingError';
+  }
 }
 
 export interface AppRoleLimits {
@@ -80,6 +93,7 @@ export async function provisionTenantDatabase(options: TenantDatabaseOptions): P
   await withAdmin(options.adminUrl, async (admin) => {
     const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
     if (rowCount) return;
+    if (options.createIfMissing === false) throw new TenantDatabaseMissingError(database);
     try {
       await admin.query(`CREATE DATABASE ${quoteIdent(database)}`);
       options.logger?.log(`created tenant database ${database}`);
@@ -106,6 +120,21 @@ export async function provisionTenantDatabase(options: TenantDatabaseOptions): P
   appUrl.username = encodeURIComponent(appRole);
   appUrl.password = encodeURIComponent(options.appRolePassword);
   return { database, url, appRole, appUrl: appUrl.toString() };
+}
+
+/** Creates the project's role on the server when it has none yet (it owns objects a copy brings). */
+export async function ensureTenantRoleExists(adminUrl: string, projectId: string): Promise<void> {
+  const role = tenantAppRoleName(projectId);
+  await withAdmin(adminUrl, async (admin) => {
+    const { rowCount } = await admin.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [role]);
+    if (rowCount) return;
+    try {
+      await admin.query(`CREATE ROLE ${quoteIdent(role)} NOLOGIN`);
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code !== '42710' && code !== '23505') throw error;
+    }
+  });
 }
 
 /**

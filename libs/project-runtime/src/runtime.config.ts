@@ -1,4 +1,5 @@
 import { envFields, serviceEnv, z } from '@suite/config';
+import { parseTenantServerList } from '@suite/db';
 import { sandboxEnv } from '@suite/sandbox';
 import { connectionBudgetEnv } from './connection-budget.config.js';
 
@@ -22,6 +23,22 @@ export const platformSecretsEnv = {
   TENANT_ADMIN_DATABASE_URL: envFields.postgresUrl().optional(),
   /** DB_CONNECTION_BUDGET, DB_CONNECTION_WAIT_MS: the Postgres connections of one process. */
   ...connectionBudgetEnv,
+  /**
+   * The servers tenant databases are placed on: `name[:capacity]=<admin URL>` entries separated by
+   * spaces or commas; a new project goes to the one with the fewest projects relative to its
+   * capacity. Unset: one server, `default` (TENANT_ADMIN_DATABASE_URL or DATABASE_URL's server).
+   */
+  TENANT_DATABASE_SERVERS: z
+    .string()
+    .optional()
+    .superRefine((value, ctx) => {
+      if (!value?.trim()) return;
+      try {
+        parseTenantServerList(value);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+      }
+    }),
 };
 
 /** Project code on the host and the worker: the sandboxes it runs in and the limits of its context. */

@@ -1,4 +1,4 @@
-import type { ConnectionBudget, MainClient } from '@suite/db';
+import type { ConnectionBudget, MainClient, TenantServers } from '@suite/db';
 import type { QueueName, TypedQueue } from '@suite/queue';
 import type { Redis } from 'ioredis';
 
@@ -13,8 +13,11 @@ export abstract class RuntimeResources {
   abstract readonly mailQueue: TypedQueue<typeof QueueName.Mail>;
   /** The process's connection budget: ctx.db's pools share it with the app's own. */
   readonly connectionBudget?: ConnectionBudget;
-  /** Server URL with rights to create databases: tenant databases live beside the main one. */
-  abstract readonly tenantAdminUrl: string;
+  /**
+   * The tenant database servers (TENANT_DATABASE_SERVERS): a project's database is on the one its
+   * Project row names (tenantServer).
+   */
+  abstract readonly tenantServers: TenantServers;
 }
 
 /**

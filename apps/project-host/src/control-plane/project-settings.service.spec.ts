@@ -26,7 +26,7 @@ async function setup(overrides: Parameters<typeof testConfig>[0] = {}) {
     ...overrides,
   });
   const records = new InMemoryProjects();
-  const resolver = new ProjectResolver(undefined as never, config);
+  const resolver = new ProjectResolver(undefined as never, config, undefined as never);
   const projects = new ProjectsService(records, resolver, new RecordingTenants());
   const dns = new DnsSays(records, resolver, config);
   const settings = new ProjectSettingsService(records, resolver, projects, dns, config);

@@ -11,6 +11,7 @@ export type AuthSettingsData = Omit<MainDb.AuthSettings, 'projectId' | 'updatedA
   redirectSchemes: string[] | null;
 };
 export type SmtpSettingsData = Omit<MainDb.SmtpSettings, 'projectId' | 'updatedAt'>;
+export type NewProject = Pick<MainDb.Project, 'id' | 'slug' | 'name' | 'tenantDatabase' | 'tenantServer'>;
 export type NewCustomDomain = Pick<
   MainDb.CustomDomain,
   'projectId' | 'domain' | 'verified' | 'verifiedAt' | 'verificationToken'
@@ -23,10 +24,12 @@ export abstract class ProjectsRepository {
   /** Newest first. */
   abstract page(skip: number, take: number): Promise<{ total: number; items: ProjectWithSettings[] }>;
   /** Throws DuplicateRecord when the slug is taken. */
-  abstract create(
-    project: Pick<MainDb.Project, 'id' | 'slug' | 'name' | 'tenantDatabase'>,
-  ): Promise<ProjectWithSettings>;
+  abstract create(project: NewProject): Promise<ProjectWithSettings>;
   abstract delete(id: string): Promise<void>;
+  /** How many projects each tenant database server holds (servers without any are absent). */
+  abstract projectsPerServer(): Promise<Map<string, number>>;
+  /** The platform_auth migration the project's tenant database has reached. */
+  abstract recordSchemaVersion(id: string, version: string): Promise<void>;
   abstract saveAuthSettings(projectId: string, settings: AuthSettingsData): Promise<MainDb.AuthSettings>;
   abstract saveSmtpSettings(projectId: string, settings: SmtpSettingsData): Promise<MainDb.SmtpSettings>;
   abstract findDomain(domain: string): Promise<MainDb.CustomDomain | null>;
@@ -67,14 +70,21 @@ export class PrismaProjectsRepository extends ProjectsRepository {
     return { total, items };
   }
 
-  create(
-    project: Pick<MainDb.Project, 'id' | 'slug' | 'name' | 'tenantDatabase'>,
-  ): Promise<ProjectWithSettings> {
+  create(project: NewProject): Promise<ProjectWithSettings> {
     return refusingDuplicates(this.resources.db.project.create({ data: project, include: WITH_SETTINGS }));
   }
 
   async delete(id: string): Promise<void> {
     await this.resources.db.project.deleteMany({ where: { id } });
+  }
+
+  async projectsPerServer(): Promise<Map<string, number>> {
+    const groups = await this.resources.db.project.groupBy({ by: ['tenantServer'], _count: { _all: true } });
+    return new Map(groups.map((group) => [group.tenantServer, group._count._all]));
+  }
+
+  async recordSchemaVersion(id: string, version: string): Promise<void> {
+    await this.resources.db.project.updateMany({ where: { id }, data: { tenantSchemaVersion: version } });
   }
 
   saveAuthSettings(projectId: string, settings: AuthSettingsData): Promise<MainDb.AuthSettings> {

@@ -15,7 +15,11 @@ function setup() {
   });
   const records = new InMemoryProjects();
   const tenants = new RecordingTenants();
-  const projects = new ProjectsService(records, new ProjectResolver(undefined as never, config), tenants);
+  const projects = new ProjectsService(
+    records,
+    new ProjectResolver(undefined as never, config, undefined as never),
+    tenants,
+  );
   return { records, tenants, projects };
 }
 

@@ -54,6 +54,7 @@ export class ProjectsService {
     const input = parseCreateProject(body);
     if (await this.records.slugTaken(input.slug)) throw slugTaken(input.slug);
     const id = randomUUID();
+    const server = this.tenants.place(await this.records.projectsPerServer());
     let project: ProjectWithSettings;
     try {
       project = await this.records.create({
@@ -61,16 +62,19 @@ export class ProjectsService {
         slug: input.slug,
         name: input.name,
         tenantDatabase: this.tenants.nameOf(id),
+        tenantServer: server.name,
       });
     } catch (error) {
       if (error instanceof DuplicateRecord) throw slugTaken(input.slug);
       throw error;
     }
     try {
-      await this.tenants.provision(id);
+      const version = await this.tenants.provision(id, server.name);
+      await this.records.recordSchemaVersion(id, version);
+      project.tenantSchemaVersion = version;
     } catch (error) {
       await this.records.delete(id);
-      await this.tenants.drop(id).catch(() => undefined);
+      await this.tenants.drop(project).catch(() => undefined);
       const reason = error instanceof Error ? error.message : String(error);
       this.logger.error(
         { err: error, projectId: id, slug: input.slug },
@@ -83,14 +87,14 @@ export class ProjectsService {
       );
     }
     this.resolver.invalidate();
-    this.logger.log({ projectId: id, slug: input.slug }, 'project created');
+    this.logger.log({ projectId: id, slug: input.slug, tenantServer: server.name }, 'project created');
     return this.view(project);
   }
 
   /** Drops the tenant database first, so a failure leaves the project in place to try again. */
   async remove(id: string): Promise<void> {
     const project = await this.require(id);
-    await this.tenants.drop(project.id);
+    await this.tenants.drop(project);
     await this.records.delete(project.id);
     this.resolver.invalidate();
     this.logger.log({ projectId: project.id, slug: project.slug }, 'project deleted');

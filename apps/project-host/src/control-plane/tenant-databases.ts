@@ -1,8 +1,23 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { databaseUrl, dropTenantDatabase, provisionTenantDatabase, tenantDatabaseName } from '@suite/db';
+import {
+  dropTenantDatabase,
+  latestTenantMigration,
+  provisionTenantDatabase,
+  tenantDatabaseName,
+  type TenantServer,
+} from '@suite/db';
 import { PlatformResources } from '../platform/platform-resources.js';
 
-/** Creates and drops a project's tenant database (schema platform_auth) beside the main one. */
+/** Where a project's tenant database is: its id and the server its row names. */
+export interface TenantOf {
+  id: string;
+  tenantServer: string;
+}
+
+/**
+ * Creates and drops a project's tenant database (schema platform_auth) on the tenant database
+ * servers, and picks the server of a new project.
+ */
 @Injectable()
 export class TenantDatabases {
   private readonly logger = new Logger('tenant-databases');
@@ -13,17 +28,36 @@ export class TenantDatabases {
     return tenantDatabaseName(projectId);
   }
 
-  async provision(projectId: string): Promise<void> {
+  /** The server with the most room, given how many projects each holds (see TenantServers.place). */
+  place(projectsPerServer: ReadonlyMap<string, number>): TenantServer {
+    const { server, full } = this.resources.tenantServers.place(projectsPerServer);
+    if (full) {
+      this.logger.warn(
+        { server: server.name },
+        'every tenant database server is at its capacity; add one to TENANT_DATABASE_SERVERS',
+      );
+    }
+    return server;
+  }
+
+  /** Creates (or completes) the database on `server`; returns its platform_auth version. */
+  async provision(projectId: string, server: string): Promise<string> {
     await provisionTenantDatabase({
-      adminUrl: this.resources.tenantAdminUrl,
+      adminUrl: this.resources.tenantServers.server(server).adminUrl,
       projectId,
       logger: this.logger,
     });
+    return latestTenantMigration();
   }
 
   /** Closes this process's connections to it first; other sessions are ended by the drop itself. */
-  async drop(projectId: string): Promise<void> {
-    await this.resources.tenants.delete(databaseUrl(this.resources.tenantAdminUrl, this.nameOf(projectId)));
-    await dropTenantDatabase({ adminUrl: this.resources.tenantAdminUrl, projectId, logger: this.logger });
+  async drop(project: TenantOf): Promise<void> {
+    const location = { tenantServer: project.tenantServer, tenantDatabase: this.nameOf(project.id) };
+    await this.resources.tenants.delete(this.resources.tenantServers.databaseUrl(location));
+    await dropTenantDatabase({
+      adminUrl: this.resources.tenantServers.server(project.tenantServer).adminUrl,
+      projectId: project.id,
+      logger: this.logger,
+    });
   }
 }

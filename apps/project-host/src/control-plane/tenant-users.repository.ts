@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { TenantDb } from '@suite/db';
+import type { TenantDb, TenantLocation } from '@suite/db';
 import { PlatformResources } from '../platform/platform-resources.js';
 
 const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -11,7 +11,7 @@ export type TenantUserRow = Omit<TenantDb.User, 'passwordHash'> & {
 
 /** A page of a project's users: newest first; `search` matches any part of the email. */
 export interface TenantUsersQuery {
-  tenantDatabase: string;
+  tenant: TenantLocation;
   search: string | undefined;
   skip: number;
   take: number;
@@ -22,7 +22,7 @@ export abstract class TenantUsersRepository {
   abstract page(query: TenantUsersQuery): Promise<{ total: number; items: TenantUserRow[] }>;
   /** Deletes the user (sessions, codes and identity links go with the row); what it was, or null. */
   abstract delete(
-    tenantDatabase: string,
+    tenant: TenantLocation,
     id: string,
   ): Promise<Pick<TenantDb.User, 'id' | 'email' | 'name' | 'picture'> | null>;
 }
@@ -33,11 +33,11 @@ export class PrismaTenantUsersRepository extends TenantUsersRepository {
     super();
   }
 
-  async page({ tenantDatabase, search, skip, take }: TenantUsersQuery): Promise<{
+  async page({ tenant: location, search, skip, take }: TenantUsersQuery): Promise<{
     total: number;
     items: TenantUserRow[];
   }> {
-    const tenant = this.resources.tenant(tenantDatabase);
+    const tenant = this.resources.tenant(location);
     const where = search ? { email: { contains: escapeLike(search) } } : {};
     const [total, users] = await Promise.all([
       tenant.user.count({ where }),
@@ -60,10 +60,10 @@ export class PrismaTenantUsersRepository extends TenantUsersRepository {
   }
 
   async delete(
-    tenantDatabase: string,
+    location: TenantLocation,
     id: string,
   ): Promise<Pick<TenantDb.User, 'id' | 'email' | 'name' | 'picture'> | null> {
-    const tenant = this.resources.tenant(tenantDatabase);
+    const tenant = this.resources.tenant(location);
     const user = await tenant.user.findUnique({
       where: { id },
       select: { id: true, email: true, name: true, picture: true },

@@ -12,7 +12,7 @@ async function setup(devMode = false) {
   const config = testConfig();
   const projects = new ProjectsService(
     new InMemoryProjects(),
-    new ProjectResolver(undefined as never, config),
+    new ProjectResolver(undefined as never, config, undefined as never),
     new RecordingTenants(),
   );
   const users = new InMemoryTenantUsers();

@@ -43,7 +43,7 @@ export class UsersAdminService {
     const { page, pageSize } = parsePage(query);
     const search = parseSearch(query);
     const { total, items: users } = await this.users.page({
-      tenantDatabase: project.tenantDatabase,
+      tenant: project,
       search,
       skip: (page - 1) * pageSize,
       take: pageSize,
@@ -73,7 +73,7 @@ export class UsersAdminService {
    */
   async remove(projectId: string, userId: string): Promise<void> {
     const project = await this.projects.require(projectId);
-    const user = isUuid(userId) ? await this.users.delete(project.tenantDatabase, userId) : null;
+    const user = isUuid(userId) ? await this.users.delete(project, userId) : null;
     if (!user) {
       throw new AuthError(AuthErrorCode.NotFound, `No user has the id "${userId}" in this project.`);
     }

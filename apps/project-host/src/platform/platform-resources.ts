@@ -1,11 +1,12 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import {
   createMainClient,
-  databaseUrl,
   TenantClientCache,
+  TenantServers,
   type ConnectionBudget,
   type MainClient,
   type TenantClient,
+  type TenantLocation,
 } from '@suite/db';
 import { connectionBudgetOf } from '@suite/project-runtime';
 import { createProducerConnection, createQueue, QueueName, type TypedQueue } from '@suite/queue';
@@ -27,8 +28,8 @@ export class PlatformResources implements OnApplicationShutdown {
   readonly redis: Redis;
   readonly mailQueue: TypedQueue<typeof QueueName.Mail>;
   readonly hookQueue: TypedQueue<typeof QueueName.AuthHooks>;
-  /** Server URL with rights to create databases: tenant databases live beside the main one. */
-  readonly tenantAdminUrl: string;
+  /** Where tenant databases live (TENANT_DATABASE_SERVERS); a project's row names its server. */
+  readonly tenantServers: TenantServers;
 
   constructor(@Inject(PROJECT_HOST_CONFIG) config: ProjectHostConfig) {
     this.connectionBudget = connectionBudgetOf('project-host', config);
@@ -39,11 +40,12 @@ export class PlatformResources implements OnApplicationShutdown {
     this.mailQueue = createQueue(QueueName.Mail, this.redis);
     this.hookQueue = createQueue(QueueName.AuthHooks, this.redis);
     for (const queue of [this.mailQueue, this.hookQueue]) queue.on('error', () => undefined);
-    this.tenantAdminUrl = config.TENANT_ADMIN_DATABASE_URL ?? databaseUrl(config.DATABASE_URL, 'postgres');
+    this.tenantServers = TenantServers.fromSettings(config);
   }
 
-  tenant(database: string): TenantClient {
-    return this.tenants.get(databaseUrl(this.tenantAdminUrl, database));
+  /** The project's tenant database, on the server its row names (UnknownTenantServerError if unlisted). */
+  tenant(location: TenantLocation): TenantClient {
+    return this.tenants.get(this.tenantServers.databaseUrl(location));
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -8,6 +8,7 @@ import { MailOutbox } from '@suite/project-runtime';
 import { MailSealer } from '@suite/project-runtime';
 import { ControlPlaneHostGuard, ProjectHostGuard } from '../projects/host.guards.js';
 import { ProjectResolver } from '../projects/project-resolver.js';
+import { TenantSchemaCheck } from '../projects/tenant-schema.check.js';
 import { Clock, SystemClock } from './clock.js';
 import { EphemeralStore, RedisEphemeralStore } from './ephemeral-store.js';
 import { PlatformResources } from './platform-resources.js';
@@ -26,6 +27,7 @@ import { RateLimiters, RedisRateLimiters } from './rate-limiters.js';
     { provide: EphemeralStore, useClass: RedisEphemeralStore },
     { provide: RateLimiters, useClass: RedisRateLimiters },
     ProjectResolver,
+    TenantSchemaCheck,
     ProjectHostGuard,
     ControlPlaneHostGuard,
     MailOutbox,

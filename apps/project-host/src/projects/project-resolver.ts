@@ -1,5 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { isUuid } from '@suite/db';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { isUuid, UnknownTenantServerError, type TenantClient } from '@suite/db';
+import { RunnerError, RunnerErrorCode } from '@suite/errors';
 import { PROJECT_HOST_CONFIG } from '../app.tokens.js';
 import { PlatformResources } from '../platform/platform-resources.js';
 import type { ProjectHostConfig } from '../project-host.config.js';
@@ -9,6 +10,7 @@ import {
   type ProjectContext,
   type ProjectWithSettings,
 } from './project-context.js';
+import { TenantSchemaCheck } from './tenant-schema.check.js';
 
 export type HostKind =
   | { kind: 'control-plane' }
@@ -24,6 +26,7 @@ const CACHE_TTL_MS = 5_000;
  */
 @Injectable()
 export class ProjectResolver {
+  private readonly logger = new Logger('project-resolver');
   private readonly cache = new Map<string, { value: ProjectWithSettings | null; until: number }>();
   private readonly controlPlaneHost: string;
   private readonly domain: string;
@@ -33,6 +36,7 @@ export class ProjectResolver {
   constructor(
     private readonly resources: PlatformResources,
     @Inject(PROJECT_HOST_CONFIG) config: ProjectHostConfig,
+    private readonly schemas: TenantSchemaCheck,
   ) {
     const publicUrl = new URL(config.PUBLIC_URL);
     this.controlPlaneHost = publicUrl.hostname.toLowerCase();
@@ -52,7 +56,10 @@ export class ProjectResolver {
     const host = ProjectResolver.hostName(hostHeader);
     if (!host || host === this.controlPlaneHost || host === '127.0.0.1') return { kind: 'control-plane' };
     const project = await this.lookup(host);
-    return project ? { kind: 'project', context: this.context(project) } : { kind: 'unknown', host };
+    if (!project) return { kind: 'unknown', host };
+    const context = this.context(project);
+    await this.schemas.ensureCurrent(project);
+    return { kind: 'project', context };
   }
 
   /** Hosts of a project, for redirect rules and the control plane's answers. */
@@ -89,8 +96,23 @@ export class ProjectResolver {
         : DEFAULT_AUTH_SETTINGS,
       hosts: this.hostsOf(project),
       publicUrl: this.publicUrlOf(project),
-      tenant: this.resources.tenant(project.tenantDatabase),
+      tenant: this.tenantOf(project),
     };
+  }
+
+  /** The project's tenant database; a server the setting no longer lists is a clear 503, never another server. */
+  private tenantOf(project: ProjectWithSettings): TenantClient {
+    try {
+      return this.resources.tenant(project);
+    } catch (error) {
+      if (!(error instanceof UnknownTenantServerError)) throw error;
+      this.logger.error({ projectId: project.id, err: error.message }, 'project on an unknown tenant server');
+      throw new RunnerError(
+        RunnerErrorCode.ServiceUnavailable,
+        "This project's database server is not configured on this host.",
+        { cause: error },
+      );
+    }
   }
 
   private async lookup(host: string): Promise<ProjectWithSettings | null> {

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { dropTenantDatabase, tenantDatabaseName } from '@suite/db';
+import {
+  DEFAULT_TENANT_SERVER,
+  dropTenantDatabase,
+  provisionTenantDatabase,
+  tenantDatabaseName,
+  TenantServers,
+} from '@suite/db';
 import { randomUUID } from 'node:crypto';
 import { adminUrl, withClient } from '../../../../libs/db/src/testing/throwaway-database.js';
 import { databaseUrl } from '../../../../libs/db/src/connection-url.js';
@@ -20,6 +26,23 @@ const LIMITS = {
   PROJECT_DB_TEMP_FILE_LIMIT_MB: 1,
 };
 
+// The control plane's part: each project's row names its server, and its database exists (the
+// control plane creates it with the project).
+const resources = {
+  tenantServers: TenantServers.fromSettings({
+    TENANT_ADMIN_DATABASE_URL: adminUrl(),
+    DATABASE_URL: adminUrl(),
+  }),
+  db: {
+    project: {
+      findUnique: async ({ where }: { where: { id: string } }) => {
+        await provisionTenantDatabase({ adminUrl: adminUrl(), projectId: where.id });
+        return { tenantServer: DEFAULT_TENANT_SERVER };
+      },
+    },
+  },
+} as unknown as RuntimeResources;
+
 const services: ProjectDatabase[] = [];
 const projects: string[] = [];
 
@@ -29,7 +52,7 @@ function service(limits: Partial<typeof LIMITS> = {}): ProjectDatabase {
     ...LIMITS,
     ...limits,
   } as unknown as ProjectRuntimeConfig;
-  const created = new ProjectDatabase({ tenantAdminUrl: adminUrl() } as RuntimeResources, config);
+  const created = new ProjectDatabase(resources, config);
   services.push(created);
   return created;
 }

@@ -163,9 +163,17 @@ export class ProjectDatabase implements OnApplicationShutdown {
 
   private async open(projectId: string): Promise<ProjectPool> {
     try {
+      // Where the project's database lives now (it may have moved since this process last asked).
+      const record = await this.resources.db.project.findUnique({
+        where: { id: projectId },
+        select: { tenantServer: true },
+      });
+      if (!record) throw new Error(`project ${projectId} has no record`);
       const tenant = await provisionTenantDatabase({
-        adminUrl: this.resources.tenantAdminUrl,
+        adminUrl: this.resources.tenantServers.server(record.tenantServer).adminUrl,
         projectId,
+        // Never brought to life here: a missing database is a move in progress or a stale record.
+        createIfMissing: false,
         appRolePassword: this.passwordOf(projectId),
         appRoleLimits: { tempFileLimitMb: this.config.PROJECT_DB_TEMP_FILE_LIMIT_MB },
         logger: this.logger,

@@ -1,4 +1,4 @@
-import type { MainDb } from '@suite/db';
+import type { MainDb, TenantLocation, TenantServer } from '@suite/db';
 import { randomUUID } from 'node:crypto';
 import { DuplicateRecord } from '../../platform/duplicate-record.js';
 import type { ProjectWithSettings } from '../../projects/project-context.js';
@@ -6,6 +6,7 @@ import {
   ProjectsRepository,
   type AuthSettingsData,
   type NewCustomDomain,
+  type NewProject,
   type SmtpSettingsData,
 } from '../projects.repository.js';
 import { TenantDatabases } from '../tenant-databases.js';
@@ -35,13 +36,13 @@ export class InMemoryProjects extends ProjectsRepository {
     return { total: newest.length, items: newest.slice(skip, skip + take) };
   }
 
-  async create(
-    project: Pick<MainDb.Project, 'id' | 'slug' | 'name' | 'tenantDatabase'>,
-  ): Promise<ProjectWithSettings> {
+  async create(project: NewProject): Promise<ProjectWithSettings> {
     if (await this.slugTaken(project.slug)) throw new DuplicateRecord();
     const now = new Date();
     const row = {
       ...project,
+      tenantSchemaVersion: null,
+      tenantMovingSince: null,
       createdAt: now,
       updatedAt: now,
       authSettings: null,
@@ -54,6 +55,18 @@ export class InMemoryProjects extends ProjectsRepository {
 
   async delete(id: string): Promise<void> {
     this.rows.delete(id);
+  }
+
+  async projectsPerServer(): Promise<Map<string, number>> {
+    const counts = new Map<string, number>();
+    for (const row of this.rows.values())
+      counts.set(row.tenantServer, (counts.get(row.tenantServer) ?? 0) + 1);
+    return counts;
+  }
+
+  async recordSchemaVersion(id: string, version: string): Promise<void> {
+    const row = this.rows.get(id);
+    if (row) row.tenantSchemaVersion = version;
   }
 
   async saveAuthSettings(projectId: string, settings: AuthSettingsData): Promise<MainDb.AuthSettings> {
@@ -96,15 +109,15 @@ export class InMemoryProjects extends ProjectsRepository {
 export class InMemoryTenantUsers extends TenantUsersRepository {
   readonly users = new Map<string, TenantUserRow[]>();
 
-  async page({ tenantDatabase, search, skip, take }: TenantUsersQuery) {
-    const matching = (this.users.get(tenantDatabase) ?? []).filter(
+  async page({ tenant, search, skip, take }: TenantUsersQuery) {
+    const matching = (this.users.get(tenant.tenantDatabase) ?? []).filter(
       (user) => !search || user.email.includes(search.toLowerCase()),
     );
     return { total: matching.length, items: matching.slice(skip, skip + take) };
   }
 
   async delete(
-    tenantDatabase: string,
+    { tenantDatabase }: TenantLocation,
     id: string,
   ): Promise<Pick<TenantUserRow, 'id' | 'email' | 'name' | 'picture'> | null> {
     const users = this.users.get(tenantDatabase) ?? [];
@@ -128,12 +141,17 @@ export class RecordingTenants extends TenantDatabases {
     super(undefined as never);
   }
 
-  override async provision(projectId: string): Promise<void> {
-    if (this.failProvisioning) throw new Error('permission denied to create database');
-    this.provisioned.push(projectId);
+  override place(): TenantServer {
+    return { name: 'default', adminUrl: 'postgresql://unused/postgres', capacity: 1 };
   }
 
-  override async drop(projectId: string): Promise<void> {
-    this.dropped.push(projectId);
+  override async provision(projectId: string): Promise<string> {
+    if (this.failProvisioning) throw new Error('permission denied to create database');
+    this.provisioned.push(projectId);
+    return 'latest';
+  }
+
+  override async drop(project: { id: string }): Promise<void> {
+    this.dropped.push(project.id);
   }
 }

@@ -40,7 +40,7 @@ class OneProject extends ProjectResolver {
     private readonly ctx: ProjectContext,
     config: ConstructorParameters<typeof ProjectResolver>[1],
   ) {
-    super(undefined as never, config);
+    super(undefined as never, config, undefined as never);
   }
 
   override async resolve(host: string | undefined): Promise<HostKind> {

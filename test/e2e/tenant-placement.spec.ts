@@ -1,0 +1,220 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { databaseUrl } from '../../libs/db/src/connection-url.js';
+import { adminUrl, withClient } from '../../libs/db/src/testing/throwaway-database.js';
+import { dropTenantDatabase, tenantDatabaseName } from '../../libs/db/src/tenant-provisioning.js';
+import { repoRoot } from '../support/app-process.js';
+import { HostClient } from '../support/host-client.js';
+import {
+  secondPostgresUnavailable,
+  startSecondPostgres,
+  type SecondPostgres,
+} from '../support/second-postgres.js';
+import { strongPassword, uniqueEmail, UserClient } from '../support/user-client.js';
+import { ADMIN_TOKEN, deploy } from './project-code-harness.js';
+import {
+  decodeJwt,
+  GENEROUS_LIMITS,
+  infra,
+  mainQuery,
+  sleep,
+  startMailRig,
+  startProjectHost,
+  type Host,
+  type MailRig,
+} from './user-auth-harness.js';
+
+// Tenant databases placed on two real Postgres servers (this run's and a second cluster started
+// from Debian's binaries): new projects spread by capacity, and the host, the project worker and
+// project code (ctx.db in APIs, hooks and jobs) all reach each project's database on its server.
+
+const unavailable = secondPostgresUnavailable();
+if (unavailable) process.stderr.write(`tenant-placement.spec: skipped, ${unavailable}\n`);
+const describeTwoServers = unavailable ? describe.skip : describe;
+
+const run = randomBytes(3).toString('hex');
+// Server names of this run only, so projects other specs placed on the same main database do not
+// count (the unlisted `default` keeps capacity 0: it takes no new project here).
+const FIRST = `first${run}`;
+const SECOND = `second${run}`;
+
+interface Project {
+  id: string;
+  slug: string;
+  server: string;
+  client: UserClient;
+}
+
+describeTwoServers('tenant databases on two Postgres servers', () => {
+  let second: SecondPostgres;
+  let host: Host;
+  let mail: MailRig;
+  let admin: HostClient;
+  const projects: Project[] = [];
+  const urlOf = (server: string) => (server === SECOND ? second.adminUrl : adminUrl());
+
+  const databasesOn = async (server: string): Promise<string[]> =>
+    withClient(urlOf(server), async (db) =>
+      (
+        await db.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE 'tenant_%'")
+      ).rows.map((row) => row.datname),
+    );
+
+  const tenantRows = <R extends Record<string, unknown>>(
+    project: Project,
+    sql: string,
+    params: unknown[] = [],
+  ) =>
+    withClient(
+      databaseUrl(urlOf(project.server), tenantDatabaseName(project.id)),
+      async (db) => (await db.query(sql, params)).rows as R[],
+    );
+
+  const createProject = async (name: string): Promise<Project> => {
+    const slug = `${name}-${run}`;
+    const res = await admin.post('/v1/projects', { slug, name });
+    expect(res.status).toBe(201);
+    const { id } = res.json as { id: string };
+    const [row] = await mainQuery<{ tenant_server: string }>(
+      'SELECT tenant_server FROM projects WHERE id = $1',
+      [id],
+    );
+    const smtp = await admin.put(`/v1/projects/${id}/smtp`, {
+      host: '127.0.0.1',
+      port: mail.smtp.port,
+      secure: false,
+      from: `${name} <no-reply@${slug}.example.com>`,
+    });
+    expect(smtp.status).toBe(200);
+    const project = {
+      id,
+      slug,
+      server: row!.tenant_server,
+      client: new UserClient(host.port, `${slug}.localhost:${host.port}`),
+    };
+    projects.push(project);
+    return project;
+  };
+
+  const signUpAndIn = async (project: Project) => {
+    const email = uniqueEmail('placed');
+    const password = strongPassword();
+    const registered = await project.client.request('POST', '/api/user/auth/register', {
+      json: { email, password, name: 'Ada' },
+    });
+    expect(registered.status).toBe(201);
+    const login = await project.client.request<{ accessToken: string }>('POST', '/api/user/auth/login', {
+      json: { email, password },
+    });
+    expect(login.status).toBe(200);
+    const me = await project.client.request<{ email: string }>('GET', '/api/user/me', {
+      bearer: login.body.accessToken,
+    });
+    expect(me.status).toBe(200);
+    expect(me.body.email).toBe(email);
+    return { email, password, accessToken: login.body.accessToken };
+  };
+
+  beforeAll(async () => {
+    second = await startSecondPostgres();
+    host = await startProjectHost({
+      ...GENEROUS_LIMITS,
+      MAIL_RETRY_DELAY_MS: '200',
+      // Queues of its own: another spec's worker (other servers) must not take this one's jobs.
+      REDIS_PREFIX: `${infra.REDIS_PREFIX}-placement`,
+      TENANT_ADMIN_DATABASE_URL: adminUrl(),
+      TENANT_DATABASE_SERVERS: `${FIRST}:1=${adminUrl()}, ${SECOND}:2=${second.adminUrl}`,
+    });
+    mail = await startMailRig();
+    admin = new HostClient(host.port, `localhost:${host.port}`, ADMIN_TOKEN);
+  }, 120_000);
+
+  afterAll(async () => {
+    await host?.app.stop();
+    await mail?.close();
+    for (const project of projects) {
+      await mainQuery('DELETE FROM projects WHERE id = $1', [project.id]);
+      await dropTenantDatabase({ adminUrl: adminUrl(), projectId: project.id });
+    }
+    await second?.stop();
+  });
+
+  it('spreads new projects over the servers in proportion to their capacity (1 : 2)', async () => {
+    for (let i = 0; i < 6; i++) await createProject(`spread${i}`);
+    const placed = projects.map((project) => project.server);
+    // Fewest projects relative to capacity, ties to the first listed.
+    expect(placed).toEqual([FIRST, SECOND, SECOND, FIRST, SECOND, SECOND]);
+    const onSecond = await databasesOn(SECOND);
+    const onFirst = await databasesOn(FIRST);
+    for (const project of projects) {
+      const name = tenantDatabaseName(project.id);
+      expect({ name, onSecond: onSecond.includes(name), onFirst: onFirst.includes(name) }).toEqual({
+        name,
+        onSecond: project.server === SECOND,
+        onFirst: project.server === FIRST,
+      });
+    }
+  });
+
+  it('users sign up and sign in on projects of either server; their rows live on that server', async () => {
+    for (const server of [FIRST, SECOND]) {
+      const project = projects.find((candidate) => candidate.server === server)!;
+      const { email } = await signUpAndIn(project);
+      const rows = await tenantRows(project, 'SELECT email FROM platform_auth.users WHERE email = $1', [
+        email,
+      ]);
+      expect(rows).toEqual([{ email }]);
+    }
+  });
+
+  it('ctx.db of an API, of a blocking hook and of a job (worker), and ctx.email, reach the second server', async () => {
+    // A project no request has reached yet (hosts cache a project's hook settings for a moment).
+    let project = await createProject('code0');
+    for (let i = 1; project.server !== SECOND && i < 3; i++) project = await createProject(`code${i}`);
+    expect(project.server).toBe(SECOND);
+    const deployed = await deploy(host, project.id, fixture('guestbook'));
+    expect(deployed.status).toBe(201);
+    const { email, accessToken } = await signUpAndIn(project);
+    const userId = String(decodeJwt(accessToken).payload.sub);
+
+    // The blocking hook (project worker) inserted the member; the API (host) reads it back.
+    const me = await project.client.request<{ member: { email: string } | null }>('GET', '/api/members/me', {
+      bearer: accessToken,
+    });
+    expect(me.status).toBe(200);
+    expect(me.body.member).toMatchObject({ email });
+    // The job the hook enqueued (project worker) greeted the member, on the second server.
+    let greeted: unknown = null;
+    for (let i = 0; i < 100 && !greeted; i++) {
+      const [row] = await tenantRows<{ greeted_at: Date | null }>(
+        project,
+        'SELECT greeted_at FROM app.members WHERE id = $1',
+        [userId],
+      );
+      greeted = row?.greeted_at ?? null;
+      if (!greeted) await sleep(200);
+    }
+    expect(greeted).toBeInstanceOf(Date);
+    // ctx.email went out through the project's SMTP settings.
+    const received = await mail.waitFor(email, /^Welcome to the guestbook/);
+    expect(received.text).toContain('Sign the guestbook');
+    // Nothing of it landed on the first server.
+    expect(await databasesOn(FIRST)).not.toContain(tenantDatabaseName(project.id));
+  });
+});
+
+function fixture(name: string): Record<string, string> {
+  const root = join(repoRoot, 'test', 'fixtures', 'projects', name);
+  const files: Record<string, string> = {};
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (!entry.name.endsWith('.md')) files[relative(root, path)] = readFileSync(path, 'utf8');
+    }
+  };
+  walk(root);
+  return files;
+}
