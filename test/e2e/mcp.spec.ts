@@ -13,7 +13,7 @@ interface JobView {
   id: string;
   status: string;
   summary: string | null;
-  links: { log: string; video: string | null };
+  links: { log: string; video: string | null; screenshot?: string };
 }
 
 describe('MCP tools', () => {
@@ -183,6 +183,7 @@ describe('MCP tools', () => {
     const { resourceTemplates } = await client.listResourceTemplates();
     expect(resourceTemplates.map((t) => t.uriTemplate).sort()).toEqual([
       `${stack.gatewayUrl}/v1/jobs/{job_id}/log`,
+      `${stack.gatewayUrl}/v1/jobs/{job_id}/screenshot`,
       `${stack.gatewayUrl}/v1/jobs/{job_id}/video`,
     ]);
 
@@ -204,6 +205,24 @@ describe('MCP tools', () => {
     } finally {
       await other.close();
     }
+  });
+
+  it('a failed job links the screenshot of its failed step as a resource, read as a PNG blob', async () => {
+    const result = (await client.callTool({
+      name: 'run_browser_test',
+      arguments: { query: 'Open /thanks. Click "Nowhere"', initial_url: stack.siteUrl, wait: true },
+    })) as unknown as { structuredContent: { job: JobView }; content: { type: string; uri?: string }[] };
+    const job = result.structuredContent.job;
+    expect(job.status).toBe('failed');
+    expect(job.links.screenshot).toBe(`${stack.gatewayUrl}/v1/jobs/${job.id}/screenshot`);
+    const links = result.content.filter((item) => item.type === 'resource_link').map((item) => item.uri);
+    expect(links).toContain(job.links.screenshot);
+    const { resources } = await client.listResources();
+    expect(resources.find((r) => r.uri === job.links.screenshot)).toMatchObject({ mimeType: 'image/png' });
+    const shot = await client.readResource({ uri: job.links.screenshot! });
+    expect(shot.contents[0]).toMatchObject({ uri: job.links.screenshot, mimeType: 'image/png' });
+    const bytes = Buffer.from((shot.contents[0] as { blob: string }).blob, 'base64');
+    expect(bytes.subarray(1, 4).toString('latin1')).toBe('PNG');
   });
 
   it('failures are isError results with a readable text and a code', async () => {

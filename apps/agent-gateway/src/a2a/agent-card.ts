@@ -26,7 +26,7 @@ const securitySchemes = {
 /** Either key scheme satisfies the agent (requirements are alternatives). */
 const securityRequirements = [{ schemes: { bearer: { list: [] } } }, { schemes: { apiKey: { list: [] } } }];
 
-const outputModes = ['text/plain', 'application/json', 'video/mp4'];
+const outputModes = ['text/plain', 'application/json', 'video/mp4', 'image/png'];
 
 /** The public v1.0 agent card of the runner. */
 export function publicAgentCard(publicUrl: string): JsonObject {

@@ -21,6 +21,30 @@ describe('task.mapper', () => {
     expect(task.artifacts?.map((artifact) => artifact.artifactId)).toEqual(['summary', 'steps', 'log']);
   });
 
+  it("lists a failed task's screenshot as an image/png artifact, and none when the job has none", () => {
+    const jobs = new InMemoryJobRepository();
+    const finishedAt = new Date('2026-01-01T00:00:05Z');
+    const failed = jobs.seed({
+      status: 'failed',
+      finishedAt,
+      screenshotPath: 'jobs/x/failure-screenshot.png',
+    });
+    const artifact = toTask(failed, { publicUrl: 'http://runner' }).artifacts?.find(
+      (a) => a.artifactId === 'screenshot',
+    );
+    expect(artifact?.parts).toEqual([
+      {
+        url: `http://runner/v1/jobs/${failed.id}/screenshot`,
+        mediaType: 'image/png',
+        filename: 'failure-screenshot.png',
+      },
+    ]);
+    const plain = jobs.seed({ status: 'failed', finishedAt });
+    expect(toTask(plain, { publicUrl: 'http://runner' }).artifacts?.map((a) => a.artifactId)).not.toContain(
+      'screenshot',
+    );
+  });
+
   it('filters FAILED and INPUT_REQUIRED apart, and knows no jobs in states the runner never uses', () => {
     expect(jobStatusesOf('TASK_STATE_FAILED')).toEqual(['failed']);
     expect(jobStatusesOf('TASK_STATE_INPUT_REQUIRED')).toEqual(['needs_input']);

@@ -132,6 +132,15 @@ export function taskArtifacts(job: MainDb.Job, publicUrl: string): Artifact[] {
       parts: [{ url: `${base}/video`, mediaType: 'video/mp4', filename: 'video.mp4' }],
     });
   }
+  if (job.screenshotPath) {
+    artifacts.push({
+      artifactId: 'screenshot',
+      name: 'screenshot',
+      description:
+        'The page at the moment a step failed, PNG, with metadata.secrets values masked (needs the API key).',
+      parts: [{ url: `${base}/screenshot`, mediaType: 'image/png', filename: 'failure-screenshot.png' }],
+    });
+  }
   return artifacts;
 }
 

@@ -16,6 +16,12 @@ const LISTED_JOBS = 20;
 /** A video up to this size is read as a blob; a larger one is answered with its link. */
 export const VIDEO_BLOB_MAX_BYTES = 4 * 1024 * 1024;
 
+const KINDS = {
+  log: { title: 'Agent log', mimeType: 'text/plain' },
+  video: { title: 'Video', mimeType: 'video/mp4' },
+  screenshot: { title: 'Screenshot of the failed step', mimeType: 'image/png' },
+} as const;
+
 /** MCP's "resource not found" (-32002); other failures keep the JSON-RPC code the error model gives them. */
 const RESOURCE_NOT_FOUND = -32002;
 
@@ -51,8 +57,8 @@ async function readAll(body: NodeJS.ReadableStream, limit: number): Promise<Buff
 }
 
 /**
- * The caller's job artifacts as MCP resources: each job's agent log (text) and video (a blob up to
- * VIDEO_BLOB_MAX_BYTES, else its link). URIs are the runner's own artifact URLs, as in tool results.
+ * The caller's job artifacts as MCP resources: each job's agent log (text), video (a blob up to
+ * VIDEO_BLOB_MAX_BYTES, else its link) and, when a step failed, its screenshot (a PNG blob). URIs are the runner's own artifact URLs, as in tool results.
  */
 export function registerRunnerResources(
   server: McpServer,
@@ -65,11 +71,11 @@ export function registerRunnerResources(
   const recentJobs = () =>
     (recent ??= jobs.list(principal, { limit: String(LISTED_JOBS) }).then((l) => l.jobs));
 
-  const resource = (job: JobRecordDto, kind: 'log' | 'video'): Resource => ({
+  const resource = (job: JobRecordDto, kind: keyof typeof KINDS): Resource => ({
     uri: `${publicUrl}/v1/jobs/${job.id}/${kind}`,
     name: `job-${job.id}-${kind}`,
-    title: `${kind === 'log' ? 'Agent log' : 'Video'} of job ${job.id} (${job.status})`,
-    mimeType: kind === 'log' ? 'text/plain' : 'video/mp4',
+    title: `${KINDS[kind].title} of job ${job.id} (${job.status})`,
+    mimeType: KINDS[kind].mimeType,
   });
 
   server.registerResource(
@@ -128,6 +134,44 @@ export function registerRunnerResources(
       if (!bytes)
         return link('The video grew past the limit while it was read.', `${uri.href} with the API key.`);
       return { contents: [{ uri: uri.href, mimeType: 'video/mp4', blob: bytes.toString('base64') }] };
+    },
+  );
+
+  server.registerResource(
+    'job-screenshot',
+    new ResourceTemplate(`${publicUrl}/v1/jobs/{job_id}/screenshot`, {
+      list: async () => ({
+        resources: (await recentJobs())
+          .filter((job) => job.links.screenshot)
+          .map((job) => resource(job, 'screenshot')),
+      }),
+    }),
+    {
+      title: 'Screenshot of the failed step of a job',
+      description:
+        'The page at the moment a step failed (PNG of the viewport), with values of metadata.secrets masked; only jobs with a failed step have one.',
+      mimeType: 'image/png',
+    },
+    async (uri, variables): Promise<ReadResourceResult> => {
+      let shot;
+      try {
+        shot = await jobs.screenshot(principal, jobIdOf(variables));
+      } catch (error) {
+        throw resourceError(error, uri.href);
+      }
+      const link = (why: string, href: string): ReadResourceResult => ({
+        contents: [{ uri: uri.href, mimeType: 'text/plain', text: `${why} Download it from ${href}` }],
+      });
+      if (shot.status === 302 || !shot.body)
+        return link('The screenshot is served by the object store.', shot.headers.location ?? uri.href);
+      // A viewport PNG is far below the video's limit; the limit only guards against a corrupt file.
+      const bytes = await readAll(shot.body, VIDEO_BLOB_MAX_BYTES);
+      if (!bytes)
+        return link(
+          'The screenshot is larger than this server sends over MCP.',
+          `${uri.href} with the API key.`,
+        );
+      return { contents: [{ uri: uri.href, mimeType: 'image/png', blob: bytes.toString('base64') }] };
     },
   );
 }

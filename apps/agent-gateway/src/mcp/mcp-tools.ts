@@ -33,6 +33,10 @@ const jobSchema = z
         self: z.string(),
         log: z.string(),
         video: z.string().nullable(),
+        screenshot: z
+          .string()
+          .optional()
+          .describe('The page where a step failed (PNG, secrets masked); only when one was taken.'),
         script: z
           .string()
           .optional()
@@ -65,6 +69,7 @@ const absolute = (job: JobRecordDto, base: string): JobRecordDto => ({
     self: `${base}${job.links.self}`,
     log: `${base}${job.links.log}`,
     video: job.links.video ? `${base}${job.links.video}` : null,
+    ...(job.links.screenshot ? { screenshot: `${base}${job.links.screenshot}` } : {}),
     ...(job.links.script ? { script: `${base}${job.links.script}` } : {}),
   },
 });
@@ -72,7 +77,9 @@ const absolute = (job: JobRecordDto, base: string): JobRecordDto => ({
 function describeJob(job: JobRecordDto): string {
   const head = `Job ${job.id} is ${job.status}.`;
   const verdict = job.summary ? ` ${job.summary}` : job.error ? ` ${job.error}` : '';
-  const links = ` Log: ${job.links.log}${job.links.video ? `; video: ${job.links.video}` : ''}.`;
+  const video = job.links.video ? `; video: ${job.links.video}` : '';
+  const screenshot = job.links.screenshot ? `; screenshot of the failure: ${job.links.screenshot}` : '';
+  const links = ` Log: ${job.links.log}${video}${screenshot}.`;
   return `${head}${verdict}${links}`;
 }
 
@@ -81,7 +88,7 @@ const ok = (text: string, structured: Record<string, unknown>): CallToolResult =
   structuredContent: structured,
 });
 
-/** A job's result: its description, and its log and video as links to the server's resources. */
+/** A job's result: its description, and its log, video and failure screenshot as links to the server's resources. */
 function jobResult(text: string, job: JobRecordDto): CallToolResult {
   const result = ok(text, { job });
   result.content.push({
@@ -98,6 +105,15 @@ function jobResult(text: string, job: JobRecordDto): CallToolResult {
       name: `job-${job.id}-video`,
       title: `Video of job ${job.id}`,
       mimeType: 'video/mp4',
+    });
+  }
+  if (job.links.screenshot) {
+    result.content.push({
+      type: 'resource_link',
+      uri: job.links.screenshot,
+      name: `job-${job.id}-screenshot`,
+      title: `Screenshot of the failed step of job ${job.id}`,
+      mimeType: 'image/png',
     });
   }
   return result;
