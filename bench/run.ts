@@ -26,6 +26,12 @@ import { interpreterMarkdown, runInterpreterBench, type InterpreterResult } from
 import { pickupMarkdown, runPickup, type PickupResult } from './pickup.ts';
 import { runSubmission, submissionMarkdown, type SubmissionResult } from './submission.ts';
 import { apiCpu, runSuiteLoad, suiteLoadMarkdown, workersLabel, type SuiteLoadResult } from './suite-load.ts';
+import {
+  runTenantScale,
+  tenantScaleMarkdown,
+  type TenantScaleResult,
+  type TenantServersMode,
+} from './tenant-scale.ts';
 import type { BenchContext } from './support/context.ts';
 import { BENCH_DATABASE, prepareBenchInfra, type BenchInfra } from './support/infra.ts';
 import { machineFacts, type MachineFacts } from './support/machine.ts';
@@ -46,8 +52,11 @@ const BENCHES = [
   'gateway-send',
   'gateway-sse',
   'suite-load',
+  'tenant-scale',
 ] as const;
 type BenchName = (typeof BENCHES)[number];
+/** Run only when named (`--only tenant-scale`): 1,000 tenant databases take ~10 minutes and 7.5 GB. */
+const ON_REQUEST: readonly BenchName[] = ['tenant-scale'];
 
 /** Upper bounds of each benchmark's wall time (full size); a benchmark past it fails and is cleaned up. */
 const DEADLINES_MS: Record<BenchName, number> = {
@@ -61,6 +70,7 @@ const DEADLINES_MS: Record<BenchName, number> = {
   'gateway-send': 4 * 60_000,
   'gateway-sse': 4 * 60_000,
   'suite-load': 14 * 60_000,
+  'tenant-scale': 75 * 60_000,
 };
 
 interface Results {
@@ -80,6 +90,7 @@ interface Results {
   'gateway-send'?: GatewaySendResult;
   'gateway-sse'?: GatewaySseResult;
   'suite-load'?: SuiteLoadResult;
+  'tenant-scale'?: TenantScaleResult;
   errors: { bench: string; message: string }[];
   /** Machine CPU (percent of all cores) just before each benchmark, with the bench idle. */
   background?: Record<string, { busyPercent: number; waitedS: number }>;
@@ -109,17 +120,33 @@ async function waitForQuiet(maxWaitMs: number): Promise<{ busyPercent: number; w
 
 function usage(): string {
   return [
-    'usage: node bench/run.ts [--only NAME[,NAME…]] [--quick] [--profile]',
+    'usage: node bench/run.ts [--only NAME[,NAME…]] [--quick] [--profile] [--projects N] [--tenant-servers one|two|both]',
     `  NAME: ${BENCHES.join(', ')} (or 1-${BENCHES.length})`,
     '  --quick    shorter runs for a smoke test; results go to <date>-quick.json only',
     '  --profile  profile the app under load (submission, auth-me, auth-refresh, gateway-send) even when the aims are met',
+    `  ${ON_REQUEST.join(', ')}: only when named; --projects N (default 1000) and --tenant-servers (default both) size it`,
   ].join('\n');
 }
 
-function parseArgs(argv: string[]): { only: BenchName[]; quick: boolean; profile: boolean } {
-  let only: BenchName[] = [...BENCHES];
+interface Args {
+  only: BenchName[];
+  quick: boolean;
+  profile: boolean;
+  projects?: number;
+  tenantServers?: TenantServersMode[];
+}
+
+function parseArgs(argv: string[]): Args {
+  let only: BenchName[] = BENCHES.filter((b) => !ON_REQUEST.includes(b));
   let quick = false;
   let profile = false;
+  let projects: number | undefined;
+  let tenantServers: TenantServersMode[] | undefined;
+  const valueOf = (arg: string, i: number): string => {
+    const value = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[i + 1];
+    if (!value) throw new Error(`${arg.split('=')[0]} needs a value\n${usage()}`);
+    return value;
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--help' || arg === '-h') {
@@ -127,7 +154,19 @@ function parseArgs(argv: string[]): { only: BenchName[]; quick: boolean; profile
       process.exit(0);
     } else if (arg === '--quick') quick = true;
     else if (arg === '--profile') profile = true;
-    else if (arg === '--only' || arg.startsWith('--only=')) {
+    else if (arg === '--projects' || arg.startsWith('--projects=')) {
+      const value = valueOf(arg, i);
+      if (!arg.includes('=')) i++;
+      projects = Number(value);
+      if (!Number.isInteger(projects) || projects < 1)
+        throw new Error(`--projects must be a whole number ≥ 1`);
+    } else if (arg === '--tenant-servers' || arg.startsWith('--tenant-servers=')) {
+      const value = valueOf(arg, i);
+      if (!arg.includes('=')) i++;
+      if (!['one', 'two', 'both'].includes(value))
+        throw new Error(`--tenant-servers must be one, two or both`);
+      tenantServers = value === 'both' ? ['one', 'two'] : [value as TenantServersMode];
+    } else if (arg === '--only' || arg.startsWith('--only=')) {
       const value = arg.includes('=') ? arg.slice('--only='.length) : argv[++i];
       if (!value) throw new Error(`--only needs a value\n${usage()}`);
       only = value.split(',').map((raw) => {
@@ -137,7 +176,13 @@ function parseArgs(argv: string[]): { only: BenchName[]; quick: boolean; profile
       });
     } else throw new Error(`unknown argument "${arg}"\n${usage()}`);
   }
-  return { only: BENCHES.filter((b) => only.includes(b)), quick, profile };
+  return {
+    only: BENCHES.filter((b) => only.includes(b)),
+    quick,
+    profile,
+    ...(projects ? { projects } : {}),
+    ...(tenantServers ? { tenantServers } : {}),
+  };
 }
 
 function requireBuilt(): void {
@@ -254,6 +299,13 @@ const SUMMARY_ROWS: { [K in BenchName]: (r: NonNullable<Results[K]>) => SummaryR
       measured: `submit ${run.flood.load.rps} req/s with workers busy (p99 ${run.flood.load.latencyMs.p99} ms, ${run.flood.load.errors} errors); ${run.batch.succeeded}/${run.batch.jobs} ok, ${run.batch.jobsPerMinute} jobs/min, POST → running p50 ${run.batch.pickupMs.p50} ms, queue wait p50 ${run.batch.queueWaitS.p50} s`,
       met: null,
     })),
+  'tenant-scale': (r) =>
+    r.runs.map((run) => ({
+      benchmark: `many projects: ${run.projects} on one host, ${run.mode} tenant server${run.mode === 'one' ? '' : 's'}`,
+      aim: '0 errors, no "too many clients"',
+      measured: `${run.errors} errors, peak ${run.peakConnections} connections (max ${r.maxConnections}), GET /me cold p50 ${run.cold.latencyMs.p50} / p99 ${run.cold.latencyMs.p99} ms, warm p50 ${run.warm.latencyMs.p50} / p99 ${run.warm.latencyMs.p99} ms, creation p50 ${run.create.latencyMs.p50} ms, ${Math.round(Math.max(...run.servers.map((s) => s.bytesPerTenant)) / 104857.6) / 10} MB per project`,
+      met: run.meetsAims,
+    })),
 };
 
 function summaryRowsOf(results: Results): Map<string, SummaryRow[]> {
@@ -267,7 +319,7 @@ function summaryRowsOf(results: Results): Map<string, SummaryRow[]> {
 }
 
 async function main(): Promise<number> {
-  const { only, quick, profile } = parseArgs(process.argv.slice(2));
+  const { only, quick, profile, projects, tenantServers } = parseArgs(process.argv.slice(2));
   requireBuilt();
   const stamp = `${new Date().toISOString().slice(0, 19).replaceAll(':', '-')}Z${quick ? '-quick' : ''}`;
   const resultsDir = join(repoRoot, 'bench', 'results');
@@ -342,6 +394,13 @@ async function main(): Promise<number> {
         results['suite-load'] = await runSuiteLoad(ctx);
         sections.set('suite-load', suiteLoadMarkdown(results['suite-load']));
       },
+      'tenant-scale': async () => {
+        results['tenant-scale'] = await runTenantScale(ctx, {
+          ...(projects ? { projects } : {}),
+          ...(tenantServers ? { modes: tenantServers } : {}),
+        });
+        sections.set('tenant-scale', tenantScaleMarkdown(results['tenant-scale']));
+      },
     } satisfies Record<BenchName, () => Promise<void>>;
     for (const name of only) {
       results.background ??= {};
@@ -415,7 +474,7 @@ function printSummary(r: Results): void {
       `suite-load  ${workersLabel(run.workers)} × ${run.replicas} APIs: submit ${run.flood.load.rps} req/s busy (p99 ${run.flood.load.latencyMs.p99} ms, ${run.flood.load.errors} errors); batch ${run.batch.succeeded}/${run.batch.jobs} ok, ${run.batch.jobsPerMinute} jobs/min, POST → running p50 ${run.batch.pickupMs.p50} / p95 ${run.batch.pickupMs.p95} ms; CPU APIs ${apiCpu(run.batch.cpuPercent)}%, machine ${run.batch.cpuPercent.machine}%`,
     );
   }
-  for (const name of BENCHES.slice(4, 9)) {
+  for (const name of [...BENCHES.slice(4, 9), 'tenant-scale' as const]) {
     const value = r[name];
     if (value === undefined) continue;
     for (const row of (SUMMARY_ROWS[name] as (x: typeof value) => SummaryRow[])(value))

@@ -58,9 +58,10 @@ export interface StartedHost {
 export async function startProjectHost(
   ctx: BenchContext,
   name: string,
-  options: { nodeArgs?: string[]; env?: NodeJS.ProcessEnv } = {},
+  /** `port`: a host restarted on the port of an earlier one (tokens name the public URL). */
+  options: { nodeArgs?: string[]; env?: NodeJS.ProcessEnv; port?: number } = {},
 ): Promise<StartedHost> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const adminToken = `bench-admin-${randomBytes(18).toString('base64url')}`;
   const app = startApp(
     'project-host',
