@@ -237,6 +237,29 @@ describe('plain-English tests on pages written like real apps (real Chromium)', 
     expect(nothingOpen.error).toContain('no text field has the caret');
   });
 
+  it('types where the caret is: after a double-click the text goes into the field that opened', async () => {
+    const result = await run(`${ADD_THREE}
+      Double-click "Buy milk"
+      Type " and eggs"
+      Press Enter
+      The page shows "Buy milk and eggs"
+      Double-click "Walk the dog"
+      Press Home then type "Go and "
+      Press Enter
+      The page shows "Go and Walk the dog"`);
+    expect(result.steps.filter((s) => s.status !== 'passed')).toEqual([]);
+    expect(result.verdict).toBe('succeeded');
+  });
+
+  it('fails typing when no field has the caret, instead of typing into nothing', async () => {
+    const nowhere = failedStep(await run(`${ADD_THREE}\nClick the "todos" heading\nType " and eggs"`));
+    expect(nowhere.error).toContain('no text field has the caret');
+    const pressed = failedStep(
+      await run(`${ADD_THREE}\nClick the "todos" heading\nPress End then type " and eggs"`),
+    );
+    expect(pressed.error).toContain('no text field has the caret');
+  });
+
   it('hovers a row to bring out a button that exists only while it is hovered', async () => {
     const result = await run(`Open $SITE/contacts
       Click the Call button next to "Alan Turing"

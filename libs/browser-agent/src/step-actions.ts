@@ -309,6 +309,17 @@ async function setValueDirectly(handle: ElementHandle, value: string): Promise<v
   }, value);
 }
 
+/** A text field has the caret in the page or in one of its frames (the keyboard types into that one). */
+async function someFrameHasFocusedField(page: Page): Promise<boolean> {
+  for (const frame of page.frames()) {
+    const field = await frame.evaluateHandle(focusedField).catch(() => undefined);
+    const has = field?.asElement() != null;
+    await field?.dispose().catch(() => undefined);
+    if (has) return true;
+  }
+  return false;
+}
+
 async function type(ctx: StepContext, step: TypeStep): Promise<string> {
   if (!step.target) {
     if (step.replace) {
@@ -322,6 +333,11 @@ async function type(ctx: StepContext, step: TypeStep): Promise<string> {
         await disposeQuietly(field);
       }
     }
+    // Keys typed with nothing to take them vanish: a person would see nothing appear, so the step fails.
+    else if (!(await someFrameHasFocusedField(ctx.page)))
+      throw new StepFailedError(
+        'no text field has the caret, so there is nowhere to type (say where, e.g. Type "…" into the Name field)',
+      );
     await ctx.page.keyboard.type(step.value, { delay: ctx.typingDelayMs });
     return step.replace
       ? `replaced the focused field's text with ${step.value.length} characters`
