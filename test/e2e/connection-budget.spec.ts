@@ -20,6 +20,7 @@ import {
   type Host,
   type MailRig,
 } from './user-auth-harness.js';
+import { deploy } from './project-code-harness.js';
 
 // A project host with a small connection budget (DB_CONNECTION_BUDGET=6: one slot kept for the
 // main database, five for tenants) serving a few dozen projects, each with its own tenant
@@ -32,6 +33,13 @@ const BUDGET = 6;
 const PROJECTS = 24;
 const ADMIN_TOKEN = 'user-auth-admin-token-0123456789';
 const PREFIX = `${infra.REDIS_PREFIX}-connection-budget`;
+/** Project code that runs one ctx.db statement and answers what it got. */
+const SQL_API = {
+  'api/sql.ts': `import { defineApi } from '@suite/platform-sdk';
+    export default defineApi({ handler: async ({ db }) => {
+      try { return { ok: (await db.query('SELECT 1 AS one')).rows }; } catch (e) { return { error: (e as Error).message }; }
+    } });`,
+};
 
 interface Served {
   project: TestProject;
@@ -68,6 +76,8 @@ beforeAll(async () => {
       }),
     );
   }
+  const deployed = await deploy(host, served[PROJECTS - 1]!.project.id, SQL_API);
+  expect(deployed.status).toBe(201);
 }, 600_000);
 
 afterAll(async () => {
@@ -165,6 +175,14 @@ describe('the connection budget of a project host', () => {
       expect(users.body.code).toBe('temporarily_unavailable');
       expect(users.headers['retry-after']).toBe('2');
 
+      // Project code's ctx.db shares the budget: a clear error, not a hang or a 500.
+      const coder = served[PROJECTS - 1]!.project.client;
+      const busy = await coder.get('/api/sql');
+      expect(busy.status).toBe(200);
+      expect(busy.body).toEqual({
+        error: 'ctx.db.query: every database connection of this host is in use; try again shortly',
+      });
+
       // The main database keeps its own slot: requests that need it alone are served meanwhile.
       const main = await admin.get(`/v1/projects/${other.project.id}`, { bearer: ADMIN_TOKEN });
       expect(main.status).toBe(200);
@@ -179,6 +197,7 @@ describe('the connection budget of a project host', () => {
 
     const again = await Promise.all(served.map(({ project, accessToken }) => project.client.me(accessToken)));
     expect(summary(again)).toEqual({ '200': PROJECTS });
+    expect((await served[PROJECTS - 1]!.project.client.get('/api/sql')).body).toEqual({ ok: [{ one: 1 }] });
     expect(host.app.output()).not.toMatch(/too many clients|too many connections/i);
   });
 });

@@ -1,16 +1,13 @@
 import pg from 'pg';
 import {
   ConnectionBudgetError,
+  FIRST_PAUSE_MS,
+  isTooManyConnections,
+  MAX_PAUSE_MS,
   type BudgetedConnections,
   type ConnectionBudget,
   type ConnectionKind,
 } from './connection-budget.js';
-
-/** SQLSTATE too_many_connections: Postgres (or the role's CONNECTION LIMIT) refused a new session. */
-const TOO_MANY_CONNECTIONS = '53300';
-/** Pause before asking Postgres again after it refused, doubling up to the maximum. */
-const FIRST_PAUSE_MS = 50;
-const MAX_PAUSE_MS = 500;
 
 type Callback = (
   err: Error | undefined,
@@ -82,7 +79,7 @@ export class BudgetedPool extends pg.Pool implements BudgetedConnections {
         return await this.checkoutBefore(deadline);
       } catch (error) {
         if (error instanceof ConnectionBudgetError && refusal) throw this.budget.exhausted(refusal);
-        if ((error as { code?: unknown }).code !== TOO_MANY_CONNECTIONS) throw error;
+        if (!isTooManyConnections(error)) throw error;
         // Postgres is full (other processes, or a role's connection limit): make room here and retry.
         refusal = error;
         const left = deadline - Date.now();

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
-import type pg from 'pg';
+import pg from 'pg';
 import { ConnectionBudget, ConnectionBudgetError } from './connection-budget.js';
 import { databaseUrl } from './connection-url.js';
 import {
@@ -205,6 +205,40 @@ describe('ConnectionBudget over real pools', () => {
       }
     } finally {
       await Promise.allSettled(opened.splice(0).map((client) => client.$disconnect()));
+      await adminQuery(`DROP ROLE IF EXISTS ${quoteIdent(role)}`);
+    }
+  });
+
+  it('withSlot runs work that opens its own connections inside one slot, retrying it while Postgres refuses', async () => {
+    const role = `budget_spec_${randomBytes(4).toString('hex')}`;
+    await adminQuery(`CREATE ROLE ${quoteIdent(role)} LOGIN CONNECTION LIMIT 1`);
+    const url = new URL(tenants[0]!.url);
+    url.username = role;
+    const outsider = new pg.Client({ connectionString: url.toString() });
+    try {
+      await outsider.connect();
+      const budget = new ConnectionBudget({ size: 2, reservedForMain: 1, waitMs: 10_000 });
+      let attempts = 0;
+      const during: number[] = [];
+      const work = budget.withSlot('tenant', async () => {
+        attempts += 1;
+        during.push(budget.stats().tenant);
+        const client = new pg.Client({ connectionString: url.toString() });
+        try {
+          await client.connect();
+          return (await client.query<{ ok: number }>('SELECT 1 AS ok')).rows[0]!.ok;
+        } finally {
+          await client.end().catch(() => undefined);
+        }
+      });
+      // Refused while the outsider holds the role's only connection; served once it leaves.
+      while (attempts < 2) await new Promise((resolve) => setTimeout(resolve, 20));
+      await outsider.end();
+      await expect(work).resolves.toBe(1);
+      expect(during.every((held) => held === 1)).toBe(true);
+      expect(budget.stats().tenant).toBe(0);
+    } finally {
+      await outsider.end().catch(() => undefined);
       await adminQuery(`DROP ROLE IF EXISTS ${quoteIdent(role)}`);
     }
   });

@@ -58,6 +58,29 @@ interface Waiter {
 }
 
 const DEFAULT_RETRY_AFTER_SECONDS = 2;
+/** Pause before asking Postgres again after it refused a connection, doubling up to the maximum. */
+export const FIRST_PAUSE_MS = 50;
+export const MAX_PAUSE_MS = 500;
+
+/** SQLSTATE too_many_connections: Postgres (or a role's or database's CONNECTION LIMIT) refused a session. */
+export function isTooManyConnections(error: unknown): boolean {
+  return codesOf(error).includes('53300');
+}
+
+/** A ConnectionBudgetError, also as Prisma rethrows it (another class, the same code). */
+export function isConnectionBudgetError(error: unknown): boolean {
+  return codesOf(error).includes(CONNECTION_BUDGET_EXHAUSTED);
+}
+
+/** Codes of the error and of its causes. */
+function codesOf(error: unknown): unknown[] {
+  const codes: unknown[] = [];
+  for (let current = error, depth = 0; current && typeof current === 'object' && depth < 5; depth++) {
+    codes.push((current as { code?: unknown }).code);
+    current = (current as { cause?: unknown }).cause;
+  }
+  return codes;
+}
 const MAX_RESERVED_FOR_MAIN = 5;
 
 /**
@@ -126,6 +149,33 @@ export class ConnectionBudget {
       this.waiters.push(waiter);
       this.relieve(kind);
     });
+  }
+
+  /**
+   * Runs `work`, which opens connections of its own one at a time (an admin connection that creates
+   * a database, a migrator's), inside one slot. Postgres's too_many_connections is retried (the work
+   * must be safe to repeat) like a pool's, within the wait; then ConnectionBudgetError.
+   */
+  async withSlot<T>(kind: ConnectionKind, work: () => Promise<T>): Promise<T> {
+    const deadline = Date.now() + this.waitMs;
+    const release = await this.acquire(kind);
+    try {
+      let pause = FIRST_PAUSE_MS;
+      for (;;) {
+        try {
+          return await work();
+        } catch (error) {
+          if (!isTooManyConnections(error)) throw error;
+          const left = deadline - Date.now();
+          if (left <= 0) throw this.exhausted(error);
+          this.relieve(kind);
+          await new Promise((resolve) => setTimeout(resolve, Math.min(pause, left)));
+          pause = Math.min(pause * 2, MAX_PAUSE_MS);
+        }
+      }
+    } finally {
+      release();
+    }
   }
 
   /**

@@ -32,7 +32,13 @@ export {
   TenantClientCache,
 } from './prisma-clients.js';
 export type { ClientOptions, MainClient, TenantClient } from './prisma-clients.js';
-export { CONNECTION_BUDGET_EXHAUSTED, ConnectionBudget, ConnectionBudgetError } from './connection-budget.js';
+export {
+  CONNECTION_BUDGET_EXHAUSTED,
+  ConnectionBudget,
+  ConnectionBudgetError,
+  isConnectionBudgetError,
+  isTooManyConnections,
+} from './connection-budget.js';
 export type { ConnectionBudgetOptions, ConnectionKind } from './connection-budget.js';
 export { databaseUrl } from './connection-url.js';
 export {

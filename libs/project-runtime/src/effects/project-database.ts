@@ -1,7 +1,8 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import {
-  ConnectionBudgetError,
   createTenantClient,
+  isConnectionBudgetError,
+  isTooManyConnections,
   provisionTenantDatabase,
   sqlPool,
   type TenantClient,
@@ -20,6 +21,7 @@ const POOL_SIZE = 3;
 /** The app role's schema (its search_path). */
 const TENANT_APP_SCHEMA = 'app';
 const MB = 1024 * 1024;
+const CONNECTIONS_BUSY = 'ctx.db.query: every database connection of this host is in use; try again shortly';
 
 export type QueryResult = SqlCallResult;
 
@@ -121,12 +123,8 @@ export class ProjectDatabase implements OnApplicationShutdown {
         (late) => late.release(),
         () => undefined,
       );
-      if (error instanceof ConnectionBudgetError) {
-        // The host's connection budget (DB_CONNECTION_BUDGET) stayed full for its whole wait.
-        throw new EffectError(
-          'ctx.db.query: every database connection of this host is in use; try again shortly',
-        );
-      }
+      // The host's connection budget (DB_CONNECTION_BUDGET) stayed full for its whole wait.
+      if (isConnectionBudgetError(error)) throw new EffectError(CONNECTIONS_BUSY);
       throw error;
     } finally {
       clearTimeout(timer);
@@ -154,7 +152,7 @@ export class ProjectDatabase implements OnApplicationShutdown {
   private pool(projectId: string): Promise<ProjectPool> {
     let pool = this.pools.get(projectId);
     if (!pool) {
-      pool = this.open(projectId);
+      pool = this.openInBudget(projectId);
       this.pools.set(projectId, pool);
       pool.catch(() => this.pools.delete(projectId));
     }
@@ -192,8 +190,27 @@ export class ProjectDatabase implements OnApplicationShutdown {
       });
       return { client, pool: sqlPool(client) };
     } catch (error) {
+      // Connections all taken: openInBudget retries or says so.
+      if (isTooManyConnections(error) || isConnectionBudgetError(error)) throw error;
       this.logger.error({ projectId, err: (error as Error).message }, 'project database unavailable');
       throw new EffectError('ctx.db.query: the project database is not available right now');
+    }
+  }
+
+  /**
+   * open() inside a slot of the process's connection budget: provisioning opens admin connections
+   * of its own, one at a time (and is safe to repeat when Postgres refuses one).
+   */
+  private async openInBudget(projectId: string): Promise<ProjectPool> {
+    const budget = this.resources.connectionBudget;
+    try {
+      return budget
+        ? await budget.withSlot('tenant', () => this.open(projectId))
+        : await this.open(projectId);
+    } catch (error) {
+      if (isTooManyConnections(error) || isConnectionBudgetError(error))
+        throw new EffectError(CONNECTIONS_BUSY);
+      throw error;
     }
   }
 
