@@ -4,6 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { databaseUrl } from '../../libs/db/src/connection-url.js';
 import { adminUrl, withClient } from '../../libs/db/src/testing/throwaway-database.js';
+import { setTenantReadOnly } from '../../libs/db/src/tenant-move.js';
 import { dropTenantDatabase, tenantDatabaseName } from '../../libs/db/src/tenant-provisioning.js';
 import { repoRoot } from '../support/app-process.js';
 import { HostClient } from '../support/host-client.js';
@@ -136,7 +137,7 @@ describeTwoServers('tenant databases on two Postgres servers', () => {
     await mail?.close();
     for (const project of projects) {
       await mainQuery('DELETE FROM projects WHERE id = $1', [project.id]);
-      await dropTenantDatabase({ adminUrl: adminUrl(), projectId: project.id });
+      if (project.server === FIRST) await dropTenantDatabase({ adminUrl: adminUrl(), projectId: project.id });
     }
     await second?.stop();
   });
@@ -202,6 +203,141 @@ describeTwoServers('tenant databases on two Postgres servers', () => {
     expect(received.text).toContain('Sign the guestbook');
     // Nothing of it landed on the first server.
     expect(await databasesOn(FIRST)).not.toContain(tenantDatabaseName(project.id));
+  });
+
+  describe('moving a project to another server', () => {
+    const move = (project: Project, server: string) =>
+      admin.post(`/v1/projects/${project.id}/move`, { server });
+
+    it('keeps its users and sessions; sign-in, refresh and sign-up work on the new server', async () => {
+      const project = projects.find((candidate) => candidate.server === FIRST)!;
+      const user = await signUpAndIn(project);
+      const pair = await project.client.request<{ accessToken: string; refreshToken: string }>(
+        'POST',
+        '/api/user/auth/login',
+        { json: { email: user.email, password: user.password } },
+      );
+      expect(pair.status).toBe(200);
+
+      const moved = await move(project, SECOND);
+      expect(moved.status).toBe(200);
+      expect(moved.json).toMatchObject({ id: project.id, from: FIRST, to: SECOND });
+      project.server = SECOND;
+      const [row] = await mainQuery<{ tenant_server: string; tenant_moving_since: Date | null }>(
+        'SELECT tenant_server, tenant_moving_since FROM projects WHERE id = $1',
+        [project.id],
+      );
+      expect(row).toEqual({ tenant_server: SECOND, tenant_moving_since: null });
+      expect(await databasesOn(SECOND)).toContain(tenantDatabaseName(project.id));
+      expect(await databasesOn(FIRST)).not.toContain(tenantDatabaseName(project.id));
+
+      const me = await project.client.request('GET', '/api/user/me', { bearer: pair.body.accessToken });
+      expect(me.status).toBe(200);
+      const refreshed = await project.client.request('POST', '/api/user/auth/refresh', {
+        json: { refreshToken: pair.body.refreshToken },
+      });
+      expect(refreshed.status).toBe(200);
+      const login = await project.client.request('POST', '/api/user/auth/login', {
+        json: { email: user.email, password: user.password },
+      });
+      expect(login.status).toBe(200);
+      await signUpAndIn(project);
+    });
+
+    it('refuses an unknown server, the server it is on, and two names of one Postgres', async () => {
+      const project = projects.find((candidate) => candidate.server === FIRST)!;
+      const unknown = await move(project, 'nowhere');
+      expect(unknown.status).toBe(400);
+      expect(unknown.json).toMatchObject({
+        code: 'invalid-request',
+        message: 'server "nowhere" is not in TENANT_DATABASE_SERVERS',
+      });
+      expect((await move(project, FIRST)).status).toBe(409);
+      // `default` is this run's Postgres too (TENANT_ADMIN_DATABASE_URL), under another name.
+      const same = await move(project, 'default');
+      expect(same.status).toBe(409);
+      expect(await databasesOn(FIRST)).toContain(tenantDatabaseName(project.id));
+    });
+
+    it('while its database is read-only, writes answer 503 temporarily_unavailable with Retry-After; reads go on', async () => {
+      const project = projects.find((candidate) => candidate.server === FIRST)!;
+      const user = await signUpAndIn(project);
+      await setTenantReadOnly(urlOf(FIRST), tenantDatabaseName(project.id), true);
+      try {
+        const refused = await project.client.request('POST', '/api/user/auth/register', {
+          json: { email: uniqueEmail('during'), password: strongPassword() },
+        });
+        expect(refused.status).toBe(503);
+        expect(refused.body.code).toBe('temporarily_unavailable');
+        expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+        const me = await project.client.request('GET', '/api/user/me', { bearer: user.accessToken });
+        expect(me.status).toBe(200);
+      } finally {
+        await setTenantReadOnly(urlOf(FIRST), tenantDatabaseName(project.id), false);
+      }
+    });
+
+    it('sign-ups racing a move either succeed and survive it, or get the clear 503 (never a 500)', async () => {
+      const project = projects.find((candidate) => candidate.server === FIRST)!;
+      const answers: { status: number; code?: string; email: string }[] = [];
+      let moving = true;
+      const signUps = (async () => {
+        while (moving) {
+          const email = uniqueEmail('race');
+          const res = await project.client.request('POST', '/api/user/auth/register', {
+            json: { email, password: strongPassword() },
+          });
+          answers.push({ status: res.status, code: res.body?.code, email });
+        }
+      })();
+      await sleep(300);
+      const moved = await move(project, SECOND);
+      await sleep(500);
+      moving = false;
+      await signUps;
+      expect(moved.status).toBe(200);
+      project.server = SECOND;
+      const unexpected = answers.filter(
+        (a) => a.status !== 201 && !(a.status === 503 && a.code === 'temporarily_unavailable'),
+      );
+      expect(unexpected).toEqual([]);
+      const created = answers.filter((a) => a.status === 201).map((a) => a.email);
+      expect(created.length).toBeGreaterThan(0);
+      const rows = await tenantRows<{ email: string }>(
+        project,
+        'SELECT email FROM platform_auth.users WHERE email = ANY($1)',
+        [created],
+      );
+      expect(rows.map((r) => r.email).sort()).toEqual([...created].sort());
+    });
+
+    it('ctx.db in the host and the worker follows the project to its new server', async () => {
+      const project = projects.find(
+        (candidate) => candidate.slug.startsWith('code') && candidate.server === SECOND,
+      )!;
+      const before = await signUpAndIn(project);
+      const moved = await move(project, FIRST);
+      expect(moved.status).toBe(200);
+      project.server = FIRST;
+      // The API (host) reads the member the hook wrote before the move, from the new server.
+      const me = await project.client.request<{ member: { email: string } | null }>(
+        'GET',
+        '/api/members/me',
+        {
+          bearer: before.accessToken,
+        },
+      );
+      expect(me.status).toBe(200);
+      expect(me.body.member).toMatchObject({ email: before.email });
+      // A new sign-up: the blocking hook (worker) writes on the new server.
+      const after = await signUpAndIn(project);
+      const rows = await tenantRows<{ email: string }>(
+        project,
+        'SELECT email FROM app.members WHERE email = $1',
+        [after.email],
+      );
+      expect(rows).toEqual([{ email: after.email }]);
+    });
   });
 });
 

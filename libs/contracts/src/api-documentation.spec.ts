@@ -56,6 +56,7 @@ describe('OpenAPI metadata of the contracts', () => {
         'ListJobsQueryDto',
         'LoginDto',
         'MagicLinkQueryDto',
+        'MoveProjectDto',
         'PageQueryDto',
         'QueueSnapshotDto',
         'RefreshDto',

@@ -14,7 +14,12 @@ export {
   UnknownTenantServerError,
 } from './tenant-servers.js';
 export type { TenantLocation, TenantServer, TenantServerSettings } from './tenant-servers.js';
-export { latestTenantMigration, migrateTenantSchema, upgradeTenants } from './tenant-upgrades.js';
+export {
+  latestTenantMigration,
+  migrateTenantSchema,
+  upgradeTenants,
+  withSessionLock,
+} from './tenant-upgrades.js';
 export type {
   ServerUpgradeProgress,
   TenantRecord,

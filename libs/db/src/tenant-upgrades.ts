@@ -1,4 +1,5 @@
 import { readdirSync } from 'node:fs';
+import pg from 'pg';
 import { tenantMigrationsDir } from './migration-paths.js';
 import { migrateDatabase, type MigrationLogger } from './migrator.js';
 import { TENANT_SCHEMA } from './prisma-clients.js';
@@ -155,4 +156,29 @@ export async function upgradeTenants(options: UpgradeTenantsOptions): Promise<Se
   const failure = results.find((result) => result.status === 'rejected');
   if (failure) throw (failure as PromiseRejectedResult).reason;
   return progress;
+}
+
+/**
+ * Runs `work` while this process holds the session advisory lock `key` on the database of `url`
+ * (pass a direct URL: a transaction pooler does not keep sessions); `undefined` without running it
+ * when another session holds the lock. The lock ends with the session, even if this process dies.
+ */
+export async function withSessionLock<T>(
+  url: string,
+  key: string,
+  work: () => Promise<T>,
+): Promise<{ acquired: true; result: T } | { acquired: false }> {
+  const client = new pg.Client({ connectionString: url });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ locked: boolean }>(
+      'SELECT pg_try_advisory_lock(hashtext($1)) AS locked',
+      [key],
+    );
+    if (!rows[0]?.locked) return { acquired: false };
+    return { acquired: true, result: await work() };
+  } finally {
+    await client.end().catch(() => undefined);
+  }
 }

@@ -51,6 +51,23 @@ export function isConnectionsExhausted(error: unknown): boolean {
   );
 }
 
+/**
+ * The database is briefly read-only (SQLSTATE 25006: a tenant database moving to another server)
+ * or just gone from under a stale connection (3D000: it moved and the old copy was dropped).
+ */
+const READ_ONLY_CODES = new Set(['25006', '3D000']);
+const READ_ONLY_MESSAGE = /in a read-only transaction/i;
+
+/** True when `error` (or anything in its cause chain) says the database refuses writes for now. */
+export function isDatabaseReadOnly(error: unknown): boolean {
+  return someInChain(
+    error,
+    (code, message) =>
+      (typeof code === 'string' && READ_ONLY_CODES.has(code)) ||
+      (typeof message === 'string' && READ_ONLY_MESSAGE.test(message)),
+  );
+}
+
 /** True when `error` (or anything in its cause chain) says Postgres or Redis cannot be reached. */
 export function isDependencyUnavailable(error: unknown): boolean {
   return someInChain(
@@ -101,6 +118,13 @@ export function asDependencyUnavailable(error: unknown): RunnerError | undefined
       RunnerErrorCode.TemporarilyUnavailable,
       'Every database connection of this server is in use; try again shortly.',
       { cause: error, retryAfterSeconds: CONNECTIONS_RETRY_AFTER_SECONDS },
+    );
+  }
+  if (isDatabaseReadOnly(error)) {
+    return new RunnerError(
+      RunnerErrorCode.TemporarilyUnavailable,
+      'This project is read-only for a moment while its data moves; try again shortly.',
+      { cause: error, retryAfterSeconds: 5 },
     );
   }
   if (!isDependencyUnavailable(error)) return undefined;

@@ -23,6 +23,7 @@ export { EffectError } from './effects/effect-error.js';
 export { RedisProjectMailBudget } from './effects/project-mail-budget.js';
 export { ProjectEffects } from './effects/project-effects.js';
 export { ProjectDatabase } from './effects/project-database.js';
+export { announceTenantMove, subscribeTenantMoves } from './tenants/tenant-moves.js';
 export { ProjectJobs, MAX_DELAY_MS } from './effects/project-jobs.js';
 export { ProjectJobsQueue, PROJECT_JOB_ATTEMPTS } from './effects/project-jobs.queue.js';
 export { ProjectMail } from './effects/project-mail.js';

@@ -23,6 +23,10 @@ import { ProjectsController } from './projects.controller.js';
 import { PrismaProjectsRepository, ProjectsRepository } from './projects.repository.js';
 import { ProjectsService } from './projects.service.js';
 import { TenantDatabases } from './tenant-databases.js';
+import { TenantMovesService } from './tenant-moves.service.js';
+import { PrismaTenantPlacementRepository, TenantPlacementRepository } from './tenant-placement.repository.js';
+import { TenantServersController } from './tenant-servers.controller.js';
+import { TenantUpgradesService } from './tenant-upgrades.service.js';
 import { PrismaTenantUsersRepository, TenantUsersRepository } from './tenant-users.repository.js';
 import { UsersAdminService } from './users-admin.service.js';
 
@@ -38,6 +42,7 @@ import { UsersAdminService } from './users-admin.service.js';
     AdminTokenController,
     ProjectUserSessionsController,
     ProjectMailActionsController,
+    TenantServersController,
   ],
   providers: [
     AdminTokenGuard,
@@ -45,6 +50,9 @@ import { UsersAdminService } from './users-admin.service.js';
     { provide: TenantUsersRepository, useClass: PrismaTenantUsersRepository },
     { provide: MailLogRepository, useClass: PrismaMailLogRepository },
     TenantDatabases,
+    { provide: TenantPlacementRepository, useClass: PrismaTenantPlacementRepository },
+    TenantMovesService,
+    TenantUpgradesService,
     ProjectsService,
     ProjectSettingsService,
     UsersAdminService,

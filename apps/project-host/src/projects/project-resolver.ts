@@ -1,6 +1,7 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { isUuid, UnknownTenantServerError, type TenantClient } from '@suite/db';
 import { RunnerError, RunnerErrorCode } from '@suite/errors';
+import { subscribeTenantMoves } from '@suite/project-runtime';
 import { PROJECT_HOST_CONFIG } from '../app.tokens.js';
 import { PlatformResources } from '../platform/platform-resources.js';
 import type { ProjectHostConfig } from '../project-host.config.js';
@@ -25,13 +26,15 @@ const CACHE_TTL_MS = 5_000;
  * seconds; `invalidate` drops a project at once after the control plane changes it.
  */
 @Injectable()
-export class ProjectResolver {
+export class ProjectResolver implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('project-resolver');
   private readonly cache = new Map<string, { value: ProjectWithSettings | null; until: number }>();
   private readonly controlPlaneHost: string;
   private readonly domain: string;
   private readonly scheme: string;
   private readonly port: string;
+  private readonly redisUrl: string;
+  private moves?: { close(): void };
 
   constructor(
     private readonly resources: PlatformResources,
@@ -43,6 +46,16 @@ export class ProjectResolver {
     this.scheme = publicUrl.protocol;
     this.port = publicUrl.port;
     this.domain = config.PROJECT_HOST_DOMAIN.toLowerCase();
+    this.redisUrl = config.REDIS_URL;
+  }
+
+  /** A project moved to another tenant server (in any process): forget where it was. */
+  onModuleInit(): void {
+    this.moves = subscribeTenantMoves(this.redisUrl, 'project-host-tenant-moves', () => this.invalidate());
+  }
+
+  onApplicationShutdown(): void {
+    this.moves?.close();
   }
 
   /** Host header → host name: lower case, without the port, without a trailing dot. */

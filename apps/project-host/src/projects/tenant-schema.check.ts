@@ -43,10 +43,13 @@ export class TenantSchemaCheck {
 
   private async migrate(project: TenantRow, key: string): Promise<void> {
     try {
-      const version = await migrateTenantSchema(this.resources.tenantServers.databaseUrl(project), {
-        logger: this.logger,
-        lockTimeoutMs: LOCK_TIMEOUT_MS,
-      });
+      // The migrator's connection counts in the process's connection budget.
+      const version = await this.resources.connectionBudget.withSlot('tenant', () =>
+        migrateTenantSchema(this.resources.tenantServers.databaseUrl(project), {
+          logger: this.logger,
+          lockTimeoutMs: LOCK_TIMEOUT_MS,
+        }),
+      );
       await this.resources.db.project.updateMany({
         where: {
           id: project.id,
@@ -71,7 +74,7 @@ export class TenantSchemaCheck {
         'tenant schema is behind and could not be migrated',
       );
       throw new RunnerError(
-        RunnerErrorCode.ServiceUnavailable,
+        RunnerErrorCode.TemporarilyUnavailable,
         "This project's database is being upgraded; try again shortly.",
         { cause: error, retryAfterSeconds: RETRY_AFTER_SECONDS },
       );

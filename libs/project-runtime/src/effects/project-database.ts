@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import {
   createTenantClient,
   isConnectionBudgetError,
@@ -12,6 +12,7 @@ import type { Pool, PoolClient } from 'pg';
 import { PROJECT_RUNTIME_CONFIG } from '../runtime.config.js';
 import { RuntimeResources } from '../runtime.ports.js';
 import type { ProjectRuntimeConfig } from '../runtime.config.js';
+import { subscribeTenantMoves } from '../tenants/tenant-moves.js';
 import { EffectError } from './effect-error.js';
 import { runSqlCall, type SqlCallLimits, type SqlCallResult } from './project-sql-call.js';
 import { parseStatement } from './sql-statement.js';
@@ -38,7 +39,8 @@ interface ProjectPool {
  * secret, so every replica computes the same one and none is stored.
  */
 @Injectable()
-export class ProjectDatabase implements OnApplicationShutdown {
+export class ProjectDatabase implements OnModuleInit, OnApplicationShutdown {
+  private moves?: { close(): void };
   private readonly logger = new Logger('project-db');
   private readonly pools = new Map<string, Promise<ProjectPool>>();
   private readonly secret: string;
@@ -84,7 +86,15 @@ export class ProjectDatabase implements OnApplicationShutdown {
     await (await pool?.catch(() => undefined))?.client.$disconnect();
   }
 
+  /** A project that moved to another server: its pool here points at the old copy. */
+  onModuleInit(): void {
+    this.moves = subscribeTenantMoves(this.config.REDIS_URL, 'project-db-tenant-moves', (projectId) => {
+      void this.forget(projectId);
+    });
+  }
+
   async onApplicationShutdown(): Promise<void> {
+    this.moves?.close();
     const pools = [...this.pools.values()];
     this.pools.clear();
     await Promise.allSettled(pools.map(async (pool) => (await pool).client.$disconnect()));
