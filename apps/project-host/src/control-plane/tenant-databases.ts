@@ -42,11 +42,14 @@ export class TenantDatabases {
 
   /** Creates (or completes) the database on `server`; returns its platform_auth version. */
   async provision(projectId: string, server: string): Promise<string> {
-    await provisionTenantDatabase({
-      adminUrl: this.resources.tenantServers.server(server).adminUrl,
-      projectId,
-      logger: this.logger,
-    });
+    // Its admin connections (one at a time) count in the process's connection budget.
+    await this.resources.connectionBudget.withSlot('tenant', () =>
+      provisionTenantDatabase({
+        adminUrl: this.resources.tenantServers.server(server).adminUrl,
+        projectId,
+        logger: this.logger,
+      }),
+    );
     return latestTenantMigration();
   }
 
@@ -54,10 +57,12 @@ export class TenantDatabases {
   async drop(project: TenantOf): Promise<void> {
     const location = { tenantServer: project.tenantServer, tenantDatabase: this.nameOf(project.id) };
     await this.resources.tenants.delete(this.resources.tenantServers.databaseUrl(location));
-    await dropTenantDatabase({
-      adminUrl: this.resources.tenantServers.server(project.tenantServer).adminUrl,
-      projectId: project.id,
-      logger: this.logger,
-    });
+    await this.resources.connectionBudget.withSlot('tenant', () =>
+      dropTenantDatabase({
+        adminUrl: this.resources.tenantServers.server(project.tenantServer).adminUrl,
+        projectId: project.id,
+        logger: this.logger,
+      }),
+    );
   }
 }
