@@ -1,4 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { behindPooler, databasePooler, directDatabaseUrl, hotStatement } from './database-pooler.js';
 
 const pooled = {
@@ -46,5 +48,49 @@ describe('database pooler settings', () => {
     expect(() => databasePooler({ DATABASE_POOLER: 'pgpool' })).toThrow(
       /DATABASE_POOLER must be one of none, pgbouncer/,
     );
+  });
+});
+
+const repoRoot = join(import.meta.dirname, '..', '..', '..');
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory())
+      return ['node_modules', 'dist', 'generated'].includes(entry.name) ? [] : sources(path);
+    return /\.ts$/.test(entry.name) && !/\.spec\.ts$/.test(entry.name) ? [path] : [];
+  });
+}
+
+describe('named statements in the services', () => {
+  it('every query object with a name is sent through hotStatement (unnamed behind a pooler)', () => {
+    const files = ['apps', 'libs'].flatMap((top) =>
+      readdirSync(join(repoRoot, top)).flatMap((pkg) => {
+        try {
+          return sources(join(repoRoot, top, pkg, 'src'));
+        } catch {
+          return [];
+        }
+      }),
+    );
+    const named: string[] = [];
+    for (const file of files) {
+      const text = readFileSync(file, 'utf8');
+      // `const X = { name: '…', text: … }`: a statement named for node-postgres.
+      for (const [, constant] of text.matchAll(/const ([A-Z][A-Z0-9_]*) = \{\s*name: '[^']+',\s*text:/g)) {
+        named.push(`${relative(repoRoot, file)} ${constant}`);
+        expect({
+          file: relative(repoRoot, file),
+          constant,
+          throughHotStatement: new RegExp(`hotStatement\\(\\{\\s*\\.\\.\\.${constant}\\b`).test(text),
+        }).toEqual({
+          file: relative(repoRoot, file),
+          constant,
+          throughHotStatement: true,
+        });
+      }
+    }
+    // The check is live: it finds the three hot statements there are today.
+    expect(named.length).toBeGreaterThanOrEqual(3);
   });
 });
