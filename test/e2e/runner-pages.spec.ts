@@ -157,7 +157,7 @@ describe('runner pages', () => {
     }
     expect((await fetch(`${origin}/assets/runner.js`)).headers.get('x-content-type-options')).toBe('nosniff');
 
-    // A finished job's page: runner.js and the page's one inline script (hashed in the CSP) both run.
+    // A finished job's page: runner.js and its modules run, the script panel included.
     const id = await submit('The title is "Pages"');
     for (let i = 0; i < 600; i++) {
       const job = (await api.request(`/v1/jobs/${id}`)).json as { status: string };
@@ -198,8 +198,9 @@ describe('runner pages', () => {
     await page.goto(`${origin}/jobs/${await submit('The title is "Pages"')}`);
     await page.type('#api-key', 'wrong-key');
     await page.click('form.key button');
-    await page.waitForFunction(`/refused/.test(document.querySelector('#job-error').textContent)`);
+    await page.waitForFunction(`/refused/.test(document.querySelector('#api-key-error')?.textContent)`);
     expect(await page.evaluate(`localStorage.getItem('runner:apiKey')`)).toBeNull();
+    expect(await page.$('#api-key')).not.toBeNull();
     await context.close();
   });
 });

@@ -19,6 +19,8 @@ export interface JobFilter {
   statuses?: StoredStatus[];
   /** Only jobs changed after this time. */
   updatedAfter?: Date;
+  /** Only jobs whose query (any case) or `metadata.title` contains this text. */
+  search?: string;
 }
 
 export interface JobPage extends JobFilter {

@@ -124,12 +124,25 @@ export class JobService {
 
   async list(principal: Principal, query: unknown): Promise<JobListDto> {
     const { value } = validateQuery(ListJobsQueryDto, query);
+    const after = value.before ? await this.listCursor(principal, value.before) : undefined;
     const jobs = await this.deps.jobs.list({
       owner: principal.owner,
       ...(value.status ? { statuses: storedStatusesOf(value.status) } : {}),
+      ...(value.q ? { search: value.q } : {}),
+      ...(after ? { after } : {}),
       limit: value.limit,
     });
     return { jobs: jobs.map((job) => toJobRecord(job, Boolean(job.videoPath))) };
+  }
+
+  /** `before`: the page goes on after this job of the caller's (the last of the previous page). */
+  private async listCursor(principal: Principal, id: string): Promise<{ createdAt: Date; id: string }> {
+    const job = await this.deps.jobs.findOwned(principal.owner, id);
+    if (!job)
+      throw RunnerError.validation([
+        issue.valueError(['query', 'before'], id, 'no job of yours has this id'),
+      ]);
+    return { createdAt: job.createdAt, id: job.id };
   }
 
   async get(principal: Principal, id: string): Promise<JobRecordDto> {

@@ -187,11 +187,21 @@ export class PrismaJobRepository extends JobRepository {
   }
 }
 
+/** Query or title containing the text; Prisma builds a LIKE, so its own characters are escaped. */
+function searchOf(text: string): MainDb.Prisma.JobWhereInput[] {
+  const literal = text.replace(/[\\%_]/g, '\\$&');
+  return [
+    { query: { contains: literal, mode: 'insensitive' } },
+    { metadata: { path: ['title'], string_contains: literal, mode: 'insensitive' } },
+  ];
+}
+
 function whereOf(filter: JobFilter): MainDb.Prisma.JobWhereInput {
   return {
     owner: filter.owner,
     ...(filter.contextId !== undefined ? { contextId: filter.contextId } : {}),
     ...(filter.statuses ? { status: { in: filter.statuses } } : {}),
     ...(filter.updatedAfter ? { updatedAt: { gt: filter.updatedAfter } } : {}),
+    ...(filter.search ? { OR: searchOf(filter.search) } : {}),
   };
 }

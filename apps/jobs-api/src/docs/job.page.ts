@@ -1,63 +1,10 @@
-import { inlineScriptSource } from '@suite/nest-core';
-
 const esc = (s: string): string =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /**
- * Shows the exported test script once the job has finished (watching the status badge that
- * runner.js keeps up to date), with a Playwright/Puppeteer switch and a copy button.
+ * The job page's shell; /assets/runner.js fills it in live with the caller's API key. Every
+ * section starts hidden and shows once it has something to show.
  */
-const SCRIPT_PANEL = `
-const section = document.querySelector('#script-section');
-const pre = document.querySelector('#job-script');
-const note = document.querySelector('#script-note');
-const jobId = document.querySelector('main').dataset.jobId;
-const FINAL = ['succeeded', 'failed', 'cancelled'];
-let shownFor = '';
-async function load() {
-  const status = document.querySelector('#job-status')?.textContent?.trim() ?? '';
-  if (!FINAL.includes(status)) return;
-  const format = document.querySelector('input[name="script-format"]:checked')?.value ?? 'playwright';
-  if (shownFor === format + status) return;
-  shownFor = format + status;
-  const key = localStorage.getItem('runner:apiKey');
-  if (!key) return;
-  const res = await fetch('/v1/jobs/' + encodeURIComponent(jobId) + '/script?format=' + format, {
-    headers: { authorization: 'Bearer ' + key },
-  });
-  section.hidden = false;
-  if (res.ok) {
-    pre.textContent = await res.text();
-    note.textContent = format === 'playwright'
-      ? 'Save it as a .spec.mjs file and run npx playwright test.'
-      : 'Save it as a .mjs file and run node with puppeteer installed.';
-    document.querySelector('#script-copy').disabled = false;
-    return;
-  }
-  const body = await res.json().catch(() => ({}));
-  pre.textContent = '';
-  note.textContent = Array.isArray(body.detail) ? body.detail.map((d) => d.msg).join(' ') : String(body.detail ?? 'No script (' + res.status + ').');
-  document.querySelector('#script-copy').disabled = true;
-}
-for (const radio of document.querySelectorAll('input[name="script-format"]')) radio.addEventListener('change', () => void load());
-document.querySelector('#script-copy').addEventListener('click', async () => {
-  const done = document.querySelector('#script-copied');
-  try {
-    await navigator.clipboard.writeText(pre.textContent);
-    done.textContent = 'Copied.';
-  } catch {
-    getSelection().selectAllChildren(pre);
-    done.textContent = 'Selected; press Ctrl+C to copy.';
-  }
-});
-new MutationObserver(() => void load()).observe(document.querySelector('#job-status'), { childList: true, subtree: true, characterData: true });
-void load();
-`;
-
-/** The CSP source that lets the job page's one inline script (and no other) run. */
-export const JOB_PAGE_INLINE_SCRIPT = inlineScriptSource(SCRIPT_PANEL);
-
-/** The job page's shell; /assets/runner.js fills it in live with the caller's API key. */
 export function renderJobPage(jobId: string): string {
   const id = esc(jobId);
   return `<!doctype html>
@@ -68,32 +15,56 @@ export function renderJobPage(jobId: string): string {
 <title>Job ${id} · Browser Test Runner</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="/assets/base.css">
+<link rel="stylesheet" href="/assets/runner.css">
 <script type="module" src="/assets/runner.js"></script>
 </head>
 <body>
 <header>
   <p><a href="/">← Browser Test Runner</a></p>
-  <h1>Job <code>${id}</code> <span id="job-status" role="status" aria-live="polite"></span></h1>
+  <h1 id="job-title">Job</h1>
+  <p>Job <code>${id}</code> <span id="job-status" role="status" aria-live="polite"></span></p>
+  <div id="key-slot"></div>
 </header>
 <main data-job-id="${id}">
-  <div id="key-slot"></div>
-  <p id="job-error" class="error" role="alert"></p>
-  <section aria-labelledby="query-heading">
+  <p id="job-error" class="error" role="alert" hidden></p>
+  <section id="overview-section" aria-label="About this job" hidden>
+    <dl class="facts">
+      <dt>Created</dt><dd id="job-created"></dd>
+      <dt>Started</dt><dd id="job-started"></dd>
+      <dt>Finished</dt><dd id="job-finished"></dd>
+      <dt>Duration</dt><dd id="job-duration"></dd>
+      <dt>Model</dt><dd id="job-model"></dd>
+      <dt>Browser</dt><dd id="job-env"></dd>
+      <dt>Start page</dt><dd id="job-start-url"></dd>
+    </dl>
+    <div class="actions">
+      <button id="job-cancel" type="button" hidden>Cancel job</button>
+      <button id="job-rerun" type="button" hidden>Run again</button>
+      <span id="job-action-note" role="status"></span>
+    </div>
+  </section>
+  <section id="query-section" aria-labelledby="query-heading" hidden>
     <h2 id="query-heading">Test</h2>
-    <pre id="job-query"></pre>
-    <p id="job-meta"></p>
-    <button id="job-rerun" type="button" hidden>Run again</button>
+    <pre id="job-query" class="log"></pre>
   </section>
-  <section aria-labelledby="summary-heading">
+  <section id="summary-section" aria-labelledby="summary-heading" hidden>
     <h2 id="summary-heading">Summary</h2>
-    <p id="job-summary" aria-live="polite"></p>
+    <div id="job-summary" class="summary" aria-live="polite"></div>
   </section>
-  <section aria-labelledby="steps-heading">
+  <section id="steps-section" aria-labelledby="steps-heading" hidden>
     <h2 id="steps-heading">Steps</h2>
-    <table>
-      <thead><tr><th scope="col">#</th><th scope="col">Step</th><th scope="col">Action</th><th scope="col">Outcome</th><th scope="col">Time</th><th scope="col">Error</th></tr></thead>
+    <table class="stack">
+      <thead><tr><th scope="col">#</th><th scope="col">Step</th><th scope="col">Action</th><th scope="col">Outcome</th><th scope="col">Time</th><th scope="col">Video</th><th scope="col">Error</th></tr></thead>
       <tbody id="job-steps"></tbody>
     </table>
+  </section>
+  <section id="screenshot-section" aria-labelledby="screenshot-heading" hidden>
+    <h2 id="screenshot-heading">Failure screenshot</h2>
+    <img id="job-screenshot" class="screenshot" alt="">
+  </section>
+  <section id="video-section" aria-labelledby="video-heading" hidden>
+    <h2 id="video-heading">Video</h2>
+    <video id="job-video" controls preload="metadata" aria-label="Recording of the test run"></video>
   </section>
   <section id="script-section" aria-labelledby="script-heading" hidden>
     <h2 id="script-heading">Test script</h2>
@@ -107,16 +78,11 @@ export function renderJobPage(jobId: string): string {
     <p id="script-note"></p>
     <pre id="job-script" class="log" tabindex="0" aria-label="Exported test script"></pre>
   </section>
-  <section aria-labelledby="video-heading">
-    <h2 id="video-heading">Video</h2>
-    <video id="job-video" controls preload="metadata" hidden aria-label="Recording of the test run"></video>
-  </section>
-  <section aria-labelledby="log-heading">
+  <section id="log-section" aria-labelledby="log-heading" hidden>
     <h2 id="log-heading">Agent log</h2>
     <pre id="job-log" class="log" tabindex="0" aria-label="Agent log"></pre>
   </section>
 </main>
-<script type="module">${SCRIPT_PANEL}</script>
 </body>
 </html>`;
 }

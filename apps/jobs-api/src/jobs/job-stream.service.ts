@@ -7,6 +7,7 @@ import {
   JobService,
   toJobRecord,
   type JobEvent,
+  type JobStepEvent,
   type Principal,
 } from '@suite/jobs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -14,9 +15,23 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 const isFinal = (job: JobRecordDto): boolean =>
   (FINAL_JOB_STATUSES as readonly string[]).includes(job.status);
 
+/** A step event as the job API spells it (snake_case, like the record's `steps`). */
+const stepOf = (step: JobStepEvent) => ({
+  index: step.index,
+  count: step.count,
+  text: step.text,
+  action: step.action,
+  status: step.status,
+  started_at: step.startedAt,
+  finished_at: step.finishedAt,
+  duration_ms: step.durationMs,
+  error: step.error,
+});
+
 /**
  * A job as a Server-Sent Events stream: `job` events carry the whole record (first the current
- * one, then after every status change), `log` events each new log line; the stream ends when the
+ * one, then after every status change), `step` events each step as it starts and ends, `log` events
+ * each new log line; the stream ends when the
  * job does. Events come from the worker over Redis pub/sub and carry the job as written, so the
  * stream reads Postgres only when it starts.
  */
@@ -61,6 +76,7 @@ export class JobStreamService {
     if (isFinal(first)) return close();
     subscription.stop = await this.events.subscribe(id, (event: JobEvent) => {
       if (event.type === 'log') sse.send({ line: event.line, at: event.at }, 'log');
+      else if (event.type === 'step') sse.send(stepOf(event), 'step');
       else if (event.type === 'status') {
         const job = fromSnapshot(event.job);
         show(toJobRecord(job, Boolean(job.videoPath)));

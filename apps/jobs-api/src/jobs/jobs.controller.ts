@@ -69,6 +69,19 @@ export class JobsController {
     schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
   })
   @ApiQuery({ name: 'status', required: false, enum: JobStatus })
+  @ApiQuery({
+    name: 'q',
+    required: false,
+    description: 'Only jobs whose query (any case) or `metadata.title` contains this text.',
+    schema: { type: 'string', minLength: 1, maxLength: 200 },
+  })
+  @ApiQuery({
+    name: 'before',
+    required: false,
+    description:
+      'Paging: only jobs older than this job of yours (the id of the last job of the previous page).',
+    schema: { type: 'string', format: 'uuid' },
+  })
   @ApiOkResponse({ description: 'Recent jobs of the key\u2019s owner, newest first.', type: JobListDto })
   list(
     @CurrentPrincipal() principal: Principal,
@@ -119,7 +132,7 @@ export class JobsController {
   @ApiProduces('text/event-stream')
   @ApiOkResponse({
     description:
-      'Server-Sent Events: `job` (the whole record, first the current one, then on every status change) and `log` (each new log line); the stream ends with the job.',
+      'Server-Sent Events: `job` (the whole record, first the current one, then on every status change), `step` (a step started or ended: index, count, text, action, status, started_at, finished_at, duration_ms, error) and `log` (each new log line); the stream ends with the job.',
   })
   @ApiNotFoundResponse({ type: HttpErrorDto })
   events(

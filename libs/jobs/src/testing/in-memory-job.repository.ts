@@ -195,7 +195,8 @@ export class InMemoryJobRepository extends JobRepository {
           job.owner === filter.owner &&
           (filter.contextId === undefined || job.contextId === filter.contextId) &&
           (!filter.statuses || filter.statuses.includes(job.status)) &&
-          (!filter.updatedAfter || job.updatedAt > filter.updatedAfter),
+          (!filter.updatedAfter || job.updatedAt > filter.updatedAfter) &&
+          (!filter.search || searchable(job).some((text) => text.includes(filter.search!.toLowerCase()))),
       )
       .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1));
   }
@@ -259,4 +260,10 @@ export class InMemoryJobQueue extends JobQueue {
       Object.fromEntries(states.map((s) => [s, s === 'waiting' ? this.entries.size : 0])),
     );
   }
+}
+
+/** What a list search looks in, lower-cased: the query and `metadata.title`. */
+function searchable(job: MainDb.Job): string[] {
+  const title = (job.metadata as { title?: unknown } | null)?.title;
+  return [job.query.toLowerCase(), ...(typeof title === 'string' ? [title.toLowerCase()] : [])];
 }

@@ -1,0 +1,73 @@
+import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
+import {
+  ApiBody,
+  ApiOkResponse,
+  ApiOperation,
+  ApiSecurity,
+  ApiTags,
+  ApiUnauthorizedResponse,
+  ApiUnprocessableEntityResponse,
+} from '@nestjs/swagger';
+import { CreateJobDto, HttpErrorDto, HttpValidationErrorDto } from '@suite/contracts';
+import { ApiKeyGuard } from '../auth/api-key.guard.js';
+import { InstructionCheckService, type InstructionCheck } from './instruction-check.service.js';
+
+@ApiTags('jobs')
+@ApiSecurity('bearer')
+@ApiSecurity('api-key')
+@ApiUnauthorizedResponse({ description: 'Missing or invalid API key.', type: HttpErrorDto })
+@UseGuards(ApiKeyGuard)
+@Controller('v1/instructions')
+export class InstructionCheckController {
+  constructor(private readonly instructions: InstructionCheckService) {}
+
+  @Post('check')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Check a job request without queueing it',
+    description:
+      'Takes the body of `POST /v1/jobs` and reads its instructions as the worker would, queueing nothing. With the built-in interpreter: `readable` and the steps it read, or `readable: false` with `summary`, `unknown` (the steps it cannot read: `index`, `text`) and `phrasings` (the forms it understands); such a job would fail at once. An LLM model reads free text, so only the request itself is checked. An invalid request is a 422, as for `POST /v1/jobs`.',
+  })
+  @ApiBody({ type: CreateJobDto })
+  @ApiOkResponse({
+    description: 'Whether the job\u2019s steps can be read, the steps, and if not, why.',
+    schema: {
+      type: 'object',
+      required: ['model', 'readable', 'steps'],
+      properties: {
+        model: { type: 'string', example: 'instruction-interpreter' },
+        readable: { type: 'boolean', example: false },
+        steps: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: {
+              index: { type: 'integer', example: 1 },
+              text: { type: 'string', example: 'open https://example.com' },
+              action: { type: 'string', example: 'navigate' },
+            },
+          },
+        },
+        summary: { type: 'string', example: 'Could not understand 1 of 2 steps, so the test was not run: …' },
+        unknown: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: {
+              index: { type: 'integer', example: 2 },
+              text: { type: 'string', example: 'frobnicate the widget' },
+            },
+          },
+        },
+        phrasings: { type: 'array', items: { type: 'string' } },
+      },
+    },
+  })
+  @ApiUnprocessableEntityResponse({
+    description: 'The request is invalid (the same rules as `POST /v1/jobs`).',
+    type: HttpValidationErrorDto,
+  })
+  check(@Body() body: unknown): InstructionCheck {
+    return this.instructions.check(body);
+  }
+}
