@@ -39,6 +39,11 @@ export interface LocateOptions {
   /** How to name the limit in the error, e.g. "the action timeout of 10000 ms" (the caller's budget may be a remainder of it). */
   limit?: string;
   /**
+   * Acting on a target several equally good visible elements match fails instead of picking one
+   * (as Playwright's strict locators do); "the first …", "next to …" or more of the text say which.
+   */
+  strict?: boolean;
+  /**
    * Moves the mouse over a row, as a person does to reveal a control shown only on hover; called
    * once per row when the target is hidden (or absent) there.
    */
@@ -55,6 +60,8 @@ export interface LocateResult {
   visible: boolean;
   /** More than one visible match: the first in document order (or the one asked for by position) won. */
   ambiguous: boolean;
+  /** Visible matches as good as the chosen one (links to one address count once). */
+  tied: number;
 }
 
 export class ElementNotFoundError extends Error {
@@ -134,7 +141,7 @@ export async function findOnce(
   page: Page,
   target: Target,
   prefer?: LocatePreference,
-  options: { all?: boolean } = {},
+  options: { all?: boolean; strict?: boolean } = {},
 ): Promise<FindOutcome> {
   // Counting checkboxes counts checkboxes: a toggle beside them is not one more (acting on "the
   // checkbox" still finds a switch, whose role family it shares).
@@ -185,6 +192,15 @@ export async function findOnce(
       problem: `${describeTarget(target)} is ambiguous: ${match.visibleCount} elements match next to "${target.near}" (say which one, e.g. "the first …", or quote more of the text)`,
     };
   }
+  if (options.strict && !options.all && target.nth === undefined && match.tied > 1) {
+    await match.handle.dispose().catch(() => undefined);
+    await hover?.dispose().catch(() => undefined);
+    return {
+      tried,
+      final: true,
+      problem: `${describeTarget(target)} is ambiguous: ${match.tied} elements on the page match it equally well (say which one, e.g. "the first …", "… next to "<text in its row>"", or quote more of its text)`,
+    };
+  }
   return { match, tried, ...(hover ? { hover } : {}) };
 }
 
@@ -201,6 +217,7 @@ async function findInFrame(
         strategy: found.strategy,
         count: found.elements.length,
         visibleCount: found.visibleCount,
+        tied: found.tied,
         visible: found.visible,
         tried: found.tried,
         nearRows: found.nearRows,
@@ -239,6 +256,7 @@ async function findInFrame(
         visibleCount: meta.visibleCount,
         visible: meta.visible,
         ambiguous: meta.visibleCount > 1 && target.nth === undefined,
+        tied: meta.tied,
       };
       return { match, tried: meta.tried, rank: meta.tried.length, ...withHover };
     } finally {
@@ -264,7 +282,11 @@ async function findInAccessibilityTree(page: Frame, target: Target): Promise<Loc
     // "The second 'Delete' button": the tree lists matches in document order.
     const at = target.nth === undefined ? 0 : target.nth === -1 ? handles.length - 1 : target.nth - 1;
     const chosen = handles[at];
-    await Promise.all(handles.filter((h) => h !== chosen).map((h) => h.dispose()));
+    const rest = handles.filter((h) => h !== chosen);
+    // Exact role and name: every visible one is as good as another.
+    const others =
+      chosen && target.nth === undefined ? await Promise.all(rest.map((h) => h.isVisible())) : [];
+    await Promise.all(rest.map((h) => h.dispose()));
     if (!chosen) continue;
     const visible = await chosen.isVisible();
     return {
@@ -274,6 +296,7 @@ async function findInAccessibilityTree(page: Frame, target: Target): Promise<Loc
       visibleCount: visible ? 1 : 0,
       visible,
       ambiguous: handles.length > 1 && target.nth === undefined,
+      tied: others.filter(Boolean).length + (visible ? 1 : 0),
     };
   }
   return undefined;
@@ -291,7 +314,7 @@ export async function locate(page: Page, target: Target, options: LocateOptions)
   let hovers = 0;
   for (;;) {
     options.signal?.throwIfAborted();
-    const found = await findOnce(page, target, options.prefer);
+    const found = await findOnce(page, target, options.prefer, { strict: options.strict ?? false });
     const { match, tried: attempted } = found;
     if (match) {
       if (match.visible || !requireVisible) {

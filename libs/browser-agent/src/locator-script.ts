@@ -25,6 +25,11 @@ export interface PageMatch {
   strategy: string | null;
   elements: DomElement[];
   visibleCount: number;
+  /**
+   * Visible matches as good as the best one (same kind, same place in the ranking); links to one
+   * address count once, since following either does the same.
+   */
+  tied: number;
   element: DomElement | null;
   visible: boolean;
   tried: string[];
@@ -650,6 +655,16 @@ export function findInPage(query: PageQuery): PageMatch {
       .sort((a, b) => b.score - a.score || a.order - b.order)
       .map((entry) => entry.el);
     const visibleOnes = ranked.filter((el) => visibility.get(el));
+    const scoreOf = (el: DomElement) => (favoured(el) ? 2 : 0) + (interactive(el) ? 1 : 0);
+    const topScore = visibleOnes[0] ? scoreOf(visibleOnes[0]) : -1;
+    const tiedKeys = new Set(
+      visibleOnes
+        .filter((el) => scoreOf(el) === topScore)
+        .map((el, index) => {
+          const href = el.tagName === 'A' ? (el as unknown as { href?: string }).href : undefined;
+          return href ? `link ${href}` : `element ${index}`;
+        }),
+    );
     const pool = visibleOnes.length > 0 ? visibleOnes : ranked;
     let element: DomElement | null = pool[0] ?? null;
     if (query.nth !== null) {
@@ -663,6 +678,7 @@ export function findInPage(query: PageQuery): PageMatch {
       strategy,
       elements: ranked,
       visibleCount: visibleOnes.length,
+      tied: tiedKeys.size,
       element,
       visible,
       tried,
@@ -713,6 +729,7 @@ export function findInPage(query: PageQuery): PageMatch {
     strategy: null,
     elements: [],
     visibleCount: 0,
+    tied: 0,
     element: null,
     visible: false,
     tried,

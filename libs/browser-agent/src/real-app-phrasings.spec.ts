@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { useBrowserTab } from '../testing/browser-tab.js';
-import { type LocalSite, serveLocalSite } from '../testing/local-site.js';
+import { type LocalSite, page, serveLocalSite } from '../testing/local-site.js';
 import { REAL_APP_ROUTES } from '../testing/real-app-pages.js';
 import { AgentLog } from './agent-log.js';
 import { interpretQuery, runInterpreter, type RunResult } from './interpreter-agent.js';
@@ -17,12 +17,26 @@ const ADD_THREE = `Open $SITE/todos
   Type "Walk the dog" into the "What needs to be done?" field and press Enter
   Type "Write tests" into the "What needs to be done?" field and press Enter`;
 
+// Three alike product cards, a heading and a button both saying "Sign in", and one address linked
+// from both the header and the footer.
+const ALIKE = page(
+  'Mugs',
+  `<header><a href="/contact">Contact</a> <h2>Sign in</h2><button onclick="out.textContent='signing in'">Sign in</button></header>
+  <main>${['Blue mug', 'Red mug', 'Green mug']
+    .map(
+      (name) =>
+        `<article><h3>${name}</h3><button onclick="out.textContent='added ${name}'">Add to cart</button></article>`,
+    )
+    .join('')}<p id="out"></p><input aria-label="Coupon"><input aria-label="Coupon"></main>
+  <footer><a href="/contact">Contact</a></footer>`,
+);
+
 describe('plain-English tests on pages written like real apps (real Chromium)', () => {
   const tab = useBrowserTab();
   let site: LocalSite;
 
   beforeAll(async () => {
-    site = await serveLocalSite(REAL_APP_ROUTES);
+    site = await serveLocalSite({ ...REAL_APP_ROUTES, '/alike': ALIKE });
   });
   afterAll(async () => {
     await site?.close();
@@ -258,6 +272,23 @@ describe('plain-English tests on pages written like real apps (real Chromium)', 
       await run(`${ADD_THREE}\nClick the "todos" heading\nPress End then type " and eggs"`),
     );
     expect(pressed.error).toContain('no text field has the caret');
+  });
+
+  it('fails an action on a target several elements match equally well, instead of picking one', async () => {
+    const many = failedStep(await run(`Open $SITE/alike\nClick "Add to cart"\nThe page shows "added"`));
+    expect(many.error).toContain('"Add to cart" is ambiguous: 3 elements on the page match it equally well');
+    const fields = failedStep(await run(`Open $SITE/alike\nType "SAVE10" into the Coupon field`));
+    expect(fields.error).toContain('is ambiguous: 2 elements');
+    // Saying which one, or a target only one control matches, works.
+    const said = await run(`Open $SITE/alike
+      Click the second "Add to cart" button
+      The page shows "added Red mug"
+      Click "Add to cart" next to "Green mug"
+      The page shows "added Green mug"
+      Click "Sign in"
+      The page shows "signing in"
+      Click "Contact"`);
+    expect(said.steps.filter((s) => s.status !== 'passed')).toEqual([]);
   });
 
   it('hovers a row to bring out a button that exists only while it is hovered', async () => {

@@ -51,6 +51,8 @@ export async function findElement(
         actionTimeoutMs: ctx.limits.actionTimeoutMs,
       });
     },
+    // Acting on one of several equally good matches could act on the wrong one: say which instead.
+    strict: true,
     ...options,
   });
   ctx.report.strategy = found.strategy;
