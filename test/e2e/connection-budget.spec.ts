@@ -117,6 +117,13 @@ function watchPeak(): { stop(): Promise<number> } {
   };
 }
 
+/** One sample of the host's Prometheus text, e.g. `suite_db_connections{kind="budget"}`. */
+async function metric(series: string): Promise<number | undefined> {
+  const text = await (await fetch(`http://127.0.0.1:${host.port}/metrics`)).text();
+  const line = text.split('\n').find((candidate) => candidate.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
 function summary(results: HttpResult[]): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const res of results) {
@@ -188,6 +195,10 @@ describe('the connection budget of a project host', () => {
       expect(main.status).toBe(200);
 
       expect(await hostConnections()).toBeLessThanOrEqual(BUDGET);
+      // What an operator watches: the budget, its tenants' share in use, and the waits that ran out.
+      expect(await metric('suite_db_connections{kind="budget"}')).toBe(BUDGET);
+      expect(await metric('suite_db_connections{kind="tenant"}')).toBe(BUDGET - 1);
+      expect(await metric('suite_db_connection_waits_timed_out_total')).toBeGreaterThanOrEqual(3);
       for (const locker of lockers) await locker.query('COMMIT');
       // The requests that held the tenant slots (and needed nothing else) finish.
       expect(summary(await Promise.all(stuck))).toEqual({ '200': blocked.length });

@@ -78,12 +78,12 @@ export class BudgetedPool extends pg.Pool implements BudgetedConnections {
       try {
         return await this.checkoutBefore(deadline);
       } catch (error) {
-        if (error instanceof ConnectionBudgetError && refusal) throw this.budget.exhausted(refusal);
+        if (error instanceof ConnectionBudgetError && refusal) throw this.budget.refused(refusal);
         if (!isTooManyConnections(error)) throw error;
         // Postgres is full (other processes, or a role's connection limit): make room here and retry.
         refusal = error;
         const left = deadline - Date.now();
-        if (left <= 0) throw this.budget.exhausted(error);
+        if (left <= 0) throw this.budget.refused(error);
         this.budget.relieve(this.kind);
         await new Promise((resolve) => setTimeout(resolve, Math.min(pause, left)));
         pause = Math.min(pause * 2, MAX_PAUSE_MS);

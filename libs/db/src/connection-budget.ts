@@ -101,6 +101,7 @@ export class ConnectionBudget {
   /** Pools that hold at least one connection (only those have anything to close). */
   private readonly pools = new Set<BudgetedConnections>();
   private peakInUse = 0;
+  private timedOut = 0;
 
   constructor(options: ConnectionBudgetOptions) {
     if (!Number.isInteger(options.size) || options.size < 2) {
@@ -122,9 +123,18 @@ export class ConnectionBudget {
     return this.size - this.reservedForMain;
   }
 
-  /** What the budget holds now, and the most it ever held (for metrics and tests). */
-  stats(): { main: number; tenant: number; waiting: number; peak: number } {
-    return { ...this.inUse, waiting: this.waiters.length, peak: this.peakInUse };
+  /**
+   * What the budget holds now, the most it ever held, and how many waits ran out (a caller's
+   * 503 has at least one; an abandoned connection attempt may add one more).
+   */
+  stats(): { size: number; main: number; tenant: number; waiting: number; peak: number; timedOut: number } {
+    return {
+      size: this.size,
+      ...this.inUse,
+      waiting: this.waiters.length,
+      peak: this.peakInUse,
+      timedOut: this.timedOut,
+    };
   }
 
   /**
@@ -137,6 +147,7 @@ export class ConnectionBudget {
       const timer = setTimeout(() => {
         const index = this.waiters.indexOf(waiter);
         if (index >= 0) this.waiters.splice(index, 1);
+        this.timedOut += 1;
         reject(this.exhausted());
       }, this.waitMs);
       const waiter: Waiter = {
@@ -167,7 +178,7 @@ export class ConnectionBudget {
         } catch (error) {
           if (!isTooManyConnections(error)) throw error;
           const left = deadline - Date.now();
-          if (left <= 0) throw this.exhausted(error);
+          if (left <= 0) throw this.refused(error);
           this.relieve(kind);
           await new Promise((resolve) => setTimeout(resolve, Math.min(pause, left)));
           pause = Math.min(pause * 2, MAX_PAUSE_MS);
@@ -203,6 +214,12 @@ export class ConnectionBudget {
     for (const kind of new Set(this.waiters.map((waiter) => waiter.kind))) {
       if (this.relieve(kind)) return;
     }
+  }
+
+  /** Postgres kept refusing connections (53300) for the whole wait: counted, and the caller's error. */
+  refused(cause: unknown): ConnectionBudgetError {
+    this.timedOut += 1;
+    return this.exhausted(cause);
   }
 
   /** The error a caller gets when the wait is over. */

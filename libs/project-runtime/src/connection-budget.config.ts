@@ -1,5 +1,6 @@
 import { envFields, z } from '@suite/config';
 import { ConnectionBudget } from '@suite/db';
+import { observeConnectionBudget } from '@suite/telemetry';
 
 /**
  * The connection budget of a process that touches tenant databases (project host, project worker):
@@ -32,9 +33,12 @@ export interface ConnectionBudgetSettings {
  * connections are named `<app>:<pid>` in pg_stat_activity: which app and which process holds them.
  */
 export function connectionBudgetOf(app: string, settings: ConnectionBudgetSettings): ConnectionBudget {
-  return new ConnectionBudget({
+  const budget = new ConnectionBudget({
     size: settings.DB_CONNECTION_BUDGET,
     waitMs: settings.DB_CONNECTION_WAIT_MS,
     applicationName: `${app}:${process.pid}`,
   });
+  // suite_db_connections{kind}, suite_db_connection_waiters, suite_db_connection_waits_timed_out_total.
+  observeConnectionBudget(() => budget.stats());
+  return budget;
 }

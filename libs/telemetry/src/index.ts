@@ -19,8 +19,10 @@ export {
   jobSteps,
   mailOutcomes,
   metricsRegistry,
+  observeConnectionBudget,
   observeJobStates,
   observeQueueStates,
   renderMetrics,
+  type ConnectionBudgetStats,
 } from './metrics.js';
 export { traceSteps, type StepLogEntry } from './step-spans.js';

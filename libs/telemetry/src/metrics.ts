@@ -132,6 +132,61 @@ export function observeQueueStates(read: () => Promise<Record<string, Counts>>, 
   queueStateSource = cachedSource(read, ttlMs);
 }
 
+// --- Database connections (project host, project worker) -------------------------------------
+
+/** What a process's connection budget reports (ConnectionBudget.stats() of @suite/db). */
+export interface ConnectionBudgetStats {
+  size: number;
+  main: number;
+  tenant: number;
+  waiting: number;
+  timedOut: number;
+}
+
+let connectionBudgetSource: (() => ConnectionBudgetStats) | undefined;
+
+new Gauge({
+  name: 'suite_db_connections',
+  help: 'Postgres connections the process holds in its connection budget, by database (main, tenant), and the budget itself (budget).',
+  labelNames: ['kind'] as const,
+  registers: [metricsRegistry],
+  collect() {
+    const stats = connectionBudgetSource?.();
+    this.reset();
+    if (!stats) return;
+    this.set({ kind: 'main' }, stats.main);
+    this.set({ kind: 'tenant' }, stats.tenant);
+    this.set({ kind: 'budget' }, stats.size);
+  },
+});
+
+new Gauge({
+  name: 'suite_db_connection_waiters',
+  help: 'Callers waiting for a slot of the connection budget right now.',
+  registers: [metricsRegistry],
+  collect() {
+    this.set(connectionBudgetSource?.().waiting ?? 0);
+  },
+});
+
+let timedOutSeen = 0;
+new Counter({
+  name: 'suite_db_connection_waits_timed_out_total',
+  help: 'Waits for a database connection that ran out (DB_CONNECTION_WAIT_MS) or that Postgres kept refusing: each ended in 503 temporarily_unavailable.',
+  registers: [metricsRegistry],
+  collect() {
+    const timedOut = connectionBudgetSource?.().timedOut ?? 0;
+    if (timedOut > timedOutSeen) this.inc(timedOut - timedOutSeen);
+    timedOutSeen = timedOut;
+  },
+});
+
+/** Feeds the `suite_db_connection*` metrics from the process's connection budget, read on scrape. */
+export function observeConnectionBudget(read: () => ConnectionBudgetStats): void {
+  connectionBudgetSource = read;
+  timedOutSeen = 0;
+}
+
 // --- Auth (project-host) ------------------------------------------------------------------------
 
 export const authOutcomes = new Counter({
