@@ -90,7 +90,9 @@ export function showFieldError(form, name, problem) {
   if (!(input instanceof HTMLElement) || !input.id) return false;
   const id = `${input.id}-error`;
   const note = el('p', { id, class: 'field-error', text: problem });
-  (input.closest('.field') ?? input.closest('label') ?? input).after(note);
+  const field = input.closest('.field');
+  if (field) field.append(note);
+  else (input.closest('label') ?? input).after(note);
   input.setAttribute('aria-invalid', 'true');
   input.setAttribute(
     'aria-describedby',
@@ -176,17 +178,18 @@ function askForToken(problem) {
   input.focus();
 }
 
+/** Shows the page (its parts that need data stay hidden until they have it) and loads it. */
 async function run() {
+  const content = $('#content');
+  $('#signout').hidden = false;
+  content.hidden = false;
+  content.setAttribute('aria-busy', 'true');
   try {
     await started();
-    $('#signout').hidden = false;
-    $('#content').hidden = false;
   } catch (error) {
     report(error);
-    if (!(error instanceof TokenRefused) && localStorage.getItem(TOKEN)) {
-      $('#signout').hidden = false;
-      $('#content').hidden = false;
-    }
+  } finally {
+    content.removeAttribute('aria-busy');
   }
 }
 
@@ -201,14 +204,18 @@ export function signedIn(start) {
   else askForToken();
 }
 
-/** Runs `action` for a button, disabled while it runs; failures are reported. */
+/**
+ * Runs `action` for a button, disabled while it runs; failures are reported. `action` may return
+ * whether the button stays usable afterwards (false: e.g. nobody is left to sign out).
+ */
 export async function busy(button, action) {
   button.disabled = true;
+  let usable = true;
   try {
-    await action();
+    usable = (await action()) !== false;
   } catch (error) {
     report(error);
   } finally {
-    button.disabled = false;
+    button.disabled = !usable;
   }
 }

@@ -3,6 +3,7 @@
 import {
   $,
   api,
+  ApiError,
   busy,
   clearFieldErrors,
   el,
@@ -25,15 +26,29 @@ function hostUrl(project, host) {
   return url.origin;
 }
 
-/** Submits a form: field errors next to their field, the rest on the message line. */
-function onSubmit(form, action) {
+/**
+ * Submits a form: its body is checked first by the control plane (POST /v1/admin/validate, the
+ * endpoint's own rules), so a mistake is shown next to its field without a refused request; then
+ * `send` runs with the body. Anything the endpoint still refuses is reported the same way.
+ */
+function onSubmit(form, name, bodyOf, send) {
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     clearFieldErrors(form);
     const button = form.querySelector('button[type="submit"]');
     if (button) button.disabled = true;
     try {
-      await action();
+      const body = bodyOf();
+      const { problems } = await api('/v1/admin/validate', {
+        method: 'POST',
+        body: JSON.stringify({ form: name, values: body }),
+      });
+      if (problems.length) {
+        const [{ field, problem }] = problems;
+        reportFormError(form, new ApiError(400, { message: `${field} ${problem}` }));
+        return;
+      }
+      await send(body);
     } catch (error) {
       reportFormError(form, error);
     } finally {
@@ -81,13 +96,13 @@ async function projectsPage() {
     $('#projects-empty').hidden = items.length > 0;
   };
   const form = $('#create-project');
-  onSubmit(form, async () => {
-    const slug = $('#new-slug').value.trim();
-    await api('/v1/projects', {
-      method: 'POST',
-      body: JSON.stringify({ slug, name: $('#new-name').value.trim() || undefined }),
-    });
-    say(`Project ${slug} created.`);
+  const bodyOf = () => ({
+    slug: $('#new-slug').value.trim(),
+    name: $('#new-name').value.trim() || undefined,
+  });
+  onSubmit(form, 'create-project', bodyOf, async (body) => {
+    await api('/v1/projects', { method: 'POST', body: JSON.stringify(body) });
+    say(`Project ${body.slug} created.`);
     form.reset();
     await render();
   });
@@ -169,21 +184,21 @@ async function authPage() {
   };
 
   form.addEventListener('change', showMode);
-  onSubmit(form, async () => {
-    const body = {
-      enabled: form.enabled.checked,
-      emailPassword: form.emailPassword.checked,
-      allowSignups: form.allowSignups.checked,
-      idpMode: form.idpMode.value,
-      ...(form.idpMode.value === 'custom' ? { idpClientId: form.idpClientId.value.trim() } : {}),
-      ...(form.idpClientSecret.value ? { idpClientSecret: form.idpClientSecret.value } : {}),
-      redirectSchemes: form.redirectSchemes.value.trim()
-        ? form.redirectSchemes.value
-            .split(',')
-            .map((scheme) => scheme.trim())
-            .filter(Boolean)
-        : null,
-    };
+  const authBody = () => ({
+    enabled: form.enabled.checked,
+    emailPassword: form.emailPassword.checked,
+    allowSignups: form.allowSignups.checked,
+    idpMode: form.idpMode.value,
+    ...(form.idpMode.value === 'custom' ? { idpClientId: form.idpClientId.value.trim() } : {}),
+    ...(form.idpClientSecret.value ? { idpClientSecret: form.idpClientSecret.value } : {}),
+    redirectSchemes: form.redirectSchemes.value.trim()
+      ? form.redirectSchemes.value
+          .split(',')
+          .map((scheme) => scheme.trim())
+          .filter(Boolean)
+      : null,
+  });
+  onSubmit(form, 'auth-settings', authBody, async (body) => {
     await api(`${base}/auth`, { method: 'PUT', body: JSON.stringify(body) });
     form.idpClientSecret.value = '';
     say('Auth settings saved.');
@@ -245,8 +260,8 @@ async function userPage() {
               text: s.active ? 'active' : s.revokedAt ? 'signed out' : 'expired',
             }),
           ],
-          ['Address', s.ip ?? ''],
-          ['Browser', s.userAgent ?? ''],
+          ['Address', s.ip ?? '—'],
+          ['Browser', s.userAgent ?? '—'],
         ]),
       ),
     );
@@ -260,8 +275,9 @@ async function userPage() {
   $('#sign-out-everywhere').addEventListener('click', (event) =>
     busy(event.currentTarget, async () => {
       const { revokedSessions } = await api(`${path}/sign-out`, { method: 'POST' });
-      await load();
+      const now = await load();
       say(`Signed ${user.email} out everywhere (${revokedSessions} sessions ended).`);
+      return now.activeSessions > 0;
     }),
   );
   $('#delete-user').addEventListener('click', (event) =>
@@ -283,10 +299,10 @@ async function emailsPage() {
   $('#emails tbody').replaceChildren(
     ...items.map((m) =>
       row([
-        ['Time', el('a', { href: `/projects/${projectId}/emails/${m.id}`, text: when(m.createdAt) })],
+        ['Time', when(m.createdAt)],
         ['Kind', m.kind],
         ['To', m.to],
-        ['Subject', m.subject],
+        ['Subject', el('a', { href: `/projects/${projectId}/emails/${m.id}`, text: m.subject })],
         ['Status', el('span', { class: statusClass(m.status), text: m.status })],
         ['Error', m.error ?? ''],
       ]),
@@ -409,9 +425,9 @@ async function settingsPage() {
     renderDomains(project);
   };
 
-  onSubmit(smtpForm, async () => {
+  const smtpBody = () => {
     const port = smtpForm.port.value.trim();
-    const body = {
+    return {
       host: smtpForm.host.value.trim(),
       port: /^\d+$/.test(port) ? Number(port) : port,
       secure: smtpForm.secure.checked,
@@ -423,41 +439,50 @@ async function settingsPage() {
           : { pass: null }),
       from: smtpForm.from.value.trim(),
     };
+  };
+  onSubmit(smtpForm, 'smtp-settings', smtpBody, async (body) => {
     await api(`${base}/smtp`, { method: 'PUT', body: JSON.stringify(body) });
     say('SMTP settings saved.');
     await load();
   });
-  onSubmit(testForm, async () => {
-    const out = $('#smtp-test-result');
-    out.className = '';
-    out.textContent = 'Sending…';
-    try {
-      const result = await api(`${base}/smtp/test`, {
-        method: 'POST',
-        body: JSON.stringify({ to: testForm.to.value.trim() }),
-      });
-      out.className = result.sent ? 'notice' : 'error';
-      out.textContent = result.sent
-        ? `Test mail accepted by the SMTP server for ${result.to}.`
-        : `The SMTP server did not take the test mail: ${result.error}`;
-    } catch (error) {
-      out.textContent = '';
-      throw error;
-    }
-  });
-  onSubmit($('#add-domain'), async () => {
-    const domain = await api(`${base}/domains`, {
-      method: 'POST',
-      body: JSON.stringify({ domain: $('#new-domain').value.trim() }),
-    });
-    $('#add-domain').reset();
-    say(
-      domain.verified
-        ? `${domain.domain} is verified.`
-        : `${domain.domain} added. Add the TXT record shown below, then check it.`,
-    );
-    await load();
-  });
+  onSubmit(
+    testForm,
+    'test-mail',
+    () => ({ to: testForm.to.value.trim() }),
+    async (body) => {
+      const out = $('#smtp-test-result');
+      out.className = '';
+      out.textContent = 'Sending…';
+      try {
+        const result = await api(`${base}/smtp/test`, {
+          method: 'POST',
+          body: JSON.stringify(body),
+        });
+        out.className = result.sent ? 'notice' : 'error';
+        out.textContent = result.sent
+          ? `Test mail accepted by the SMTP server for ${result.to}.`
+          : `The SMTP server did not take the test mail: ${result.error}`;
+      } catch (error) {
+        out.textContent = '';
+        throw error;
+      }
+    },
+  );
+  onSubmit(
+    $('#add-domain'),
+    'add-domain',
+    () => ({ domain: $('#new-domain').value.trim() }),
+    async (body) => {
+      const domain = await api(`${base}/domains`, { method: 'POST', body: JSON.stringify(body) });
+      $('#add-domain').reset();
+      say(
+        domain.verified
+          ? `${domain.domain} is verified.`
+          : `${domain.domain} added. Add the TXT record shown below, then check it.`,
+      );
+      await load();
+    },
+  );
   await load();
 }
 

@@ -67,6 +67,7 @@ describe('OpenAPI metadata of the contracts', () => {
         'UpdateMeDto',
         'UserErrorDto',
         'UsersQueryDto',
+        'ValidateFormDto',
         'ValidationIssueDto',
       ].sort(),
     );

@@ -48,6 +48,7 @@ export { isReservedSlug, RESERVED_SLUGS } from './control-plane/reserved-slugs.j
 export { isMailbox, SmtpSettingsDto } from './control-plane/smtp-settings.dto.js';
 export { SendTestMailDto } from './control-plane/send-test-mail.dto.js';
 export { MoveProjectDto } from './control-plane/move-project.dto.js';
+export { DASHBOARD_FORMS, type DashboardForm, ValidateFormDto } from './control-plane/validate-form.dto.js';
 export { NoControlCharacters } from './validation/no-control-characters.decorator.js';
 export { CodeDto } from './user-auth/code.dto.js';
 export { ForgotPasswordDto } from './user-auth/forgot-password.dto.js';

@@ -1,10 +1,12 @@
 import { Module } from '@nestjs/common';
 import { UserAuthModule } from '../user-auth/user-auth.module.js';
+import { AdminFormsController } from './admin-forms.controller.js';
 import { AdminTokenController } from './admin-token.controller.js';
 import { AdminTokenGuard } from './admin-token.guard.js';
 import { AuthOverviewService } from './auth-overview.service.js';
 import { DomainVerification } from './domain-verification.js';
 import { MailLogRepository, PrismaMailLogRepository } from './mail-log.repository.js';
+import { FormValidationService } from './form-validation.service.js';
 import { MailDetailRepository, PrismaMailDetailRepository } from './mail-detail.repository.js';
 import { MailLogService } from './mail-log.service.js';
 import { MailResendService } from './mail-resend.service.js';
@@ -40,6 +42,7 @@ import { UsersAdminService } from './users-admin.service.js';
     ProjectEmailsController,
     ProjectAuthController,
     AdminTokenController,
+    AdminFormsController,
     ProjectUserSessionsController,
     ProjectMailActionsController,
     TenantServersController,
@@ -66,6 +69,7 @@ import { UsersAdminService } from './users-admin.service.js';
     MailResendService,
     SmtpTestMailer,
     SmtpTestService,
+    FormValidationService,
   ],
 })
 export class ControlPlaneModule {}

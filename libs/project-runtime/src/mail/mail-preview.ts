@@ -11,8 +11,13 @@ export const HIDDEN = '[hidden]';
 /** A plain word in a query (`type=magic`) says what a link is for and opens nothing. */
 const PLAIN_WORD = /^[a-z][a-z-]{0,30}$/;
 const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s<>"')\]]+/gi;
-/** Anything shaped like a code: a long run of letters, digits, `-` and `_` with a digit in it, or mixed case. */
-const TOKEN_LIKE = /[A-Za-z0-9_-]{16,}/g;
+/**
+ * Anything shaped like a code: a run of 20 or more letters, digits, `-` and `_` that mixes letters
+ * and digits or upper and lower case (a slug such as `shop-eu` is kept), and one-time codes of six
+ * to eight digits.
+ */
+const TOKEN_LIKE = /[A-Za-z0-9_-]{20,}/g;
+const DIGIT_CODE = /\b\d{6,8}\b/g;
 const isUrl = (text: string): boolean => /^[a-z][a-z0-9+.-]*:\/\//i.test(text);
 
 function hideUrl(raw: string): string {
@@ -35,9 +40,11 @@ function hideUrl(raw: string): string {
 }
 
 function hideTokens(text: string): string {
-  return text.replace(TOKEN_LIKE, (run) =>
-    /\d/.test(run) || (/[a-z]/.test(run) && /[A-Z]/.test(run)) ? HIDDEN : run,
-  );
+  return text
+    .replace(TOKEN_LIKE, (run) =>
+      (/\d/.test(run) && /[a-z]/i.test(run)) || (/[a-z]/.test(run) && /[A-Z]/.test(run)) ? HIDDEN : run,
+    )
+    .replace(DIGIT_CODE, HIDDEN);
 }
 
 /**
