@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs
 import {
   directDatabaseUrl,
   latestTenantMigration,
+  migrateTenantSchema,
   upgradeTenants,
   withSessionLock,
   type ServerUpgradeProgress,
@@ -88,6 +89,9 @@ export class TenantUpgradesService implements OnApplicationBootstrap {
           await upgradeTenants({
             servers: this.resources.tenantServers,
             store: this.placement,
+            // Each tenant's migrator connection counts in the host's connection budget.
+            migrate: (url) =>
+              this.resources.connectionBudget.withSlot('tenant', () => migrateTenantSchema(url)),
             logger: { log: (text) => this.logger.log(text), warn: (text) => this.logger.warn(text) },
             onProgress: (progress) => {
               this.run.servers = [...progress];
