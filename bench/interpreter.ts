@@ -1,8 +1,10 @@
 import { statSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'puppeteer-core';
-import { AgentLog, launchLocalBrowser, runInstructionTest } from '../libs/browser-agent/dist/index.js';
+import { launchLocalBrowser } from '../libs/browser-agent/dist/index.js';
 import type { BenchContext } from './support/context.ts';
 import { CpuMeter, processTree } from './support/proc.ts';
 import { startSite, tenStepQuery } from './support/site.ts';
@@ -16,21 +18,53 @@ import { round, summarize, type Summary } from './support/stats.ts';
 
 export const INTERPRETER_AIMS = { ratio: 1.3, recordingOverheadPercent: 20 };
 
-type Variant = 'puppeteer' | 'interpreter' | 'interpreter+video' | 'interpreter+video+cursor';
+type Variant =
+  | 'puppeteer'
+  | 'interpreter'
+  | 'interpreter+video'
+  | 'interpreter+video+cursor'
+  | 'baseline+video'
+  | 'baseline+video+cursor';
 const VARIANTS: readonly Variant[] = [
   'puppeteer',
   'interpreter',
   'interpreter+video',
   'interpreter+video+cursor',
 ];
+/** With BENCH_BASELINE: the same video variants run by the code before a change, in the same rounds. */
+const BASELINE_VARIANTS: readonly Variant[] = ['baseline+video', 'baseline+video+cursor'];
+
+type BrowserAgent = typeof import('../libs/browser-agent/dist/index.js');
+
+/**
+ * BENCH_BASELINE names a built checkout of the code to compare with (e.g. `git worktree add` of the
+ * commit before a change, then `pnpm install --offline && pnpm run build` there): its
+ * libs/browser-agent runs the baseline variants. Both sides then share one run, one browser and
+ * one machine load.
+ */
+export function baselineDir(): string | undefined {
+  return process.env.BENCH_BASELINE || undefined;
+}
+
+async function loadBaseline(dir: string): Promise<BrowserAgent> {
+  return (await import(
+    pathToFileURL(join(dir, 'libs', 'browser-agent', 'dist', 'index.js')).href
+  )) as BrowserAgent;
+}
 
 interface Sample {
   variant: Variant;
   iteration: number;
-  /** The whole call (for video variants: until the mp4 is finalised). */
+  /** The whole run, for video variants until the mp4 is complete at its path. */
   totalMs: number;
-  /** Until the verdict was logged (for video variants: before the recorder's tail and ffmpeg finish). */
+  /** Until the verdict was logged (for video variants: before the capture ended and the file was finished). */
   toVerdictMs: number;
+  /**
+   * Until the run returned: for video variants, the capture ended with the final state, the page
+   * could close and the job could be marked finished; the encoder may still be finishing the file
+   * (before this change the run returned only with the file complete).
+   */
+  toCaptureEndMs: number;
   stepMs: number[];
   ok: boolean;
   error?: string;
@@ -41,18 +75,38 @@ export interface InterpreterResult {
   aims: typeof INTERPRETER_AIMS;
   iterations: number;
   steps: string[];
-  variants: Record<Variant, { totalMs: Summary; toVerdictMs: Summary; failures: number; videoKb?: number }>;
+  variants: Partial<
+    Record<
+      Variant,
+      {
+        totalMs: Summary;
+        toVerdictMs: Summary;
+        toCaptureEndMs: Summary;
+        /** Verdict → end of capture, and verdict → complete file, per run. */
+        verdictToCaptureEndMs: Summary;
+        verdictToFileMs: Summary;
+        failures: number;
+        videoKb?: number;
+      }
+    >
+  >;
   /** interpreter / puppeteer, medians of the total. */
   ratio: number;
   ratioOfMeans: number;
-  /** (interpreter+video / interpreter − 1), medians of the total, percent. */
+  /** (interpreter+video / interpreter − 1), medians of the total (the video file complete), percent. */
   recordingOverheadPercent: number;
-  /** The same up to the verdict (the steps with the recorder running, without the final tail and encode). */
+  /** The same up to the verdict (the steps with the recorder running). */
   recordingOverheadToVerdictPercent: number;
+  /** The same up to the end of the capture (when a job can be marked finished). */
+  recordingOverheadToCaptureEndPercent: number;
+  /** With BENCH_BASELINE: the baseline's recording overhead in the same rounds (whole run, to the verdict). */
+  baseline?: { dir: string; recordingOverheadPercent: number; recordingOverheadToVerdictPercent: number };
   /** Median milliseconds per step: puppeteer vs interpreter. */
   perStepP50Ms: { step: string; puppeteer: number; interpreter: number }[];
   /** Over the measured rounds: percent of one core per group; `machine`: percent of all cores. */
   cpuPercent: Record<string, number>;
+  /** 1, 5 and 15 minute load averages when the measured rounds started and ended. */
+  loadAverage: { start: number[]; end: number[] };
   meetsAims: { ratio: boolean; recording: boolean };
   samples: Sample[];
 }
@@ -90,6 +144,7 @@ async function handWritten(page: Page, site: string): Promise<number[]> {
 }
 
 async function runOnce(
+  agents: { current: BrowserAgent; baseline?: BrowserAgent },
   browser: Browser,
   variant: Variant,
   iteration: number,
@@ -104,7 +159,15 @@ async function runOnce(
       try {
         const stepMs = await handWritten(page, site);
         const totalMs = performance.now() - started;
-        return { variant, iteration, totalMs, toVerdictMs: totalMs, stepMs, ok: true };
+        return {
+          variant,
+          iteration,
+          totalMs,
+          toVerdictMs: totalMs,
+          toCaptureEndMs: totalMs,
+          stepMs,
+          ok: true,
+        };
       } catch (error) {
         const totalMs = performance.now() - started;
         return {
@@ -112,14 +175,16 @@ async function runOnce(
           iteration,
           totalMs,
           toVerdictMs: totalMs,
+          toCaptureEndMs: totalMs,
           stepMs: [],
           ok: false,
           error: String(error),
         };
       }
     }
+    const agent = variant.startsWith('baseline') ? agents.baseline! : agents.current;
     let verdictAt = 0;
-    const log = new AgentLog({
+    const log = new agent.AgentLog({
       sink: (_line, entry) => {
         if (entry.message.startsWith('verdict:')) verdictAt = performance.now();
       },
@@ -127,24 +192,33 @@ async function runOnce(
     const outputPath = join(videoDir, `interpreter-${iteration}-${variant.replaceAll('+', '-')}.mp4`);
     const video = variant === 'interpreter' ? undefined : { outputPath };
     // highlightMouse false: typingDelayMs resolves to 0 (no per-character delay). The "+cursor"
-    // variant is what a job gets with the API's default highlight_mouse: true (25 ms per character).
-    const result = await runInstructionTest({
+    // variants are what a job gets with the API's default highlight_mouse: true.
+    const result = await agent.runInstructionTest({
       page,
       query: tenStepQuery(site),
       log,
-      highlightMouse: variant === 'interpreter+video+cursor',
+      highlightMouse: variant.endsWith('+cursor'),
       ...(video ? { video } : {}),
     });
+    const captureEnd = performance.now();
+    // The baseline's run returns with the file complete ({ ok }); this one with the capture ended
+    // ({ captured, finished }), the encoder finishing the file meanwhile.
+    const recorded = result.video as
+      { ok?: boolean; captured?: boolean; finished?: Promise<{ ok: boolean; error?: string }> } | undefined;
+    const file = recorded?.finished ? await recorded.finished : recorded;
     const totalMs = performance.now() - started;
+    const videoOk = Boolean(file?.ok);
     return {
       variant,
       iteration,
       totalMs,
-      toVerdictMs: (verdictAt || performance.now()) - started,
+      toVerdictMs: (verdictAt || captureEnd) - started,
+      toCaptureEndMs: captureEnd - started,
       stepMs: result.steps.map((s) => s.durationMs),
-      ok: result.verdict === 'succeeded' && (!video || Boolean(result.video?.ok)),
+      ok: result.verdict === 'succeeded' && (!video || videoOk),
       ...(result.verdict === 'succeeded' ? {} : { error: result.summary }),
-      ...(result.video?.ok ? { videoBytes: statSync(outputPath).size } : {}),
+      ...(video && !videoOk ? { error: `no video: ${(file as { error?: string } | undefined)?.error}` } : {}),
+      ...(videoOk ? { videoBytes: statSync(outputPath).size } : {}),
     };
   } finally {
     await context.close().catch(() => undefined);
@@ -155,12 +229,16 @@ export async function runInterpreterBench(ctx: BenchContext): Promise<Interprete
   const iterations = ctx.quick ? 3 : 10;
   const site = await startSite();
   const browser = await launchLocalBrowser();
+  const current = await import('../libs/browser-agent/dist/index.js');
+  const dir = baselineDir();
+  const agents = { current, ...(dir ? { baseline: await loadBaseline(dir) } : {}) };
+  const variantsRun = dir ? [...VARIANTS, ...BASELINE_VARIANTS] : VARIANTS;
   try {
     ctx.log(
-      `interpreter: one warm-up round, then ${iterations} interleaved rounds of ${VARIANTS.length} variants`,
+      `interpreter: one warm-up round, then ${iterations} interleaved rounds of ${variantsRun.length} variants${dir ? ` (baseline: ${dir})` : ''}`,
     );
-    for (const variant of VARIANTS) {
-      const warm = await runOnce(browser, variant, -1, site.url, ctx.artifactsDir);
+    for (const variant of variantsRun) {
+      const warm = await runOnce(agents, browser, variant, -1, site.url, ctx.artifactsDir);
       if (!warm.ok) throw new Error(`${variant} failed during the warm-up: ${warm.error}`);
     }
     const samples: Sample[] = [];
@@ -168,16 +246,18 @@ export async function runInterpreterBench(ctx: BenchContext): Promise<Interprete
       'bench, its Chromium and ffmpeg': () => processTree(process.pid).map((p) => p.pid),
     });
     meter.start();
+    const loadAtStart = loadavg().map((x) => round(x, 2));
     for (let i = 0; i < iterations; i++) {
       // Rotate the order so no variant always runs first (or right after the recorder's ffmpeg).
-      const order = VARIANTS.map((_, k) => VARIANTS[(k + i) % VARIANTS.length]!);
+      const order = variantsRun.map((_, k) => variantsRun[(k + i) % variantsRun.length]!);
       for (const variant of order)
-        samples.push(await runOnce(browser, variant, i, site.url, ctx.artifactsDir));
+        samples.push(await runOnce(agents, browser, variant, i, site.url, ctx.artifactsDir));
     }
     const cpuPercent = meter.stop();
+    const loadAverage = { start: loadAtStart, end: loadavg().map((x) => round(x, 2)) };
     const of = (variant: Variant) => samples.filter((s) => s.variant === variant && s.ok);
     const variants = Object.fromEntries(
-      VARIANTS.map((v) => {
+      variantsRun.map((v) => {
         const ok = of(v);
         if (ok.length === 0)
           throw new Error(`every ${v} run failed: ${samples.find((s) => s.variant === v)?.error}`);
@@ -187,6 +267,9 @@ export async function runInterpreterBench(ctx: BenchContext): Promise<Interprete
           {
             totalMs: summarize(ok.map((s) => s.totalMs)),
             toVerdictMs: summarize(ok.map((s) => s.toVerdictMs)),
+            toCaptureEndMs: summarize(ok.map((s) => s.toCaptureEndMs)),
+            verdictToCaptureEndMs: summarize(ok.map((s) => s.toCaptureEndMs - s.toVerdictMs)),
+            verdictToFileMs: summarize(ok.map((s) => s.totalMs - s.toVerdictMs)),
             failures: samples.filter((s) => s.variant === v && !s.ok).length,
             ...(sizes.length
               ? { videoKb: round(sizes.reduce((a, b) => a + b, 0) / sizes.length / 1024, 0) }
@@ -195,13 +278,13 @@ export async function runInterpreterBench(ctx: BenchContext): Promise<Interprete
         ];
       }),
     ) as InterpreterResult['variants'];
-    const median = (v: Variant, key: 'totalMs' | 'toVerdictMs' = 'totalMs') => variants[v][key].p50;
+    const median = (v: Variant, key: 'totalMs' | 'toVerdictMs' | 'toCaptureEndMs' = 'totalMs') =>
+      variants[v]![key].p50;
+    const overhead = (v: Variant, key: 'totalMs' | 'toVerdictMs' | 'toCaptureEndMs' = 'totalMs') =>
+      round((median(v, key) / median('interpreter', key) - 1) * 100, 1);
     const ratio = round(median('interpreter') / median('puppeteer'), 2);
-    const recording = round((median('interpreter+video') / median('interpreter') - 1) * 100, 1);
-    const recordingToVerdict = round(
-      (median('interpreter+video', 'toVerdictMs') / median('interpreter', 'toVerdictMs') - 1) * 100,
-      1,
-    );
+    const recording = overhead('interpreter+video');
+    const recordingToVerdict = overhead('interpreter+video', 'toVerdictMs');
     const stepNames = tenStepQuery(site.url)
       .split('\n')
       .map((s) => s.replace(site.url, ''));
@@ -216,11 +299,22 @@ export async function runInterpreterBench(ctx: BenchContext): Promise<Interprete
       steps: stepNames,
       variants,
       ratio,
-      ratioOfMeans: round(variants.interpreter.totalMs.mean / variants.puppeteer.totalMs.mean, 2),
+      ratioOfMeans: round(variants.interpreter!.totalMs.mean / variants.puppeteer!.totalMs.mean, 2),
       recordingOverheadPercent: recording,
       recordingOverheadToVerdictPercent: recordingToVerdict,
+      recordingOverheadToCaptureEndPercent: overhead('interpreter+video', 'toCaptureEndMs'),
+      ...(dir
+        ? {
+            baseline: {
+              dir,
+              recordingOverheadPercent: overhead('baseline+video'),
+              recordingOverheadToVerdictPercent: overhead('baseline+video', 'toVerdictMs'),
+            },
+          }
+        : {}),
       perStepP50Ms: perStep,
       cpuPercent,
+      loadAverage,
       meetsAims: {
         ratio: ratio <= INTERPRETER_AIMS.ratio,
         recording: recording <= INTERPRETER_AIMS.recordingOverheadPercent,
@@ -229,11 +323,12 @@ export async function runInterpreterBench(ctx: BenchContext): Promise<Interprete
         ...s,
         totalMs: round(s.totalMs),
         toVerdictMs: round(s.toVerdictMs),
+        toCaptureEndMs: round(s.toCaptureEndMs),
         stepMs: s.stepMs.map((x) => round(x)),
       })),
     };
     ctx.log(
-      `interpreter: puppeteer p50 ${median('puppeteer')} ms, interpreter ${median('interpreter')} ms (×${ratio}), with video ${median('interpreter+video')} ms (+${recording}%)`,
+      `interpreter: puppeteer p50 ${median('puppeteer')} ms, interpreter ${median('interpreter')} ms (×${ratio}), with video ${median('interpreter+video')} ms (+${recording}%)${dir ? `; baseline with video ${median('baseline+video')} ms (+${overhead('baseline+video')}%)` : ''}`,
     );
     return result;
   } finally {
@@ -244,31 +339,46 @@ export async function runInterpreterBench(ctx: BenchContext): Promise<Interprete
 
 export function interpreterMarkdown(r: InterpreterResult): string {
   const v = r.variants;
-  const row = (name: string, key: Variant, note: string) =>
-    `| ${name} | ${v[key].totalMs.p50} | ${v[key].totalMs.p95} | ${v[key].totalMs.mean} | ${v[key].toVerdictMs.p50} | ${v[key].failures} | ${note} |`;
+  const row = (name: string, key: Variant, note: string) => {
+    const x = v[key];
+    if (!x) return undefined;
+    const video = key !== 'puppeteer' && key !== 'interpreter';
+    const after = video ? `${x.verdictToCaptureEndMs.p50} / ${x.verdictToFileMs.p50}` : '—';
+    return `| ${name} | ${x.totalMs.p50} | ${x.totalMs.p95} | ${x.totalMs.mean} | ${x.toVerdictMs.p50} | ${x.toCaptureEndMs.p50} | ${after} | ${x.failures} | ${note} |`;
+  };
+  const kb = (key: Variant) => v[key]?.videoKb ?? '?';
+  const base = r.baseline;
   return [
     '## 3. Interpreter overhead',
     '',
-    `A 10-step test on a local page (open, type ×2, select, check, click → new page, two assertions, click back, URL) run ${r.iterations} times per variant, interleaved with rotating order, in one Chromium, each run in a fresh browser context (as the worker does), after one warm-up round. The interpreter runs through \`runInstructionTest\` with \`highlightMouse: false\`, so \`typingDelayMs\` is 0 (no per-character delay) in the comparison. Aims: interpreter ≤ ${r.aims.ratio}× hand-written Puppeteer; recording ≤ +${r.aims.recordingOverheadPercent}%.`,
+    `A 10-step test on a local page (open, type ×2, select, check, click → new page, two assertions, click back, URL) run ${r.iterations} times per variant, interleaved with rotating order, in one Chromium, each run in a fresh browser context (as the worker does), after one warm-up round. The interpreter runs through \`runInstructionTest\` with \`highlightMouse: false\`, so \`typingDelayMs\` is 0 (no per-character delay) in the comparison. "Whole run" ends when the video file is complete at its path; "capture end" is when the run returned (the final state captured, the page free to close, the job free to be marked finished). Aims: interpreter ≤ ${r.aims.ratio}× hand-written Puppeteer; recording ≤ +${r.aims.recordingOverheadPercent}% of the whole run.${base ? ` The baseline rows run the code before the change (\`BENCH_BASELINE\`: its libs/browser-agent) in the same rounds, browser and load.` : ''}`,
     '',
-    '| variant | p50 ms | p95 ms | mean ms | p50 ms to the verdict | failures | notes |',
-    '| --- | --- | --- | --- | --- | --- | --- |',
-    row('hand-written Puppeteer', 'puppeteer', 'CSS selectors, `page.type` without delay'),
-    row('interpreter, no video', 'interpreter', 'typing delay 0'),
-    row(
-      'interpreter + video',
-      'interpreter+video',
-      `typing delay 0; ~${v['interpreter+video'].videoKb ?? '?'} KB mp4`,
-    ),
-    row(
-      'interpreter + video + cursor',
-      'interpreter+video+cursor',
-      "the API's default `highlight_mouse: true`: drawn cursor, 25 ms per typed character",
-    ),
+    '| variant | whole run p50 ms | p95 ms | mean ms | to the verdict p50 ms | to capture end p50 ms | verdict → capture end / → file complete p50 ms | failures | notes |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    ...[
+      row('hand-written Puppeteer', 'puppeteer', 'CSS selectors, `page.type` without delay'),
+      row('interpreter, no video', 'interpreter', 'typing delay 0'),
+      row('interpreter + video', 'interpreter+video', `typing delay 0; ~${kb('interpreter+video')} KB mp4`),
+      row(
+        'interpreter + video + cursor',
+        'interpreter+video+cursor',
+        `the API's default \`highlight_mouse: true\`: drawn cursor; ~${kb('interpreter+video+cursor')} KB mp4`,
+      ),
+      row(
+        'baseline: interpreter + video',
+        'baseline+video',
+        `before the change; ~${kb('baseline+video')} KB mp4`,
+      ),
+      row(
+        'baseline: interpreter + video + cursor',
+        'baseline+video+cursor',
+        `before the change; ~${kb('baseline+video+cursor')} KB mp4`,
+      ),
+    ].filter((line): line is string => line !== undefined),
     '',
-    `**Interpreter / Puppeteer: ${r.ratio}×** (medians; ${r.ratioOfMeans}× on means) — aim ${r.meetsAims.ratio ? 'met' : '**not met**'}. **Recording overhead: +${r.recordingOverheadPercent}%** (medians of the whole call, which includes the recorder's fixed 600 ms tail and the ffmpeg finish; +${r.recordingOverheadToVerdictPercent}% up to the verdict) — aim ${r.meetsAims.recording ? 'met' : '**not met**'}.`,
+    `**Interpreter / Puppeteer: ${r.ratio}×** (medians; ${r.ratioOfMeans}× on means) — aim ${r.meetsAims.ratio ? 'met' : '**not met**'}. **Recording overhead: +${r.recordingOverheadPercent}%** of the whole run, the video file complete (+${r.recordingOverheadToVerdictPercent}% up to the verdict, +${r.recordingOverheadToCaptureEndPercent}% up to the end of the capture) — aim ${r.meetsAims.recording ? 'met' : '**not met**'}.${base ? ` Baseline in the same rounds: +${base.recordingOverheadPercent}% (+${base.recordingOverheadToVerdictPercent}% up to the verdict).` : ''}`,
     '',
-    `Other work on the machine meanwhile: ${r.cpuPercent['everything else']}% of a core.`,
+    `Other work on the machine meanwhile: ${r.cpuPercent['everything else']}% of a core; load average ${r.loadAverage?.start.join(' / ') ?? '?'} at the start of the measured rounds, ${r.loadAverage?.end.join(' / ') ?? '?'} at their end.`,
     '',
     '| step | Puppeteer p50 ms | interpreter p50 ms |',
     '| --- | --- | --- |',

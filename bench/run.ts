@@ -245,7 +245,7 @@ const SUMMARY_ROWS: { [K in BenchName]: (r: NonNullable<Results[K]>) => SummaryR
     {
       benchmark: 'recording overhead',
       aim: `≤ ${i.aims.recordingOverheadPercent}%`,
-      measured: `+${i.recordingOverheadPercent}% (+${i.recordingOverheadToVerdictPercent}% up to the verdict)`,
+      measured: `+${i.recordingOverheadPercent}% (+${i.recordingOverheadToVerdictPercent}% up to the verdict)${i.baseline ? `; before the change, same run: +${i.baseline.recordingOverheadPercent}%` : ''}`,
       met: i.meetsAims.recording,
     },
   ],
@@ -461,7 +461,7 @@ function printSummary(r: Results): void {
   if (r.interpreter) {
     const i = r.interpreter;
     out.push(
-      `interpreter ${i.ratio}× hand-written Puppeteer (p50 ${i.variants.interpreter.totalMs.p50} vs ${i.variants.puppeteer.totalMs.p50} ms) → ${i.meetsAims.ratio ? 'aim met' : 'AIM NOT MET'}; recording +${i.recordingOverheadPercent}% (+${i.recordingOverheadToVerdictPercent}% to the verdict) → ${i.meetsAims.recording ? 'aim met' : 'AIM NOT MET'}`,
+      `interpreter ${i.ratio}× hand-written Puppeteer (p50 ${i.variants.interpreter?.totalMs.p50} vs ${i.variants.puppeteer?.totalMs.p50} ms) → ${i.meetsAims.ratio ? 'aim met' : 'AIM NOT MET'}; recording +${i.recordingOverheadPercent}% (+${i.recordingOverheadToVerdictPercent}% to the verdict) → ${i.meetsAims.recording ? 'aim met' : 'AIM NOT MET'}`,
     );
   }
   for (const run of r.concurrency?.runs ?? []) {

@@ -24,7 +24,17 @@ export function defaultFfmpegPath(): string {
   return process.env['FFMPEG_PATH'] ?? '/usr/bin/ffmpeg';
 }
 
-/** The ffmpeg command line: JPEG frames in, H.264/yuv420p mp4 that browsers play out. */
+/**
+ * The ffmpeg command line: timestamped JPEG frames in, H.264/yuv420p mp4 that browsers play and seek.
+ *
+ * The input is IVF (a 32-byte header, then per frame its size and its timestamp) carrying MJPEG, so
+ * each distinct screen state is sent and decoded once, stamped with the output frame it belongs to;
+ * the `fps` filter repeats it until the next one, which keeps a constant frame rate (and the video's
+ * timeline equal to wall time) without sending or decoding repeats. x264 `ultrafast` with
+ * `zerolatency` keeps no lookahead, so memory stays small and the file is done as soon as the last
+ * frame is in; a keyframe every second (`-g fps`) lets players seek. The mp4 is written with its
+ * index first (`+faststart`) to a file of its own and renamed into place when complete.
+ */
 export function ffmpegArgs(options: EncoderOptions): string[] {
   const { width, height, fps } = options;
   return [
@@ -33,35 +43,52 @@ export function ffmpegArgs(options: EncoderOptions): string[] {
     'error',
     '-y',
     '-f',
-    'image2pipe',
-    '-c:v',
-    'mjpeg',
-    '-framerate',
-    String(fps),
+    'ivf',
     '-i',
     'pipe:0',
     '-vf',
-    `scale=${width}:${height}:force_original_aspect_ratio=decrease:force_divisible_by=2,pad=${width}:${height}:(ow-iw)/2:(oh-ih)/2:color=white,format=yuv420p`,
+    `scale=${width}:${height}:force_original_aspect_ratio=decrease:force_divisible_by=2,pad=${width}:${height}:(ow-iw)/2:(oh-ih)/2:color=white,format=yuv420p,fps=${fps}`,
     '-c:v',
     'libx264',
     '-preset',
-    'veryfast',
+    'ultrafast',
+    '-tune',
+    'zerolatency',
     '-crf',
-    '26',
+    '28',
+    '-g',
+    String(fps),
+    '-threads',
+    '1',
     '-pix_fmt',
     'yuv420p',
-    '-r',
-    String(fps),
     '-movflags',
     '+faststart',
     '-an',
+    '-f',
+    'mp4',
     options.outputPath,
   ];
 }
 
+/** The IVF file header: MJPEG frames whose timestamps count output frames (time base 1/fps). */
+export function ivfHeader(width: number, height: number, fps: number): Buffer {
+  const header = Buffer.alloc(32);
+  header.write('DKIF', 0, 'latin1');
+  header.writeUInt16LE(0, 4); // version
+  header.writeUInt16LE(32, 6); // header size
+  header.write('MJPG', 8, 'latin1');
+  header.writeUInt16LE(width, 12);
+  header.writeUInt16LE(height, 14);
+  header.writeUInt32LE(fps, 16); // time base denominator
+  header.writeUInt32LE(1, 20); // time base numerator
+  return header;
+}
+
 /**
- * One ffmpeg child fed JPEG frames on stdin. Every failure (missing binary, EPIPE when ffmpeg dies,
- * a non-zero exit) is recorded and reported by `finish()`; none of them throws or crashes the process.
+ * One ffmpeg child fed timestamped JPEG frames on stdin. Every failure (missing binary, EPIPE when
+ * ffmpeg dies, a non-zero exit) is recorded and reported by `finish()`; none of them throws or
+ * crashes the process.
  */
 export class FfmpegEncoder {
   private readonly child: ChildProcess;
@@ -70,6 +97,7 @@ export class FfmpegEncoder {
   private readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   private framesWritten = 0;
   private framesDropped = 0;
+  private lastIndex = -1;
 
   constructor(options: EncoderOptions, spawnEncoder: SpawnEncoder = defaultSpawn) {
     const command = options.ffmpegPath ?? defaultFfmpegPath();
@@ -88,8 +116,10 @@ export class FfmpegEncoder {
     this.child.stderr?.on('data', (chunk: Buffer) => {
       this.stderr = (this.stderr + chunk.toString()).slice(-STDERR_KEEP);
     });
+    this.child.stdin?.write(ivfHeader(options.width, options.height, options.fps));
   }
 
+  /** Distinct frames written. */
   get frames(): number {
     return this.framesWritten;
   }
@@ -98,18 +128,33 @@ export class FfmpegEncoder {
     return this.framesDropped;
   }
 
+  /** The output frame the last written frame starts at (-1 before the first). */
+  get lastFrameIndex(): number {
+    return this.lastIndex;
+  }
+
   get error(): string | undefined {
     return this.failure;
   }
 
-  write(frame: Buffer): void {
+  /**
+   * Shows `jpeg` from output frame `index` (counted at the encoder's fps from the start) until the
+   * next frame written. Indexes must grow; a frame for an index already written is ignored.
+   */
+  writeFrame(jpeg: Buffer, index: number): void {
     const stdin = this.child.stdin;
     if (this.failure || !stdin || stdin.destroyed || stdin.writableEnded) return;
+    if (index <= this.lastIndex) return;
     if (stdin.writableLength > MAX_BUFFERED_BYTES) {
       this.framesDropped += 1;
       return;
     }
-    stdin.write(frame);
+    const header = Buffer.alloc(12);
+    header.writeUInt32LE(jpeg.length, 0);
+    header.writeBigUInt64LE(BigInt(index), 4);
+    stdin.write(header);
+    stdin.write(jpeg);
+    this.lastIndex = index;
     this.framesWritten += 1;
   }
 

@@ -146,4 +146,9 @@ export {
   type WaitForTextStep,
   type WaitStep,
 } from './step-types.js';
-export { VideoRecorder, type VideoRecorderOptions, type VideoResult } from './video-recorder.js';
+export {
+  type RecordedVideo,
+  VideoRecorder,
+  type VideoRecorderOptions,
+  type VideoResult,
+} from './video-recorder.js';

@@ -2,7 +2,7 @@ import type { Page } from 'puppeteer-core';
 import type { AgentLog } from './agent-log.js';
 import { interpretQuery, runInterpreter, type RunResult } from './interpreter-agent.js';
 import type { RunLimits } from './run-limits.js';
-import type { VideoResult } from './video-recorder.js';
+import type { RecordedVideo } from './video-recorder.js';
 import { type RunVideoOptions, withVideo } from './with-video.js';
 
 export interface InstructionTestOptions {
@@ -24,12 +24,13 @@ export interface InstructionTestOptions {
 export interface InstructionTestResult extends RunResult {
   /** True when the query was rejected before any browser work (steps not understood). */
   rejected: boolean;
-  video?: VideoResult;
+  /** The capture ended with the final state; `video.finished` says when the file is complete. */
+  video?: RecordedVideo;
 }
 
 /**
  * One natural-language test from query to verdict: parse (reject early), record, run, and always
- * finalise the video, whatever happened in between.
+ * end the video's capture, whatever happened in between (the encoder finishes the file after).
  */
 export async function runInstructionTest(options: InstructionTestOptions): Promise<InstructionTestResult> {
   const { log } = options;

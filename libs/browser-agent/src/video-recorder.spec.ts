@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -20,6 +21,17 @@ const BUTTON_PAGE = html(
   <button id="b" style="position:absolute;left:540px;top:300px;width:200px;height:80px;font-size:20px;background:#eee;border:1px solid #888">Press me</button>
   <p id="out"></p>
   <script>document.getElementById('b').addEventListener('click', () => { document.getElementById('out').textContent = 'Clicked'; });</script>`,
+);
+
+/** The last step turns the whole page green: the video must end on it. */
+const FINAL_GREEN = { r: 0, g: 170, b: 70 } as const;
+const PAINT_PAGE = html(
+  'Paint page',
+  `<h1>Final state</h1>
+  <button id="p" style="position:absolute;left:40px;top:120px;width:160px;height:60px">Paint it</button>
+  <script>document.getElementById('p').addEventListener('click', () => {
+    document.body.style.background = 'rgb(${FINAL_GREEN.r},${FINAL_GREEN.g},${FINAL_GREEN.b})';
+  });</script>`,
 );
 
 interface Probe {
@@ -56,28 +68,45 @@ async function probe(path: string): Promise<Probe> {
   };
 }
 
-/** Pixels of the last frame close to the cursor's colour (decoded through H.264 and yuv420p). */
-async function cursorPixelsInLastFrame(path: string): Promise<number> {
+/** Timestamps (s) of the keyframes, the places a player can seek to without decoding from earlier. */
+async function keyframeTimes(path: string): Promise<number[]> {
+  const { stdout } = await run('ffprobe', [
+    '-v',
+    'error',
+    '-skip_frame',
+    'nokey',
+    '-select_streams',
+    'v:0',
+    '-show_frames',
+    '-show_entries',
+    'frame=pts_time',
+    '-of',
+    'csv=p=0',
+    path,
+  ]);
+  return stdout
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .map((line) => Number(line.split(',')[0]));
+}
+
+/** The video's very last frame as RGB (decoded through H.264 and yuv420p): every frame of its last second, the last kept. */
+async function lastFrameRgb(path: string): Promise<Buffer> {
   const { stdout } = await run(
     'ffmpeg',
-    [
-      '-v',
-      'error',
-      '-sseof',
-      '-0.3',
-      '-i',
-      path,
-      '-frames:v',
-      '1',
-      '-f',
-      'rawvideo',
-      '-pix_fmt',
-      'rgb24',
-      '-',
-    ],
-    { encoding: 'buffer', maxBuffer: 16 * 1024 * 1024 },
+    ['-v', 'error', '-sseof', '-1', '-i', path, '-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'],
+    { encoding: 'buffer', maxBuffer: 128 * 1024 * 1024 },
   );
   const rgb = stdout as unknown as Buffer;
+  const frame = 1280 * 720 * 3;
+  expect(rgb.length % frame).toBe(0);
+  return rgb.subarray(rgb.length - frame);
+}
+
+/** Pixels of the last frame close to the cursor's colour. */
+async function cursorPixelsInLastFrame(path: string): Promise<number> {
+  const rgb = await lastFrameRgb(path);
   let count = 0;
   for (let i = 0; i + 2 < rgb.length; i += 3) {
     const r = rgb[i]!;
@@ -94,7 +123,7 @@ describe('VideoRecorder (real Chromium and ffmpeg)', () => {
   let dir: string;
 
   beforeAll(async () => {
-    site = await serveLocalSite({ '/': BUTTON_PAGE });
+    site = await serveLocalSite({ '/': BUTTON_PAGE, '/paint': PAINT_PAGE });
     browser = await launchLocalBrowser();
     dir = await mkdtemp(join(tmpdir(), 'browser-agent-video-'));
   });
@@ -118,20 +147,23 @@ describe('VideoRecorder (real Chromium and ffmpeg)', () => {
         limits: { assertionTimeoutMs: 500 },
         video: { outputPath, fps: 10 },
       });
-      return { result, outputPath };
+      // The capture has ended; the encoder finishes the file on its own, off the run's path.
+      const video = await result.video?.finished;
+      return { result, video, outputPath };
     } finally {
       await context.close();
     }
   }
 
   it('records a passing run as H.264/yuv420p mp4 with the drawn cursor where the click happened', async () => {
-    const { result, outputPath } = await record(
+    const { result, video, outputPath } = await record(
       'passing',
       `open $SITE/\nwait 500 ms\nclick "Press me"\nthe page shows "Clicked"`,
       true,
     );
     expect(result.verdict).toBe('succeeded');
-    expect(result.video).toMatchObject({ ok: true, path: outputPath });
+    expect(result.video).toMatchObject({ captured: true, path: outputPath });
+    expect(video).toMatchObject({ ok: true, path: outputPath });
     const info = await probe(outputPath);
     expect(info).toMatchObject({ codec: 'h264', pixFmt: 'yuv420p', width: 1280, height: 720 });
     expect(info.duration).toBeGreaterThan(0.5);
@@ -139,17 +171,78 @@ describe('VideoRecorder (real Chromium and ffmpeg)', () => {
   });
 
   it('records a failing run too, and draws no cursor without highlightMouse', async () => {
-    const { result, outputPath } = await record(
+    const { result, video, outputPath } = await record(
       'failing',
       `open $SITE/\nclick "Press me"\nthe page shows "Something else"`,
       false,
     );
     expect(result.verdict).toBe('failed');
-    expect(result.video?.ok).toBe(true);
+    expect(video?.ok).toBe(true);
     const info = await probe(outputPath);
     expect(info).toMatchObject({ codec: 'h264', pixFmt: 'yuv420p' });
     expect(info.duration).toBeGreaterThan(0.5);
     expect(await cursorPixelsInLastFrame(outputPath)).toBeLessThan(20);
+  });
+
+  it('ends on the final state of the page, which the last step made, with nothing to wait for', async () => {
+    const { result, video, outputPath } = await record('final', `open $SITE/paint\nclick "Paint it"`, false);
+    expect(result.verdict).toBe('succeeded');
+    expect(video?.ok).toBe(true);
+    const rgb = await lastFrameRgb(outputPath);
+    // Bottom left, away from the heading and the button: the body's new colour (H.264 shifts it a little).
+    const at = (720 - 40) * 1280 * 3 + 40 * 3;
+    const [r, g, b] = [rgb[at]!, rgb[at + 1]!, rgb[at + 2]!];
+    expect(Math.abs(r - FINAL_GREEN.r)).toBeLessThan(25);
+    expect(Math.abs(g - FINAL_GREEN.g)).toBeLessThan(25);
+    expect(Math.abs(b - FINAL_GREEN.b)).toBeLessThan(25);
+  });
+
+  it('writes a keyframe at least every second, so players can seek anywhere', async () => {
+    const { video, outputPath } = await record(
+      'seekable',
+      `open $SITE/\nwait 2500 ms\nclick "Press me"`,
+      true,
+    );
+    expect(video?.ok).toBe(true);
+    const info = await probe(outputPath);
+    expect(info.duration).toBeGreaterThan(2.5);
+    const keys = await keyframeTimes(outputPath);
+    expect(keys[0]).toBe(0);
+    const gaps = keys.slice(1).map((t, i) => t - keys[i]!);
+    expect(Math.max(...gaps, info.duration - keys.at(-1)!)).toBeLessThanOrEqual(1.0001);
+  });
+
+  it('puts nothing at the output path until the file is complete, and a whole mp4 once it is', async () => {
+    const context = await browser.createBrowserContext();
+    try {
+      const page = await context.newPage();
+      const outputPath = join(dir, 'atomic.mp4');
+      const recorder = new VideoRecorder({ outputPath });
+      await recorder.start(page);
+      await page.goto(`${site.url}/`);
+      await page.click('#b');
+      const recorded = await recorder.stopCapture();
+      expect(recorded.captured).toBe(true);
+      // The capture is over and the page may go; the encoder is still finishing the file elsewhere.
+      expect(existsSync(outputPath)).toBe(false);
+      await context.close();
+      const video = await recorded.finished;
+      expect(video).toMatchObject({ ok: true, path: outputPath });
+      const info = await probe(outputPath);
+      expect(info).toMatchObject({ codec: 'h264', width: 1280, height: 720 });
+      expect(info.duration).toBeGreaterThan(0);
+      // Nothing is left behind beside it.
+      expect((await readdir(dir)).filter((name) => name.includes('atomic'))).toEqual(['atomic.mp4']);
+    } finally {
+      await context.close().catch(() => undefined);
+    }
+  });
+
+  it('records a run of a single step', async () => {
+    const { video, outputPath } = await record('single', `open $SITE/`, false);
+    expect(video?.ok).toBe(true);
+    const info = await probe(outputPath);
+    expect(info.duration).toBeGreaterThan(0);
   });
 
   it('reports a missing ffmpeg instead of crashing', async () => {

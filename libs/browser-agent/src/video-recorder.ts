@@ -1,3 +1,6 @@
+import { randomUUID } from 'node:crypto';
+import { rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import type { CDPSession, Frame, Page } from 'puppeteer-core';
 import { CursorOverlay } from './cursor-overlay.js';
 import { FfmpegEncoder, type SpawnEncoder } from './ffmpeg-encoder.js';
@@ -13,19 +16,37 @@ export interface VideoRecorderOptions {
   highlightMouse?: boolean;
   ffmpegPath?: string;
   jpegQuality?: number;
-  /** Keeps recording this long after `stop()` is called, so the video shows the final state. Default 600 ms. */
-  tailMs?: number;
   spawnEncoder?: SpawnEncoder;
 }
 
+/** A finished video file (or why there is none). */
 export interface VideoResult {
   ok: boolean;
   path: string;
-  /** Frames written to the encoder (the constant-rate stream, repeats included). */
+  /** Distinct frames sent to the encoder (it repeats each until the next, at a constant rate). */
   frames: number;
   durationMs: number;
   error?: string;
 }
+
+/**
+ * A recording whose capture has stopped: the final state of the page is in it and the browser is
+ * no longer needed. The encoder finishes the file in the background; `finished` says when it is
+ * complete at `path` (nothing is at `path` before that).
+ */
+export interface RecordedVideo {
+  path: string;
+  /** False when nothing could be captured; `error` says why and `finished` resolves not ok. */
+  captured: boolean;
+  /** Length of the video: from the first frame after the first navigation to the final state. */
+  durationMs: number;
+  error?: string;
+  /** Resolves once the file is complete at `path`, or with why it is not; never rejects. */
+  finished: Promise<VideoResult>;
+}
+
+/** How long the video shows the final state after the run ended (video time; nobody waits for it). */
+const FINAL_HOLD_MS = 500;
 
 interface ScreencastFrame {
   data: string;
@@ -33,27 +54,32 @@ interface ScreencastFrame {
 }
 
 /**
- * Records one page as an H.264 mp4 from its first navigation until `stop()`.
+ * Records one page as an H.264 mp4 from its first navigation until `stopCapture()`.
  *
- * Chromium's screencast only sends a frame when something on screen changes, so frames are written
- * on a clock instead: each tick repeats the latest frame as often as needed to keep a constant rate,
- * which keeps the video's timeline equal to wall time. Puppeteer's own `page.screencast()` is not used
- * because it crashes the process with EPIPE against Debian's ffmpeg 5.1.
+ * Chromium's screencast sends a frame only when something on screen changes. Each one is stamped
+ * with the output frame (at `fps`) it arrived in; of several in one output frame only the latest is
+ * sent, and the encoder repeats each until the next (see `ffmpegArgs`), so nothing is resent while
+ * the screen stands still and the video's timeline follows wall time. When capture stops, a
+ * screenshot is the last frame: it shows the final state at once, where waiting for the screencast
+ * to deliver it would take a few frames. Puppeteer's own `page.screencast()` is not used because it
+ * crashes the process with EPIPE against Debian's ffmpeg 5.1.
  */
 export class VideoRecorder {
   private readonly width: number;
   private readonly height: number;
   private readonly fps: number;
+  private readonly partialPath: string;
   private encoder: FfmpegEncoder | undefined;
   private session: CDPSession | undefined;
   private page: Page | undefined;
-  private ticker: NodeJS.Timeout | undefined;
-  private latest: Buffer | undefined;
+  /** The latest frame of the output frame it arrived in, not yet sent (base64, decoded when sent). */
+  private pending: { data: string; index: number } | undefined;
+  /** The last frame sent, to repeat at the end when the final screenshot cannot be taken. */
+  private lastSent: Buffer | undefined;
   private live = false;
   private startedAt = 0;
-  private written = 0;
-  private stopped: Promise<VideoResult> | undefined;
-  private finished = false;
+  private capturing = true;
+  private stopped: Promise<RecordedVideo> | undefined;
   private setupError: string | undefined;
 
   constructor(private readonly options: VideoRecorderOptions) {
@@ -61,6 +87,9 @@ export class VideoRecorder {
     this.height = options.height ?? 720;
     this.fps = options.fps ?? 12;
     if (this.width % 2 !== 0 || this.height % 2 !== 0) throw new Error('video width and height must be even');
+    // Written beside the final file (same file system: the rename is atomic) and renamed when complete.
+    const out = options.outputPath;
+    this.partialPath = join(dirname(out), `.${basename(out)}.${randomUUID().slice(0, 8)}.partial`);
   }
 
   /** Starts recording `page`. Call before the first navigation; frames before it are not kept. */
@@ -68,10 +97,9 @@ export class VideoRecorder {
     if (this.page) throw new Error('this recorder has already been started');
     this.page = page;
     try {
-      if (this.options.highlightMouse) await CursorOverlay.for(page).install();
       this.encoder = new FfmpegEncoder(
         {
-          outputPath: this.options.outputPath,
+          outputPath: this.partialPath,
           width: this.width,
           height: this.height,
           fps: this.fps,
@@ -79,6 +107,7 @@ export class VideoRecorder {
         },
         this.options.spawnEncoder,
       );
+      if (this.options.highlightMouse) await CursorOverlay.for(page).install();
       this.live = !/^(?:about:blank)?$/.test(page.url());
       page.on('framenavigated', this.onNavigated);
       const session = await page.createCDPSession();
@@ -86,22 +115,33 @@ export class VideoRecorder {
       session.on('Page.screencastFrame', (frame: ScreencastFrame) => this.onFrame(frame));
       await session.send('Page.startScreencast', {
         format: 'jpeg',
-        quality: this.options.jpegQuality ?? 80,
+        quality: this.quality,
         maxWidth: this.width,
         maxHeight: this.height,
         everyNthFrame: 1,
       });
-      this.ticker = setInterval(() => this.catchUp(), Math.max(10, Math.floor(1000 / this.fps / 2)));
     } catch (error) {
-      // A recorder that cannot start must not fail the test; stop() reports it.
+      // A recorder that cannot start must not fail the test; stopCapture() reports it.
       this.setupError = `could not start recording: ${error instanceof Error ? error.message : String(error)}`;
     }
   }
 
-  /** Finalises the file (also after a failed test). Safe to call more than once. */
-  stop(): Promise<VideoResult> {
-    this.stopped ??= this.finish();
+  /**
+   * Ends the capture with the page's final state and lets go of the page (close it afterwards);
+   * the encoder finishes the file in the background (`finished`). Safe to call more than once.
+   */
+  stopCapture(): Promise<RecordedVideo> {
+    this.stopped ??= this.endCapture();
     return this.stopped;
+  }
+
+  /** Stops capturing and waits for the finished file (also after a failed test). */
+  async stop(): Promise<VideoResult> {
+    return (await this.stopCapture()).finished;
+  }
+
+  private get quality(): number {
+    return this.options.jpegQuality ?? 80;
   }
 
   private readonly onNavigated = (frame: Frame) => {
@@ -109,82 +149,89 @@ export class VideoRecorder {
       this.live = true;
   };
 
+  /** The output frame `at` (ms since the epoch) falls in. */
+  private indexAt(at: number): number {
+    return Math.floor(((at - this.startedAt) * this.fps) / 1000);
+  }
+
   private onFrame(frame: ScreencastFrame): void {
     void this.session?.send('Page.screencastFrameAck', { sessionId: frame.sessionId }).catch(() => undefined);
-    if (!this.live || this.finished) return;
-    this.latest = Buffer.from(frame.data, 'base64');
-    if (this.startedAt === 0) {
-      this.startedAt = Date.now();
-      this.encoder?.write(this.latest);
-      this.written = 1;
-    }
+    if (!this.live || !this.capturing || !this.encoder) return;
+    const now = Date.now();
+    if (this.startedAt === 0) this.startedAt = now;
+    const index = this.indexAt(now);
+    if (this.pending && this.pending.index < index) this.flushPending();
+    this.pending = { data: frame.data, index };
   }
 
-  /** Writes the latest frame as many times as the wall clock says are due. */
-  private catchUp(): void {
-    if (!this.latest || this.startedAt === 0 || !this.encoder) return;
-    const due = Math.floor(((Date.now() - this.startedAt) * this.fps) / 1000) + 1;
-    while (this.written < due) {
-      this.encoder.write(this.latest);
-      this.written += 1;
-    }
+  private flushPending(): void {
+    if (!this.pending || !this.encoder) return;
+    const image = Buffer.from(this.pending.data, 'base64');
+    this.encoder.writeFrame(image, this.pending.index);
+    this.lastSent = image;
+    this.pending = undefined;
   }
 
-  private async finish(): Promise<VideoResult> {
+  private async endCapture(): Promise<RecordedVideo> {
     const path = this.options.outputPath;
-    // The last step's effect reaches the screencast a few frames later; without a tail the video
-    // would end just before the state the test finished in.
-    if (this.startedAt !== 0 && !this.setupError) await delay(this.options.tailMs ?? 600);
-    if (this.ticker) clearInterval(this.ticker);
+    this.capturing = false;
     this.page?.off('framenavigated', this.onNavigated);
-    this.catchUp();
-    this.finished = true;
-    if (this.session) {
-      await this.session.send('Page.stopScreencast').catch(() => undefined);
-    }
-    if (this.written === 0 && this.encoder && this.session && !this.setupError) {
-      // Nothing changed on screen after the first navigation (or there was none): keep one still second.
-      const still = await this.session
-        .send('Page.captureScreenshot', { format: 'jpeg', quality: this.options.jpegQuality ?? 80 })
-        .catch(() => undefined);
-      if (still) {
-        const image = Buffer.from(still.data, 'base64');
-        for (let i = 0; i < this.fps; i++) this.encoder.write(image);
-        this.written = this.fps;
+    const failed = (error: string): RecordedVideo => {
+      this.encoder?.kill();
+      void rm(this.partialPath, { force: true });
+      const result: VideoResult = { ok: false, path, frames: 0, durationMs: 0, error };
+      return { path, captured: false, durationMs: 0, error, finished: Promise.resolve(result) };
+    };
+    const encoder = this.encoder;
+    if (!encoder) return failed(this.setupError ?? 'recording never started');
+    // The screen as the run left it: a screenshot is taken from a fresh frame.
+    const still = this.session && !this.setupError ? await this.screenshot(this.session) : undefined;
+    await this.session?.detach().catch(() => undefined);
+    if (this.setupError) return failed(this.setupError);
+    if (this.startedAt === 0) {
+      // Nothing changed on screen after the first navigation (or there was none): one still second.
+      if (!still) return failed('no frames were captured');
+      this.startedAt = Date.now();
+      encoder.writeFrame(still, 0);
+      encoder.writeFrame(still, this.fps - 1);
+    } else {
+      this.flushPending();
+      const last = still ?? this.lastSent;
+      if (last) {
+        const index = Math.max(this.indexAt(Date.now()), encoder.lastFrameIndex + 1);
+        encoder.writeFrame(last, index);
+        // A player stops on the last frame; held a moment, the final state is also seen playing.
+        encoder.writeFrame(last, index + Math.round((this.fps * FINAL_HOLD_MS) / 1000));
       }
     }
-    await this.session?.detach().catch(() => undefined);
-    const durationMs = Math.round((this.written * 1000) / this.fps);
-    if (!this.encoder)
-      return {
-        ok: false,
-        path,
-        frames: 0,
-        durationMs: 0,
-        error: this.setupError ?? 'recording never started',
-      };
-    if (this.written === 0) {
-      this.encoder.kill();
-      return {
-        ok: false,
-        path,
-        frames: 0,
-        durationMs: 0,
-        error: this.setupError ?? 'no frames were captured',
-      };
-    }
-    const result = await this.encoder.finish();
-    const error = this.setupError ?? result.error;
-    return {
-      ok: result.ok && !this.setupError,
-      path,
-      frames: this.written,
-      durationMs,
-      ...(error ? { error } : {}),
-    };
+    const frames = encoder.frames;
+    const durationMs = Math.round(((encoder.lastFrameIndex + 1) * 1000) / this.fps);
+    if (encoder.error) return failed(encoder.error);
+    const finished = this.finishFile(encoder, frames, durationMs);
+    return { path, captured: true, durationMs, finished };
   }
-}
 
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+  private async screenshot(session: CDPSession): Promise<Buffer | undefined> {
+    const shot = await session
+      .send('Page.captureScreenshot', { format: 'jpeg', quality: this.quality, optimizeForSpeed: true })
+      .catch(() => undefined);
+    return shot ? Buffer.from(shot.data, 'base64') : undefined;
+  }
+
+  private async finishFile(encoder: FfmpegEncoder, frames: number, durationMs: number): Promise<VideoResult> {
+    const path = this.options.outputPath;
+    const result = await encoder.finish();
+    let error = result.error;
+    if (result.ok) {
+      error = await rename(this.partialPath, path).then(
+        () => undefined,
+        (cause: Error) => `the finished video could not be moved into place: ${cause.message}`,
+      );
+    }
+    if (error) {
+      await rm(this.partialPath, { force: true }).catch(() => undefined);
+      return { ok: false, path, frames, durationMs, error };
+    }
+    return { ok: true, path, frames, durationMs };
+  }
 }

@@ -71,7 +71,7 @@ export class InterpreterAgentRunner implements AgentRunner {
         verdict: result.verdict,
         summary: summaryWithBlocks(result.summary, session, agentLog),
         steps: result.steps.map(toJobStep),
-        videoWritten: Boolean(result.video?.ok),
+        videoWritten: (await result.video?.finished)?.ok === true,
         ...(result.screenshot ? { screenshot: result.screenshot } : {}),
         ...(result.verdict === 'failed' && result.rejected ? { error: INSTRUCTIONS_NOT_UNDERSTOOD } : {}),
       };

@@ -116,7 +116,7 @@ export class LlmAgentRunner implements AgentRunner {
         verdict: result.verdict,
         summary: summaryWithBlocks(result.summary, session, agentLog),
         steps: result.steps.map(toJobStep),
-        videoWritten: Boolean(result.video?.ok),
+        videoWritten: (await result.video?.finished)?.ok === true,
         ...(screenshot ? { screenshot } : {}),
         ...(result.endedBy !== 'done' ? { error: result.endedBy } : {}),
       };
