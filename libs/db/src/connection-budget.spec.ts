@@ -70,6 +70,36 @@ async function hold(client: MainClient | TenantClient): Promise<pg.PoolClient> {
   return sqlPool(client).connect();
 }
 
+describe('ConnectionBudget slots', () => {
+  it('lets the main database past tenants that wait on their share, and a freed slot goes to the waiting tenant', async () => {
+    const budget = new ConnectionBudget({ size: 3, reservedForMain: 1, waitMs: 10_000 });
+    const tenantSlots = [await budget.acquire('tenant'), await budget.acquire('tenant')];
+    const order: string[] = [];
+    const tenantWaiting = budget.acquire('tenant').then((release) => (order.push('tenant'), release));
+    // The tenants' share (3 - 1) is full, the main database's slot is free: no waiting.
+    const main = await budget.acquire('main');
+    expect(budget.stats()).toMatchObject({ main: 1, tenant: 2, waiting: 1 });
+    main();
+    tenantSlots[0]!();
+    (await tenantWaiting)();
+    expect(order).toEqual(['tenant']);
+    tenantSlots[1]!();
+    expect(budget.stats()).toMatchObject({ main: 0, tenant: 0, waiting: 0, peak: 3 });
+  });
+
+  it('refuses sizes that leave no slot for tenants, and counts the waits that ran out', async () => {
+    expect(() => new ConnectionBudget({ size: 1, waitMs: 100 })).toThrow(/size/);
+    expect(() => new ConnectionBudget({ size: 2, reservedForMain: 2, waitMs: 100 })).toThrow(/tenants/);
+    const budget = new ConnectionBudget({ size: 2, reservedForMain: 1, waitMs: 50 });
+    const held = await budget.acquire('tenant');
+    await expect(budget.acquire('tenant')).rejects.toBeInstanceOf(ConnectionBudgetError);
+    expect(budget.stats()).toMatchObject({ tenant: 1, waiting: 0, timedOut: 1 });
+    held();
+    held(); // a second release changes nothing
+    expect(budget.stats().tenant).toBe(0);
+  });
+});
+
 describe('ConnectionBudget over real pools', () => {
   it('keeps every pool of the process together within the budget, however many tenants are busy', async () => {
     const name = appName();
