@@ -85,6 +85,44 @@ describe('POST /v1/admin/token-check', () => {
   });
 });
 
+describe('POST /v1/admin/validate', () => {
+  it.each([
+    ['create-project', { slug: 'admin' }, [{ field: 'slug', problem: '"admin" is reserved' }]],
+    ['create-project', { slug: 'fine-slug' }, []],
+    [
+      'smtp-settings',
+      { host: 'smtp.example.com', port: 70000, secure: false, from: 'a@b.test' },
+      [{ field: 'port', problem: 'must be a whole number from 1 to 65535' }],
+    ],
+    [
+      'add-domain',
+      { domain: '10.0.0.1' },
+      [{ field: 'domain', problem: 'must be a host name, not an IP address' }],
+    ],
+    [
+      'test-mail',
+      { to: 'nobody' },
+      [{ field: 'to', problem: 'must be a mail address such as you@example.com' }],
+    ],
+    ['auth-settings', { enabled: true }, [{ field: 'emailPassword', problem: 'is required' }]],
+  ])('checks a %s body as its endpoint would, answering 200: %j', async (form, values, problems) => {
+    const res = await asAdmin('POST', '/v1/admin/validate', { form, values });
+    expect({ status: res.status, body: res.body }).toEqual({ status: 200, body: { problems } });
+  });
+
+  it('refuses an unknown form, a body that is not an object, and a missing admin token', async () => {
+    const unknown = await asAdmin('POST', '/v1/admin/validate', { form: 'drop-tables', values: {} });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.message).toMatch(/^form must be one of/);
+    const notObject = await asAdmin('POST', '/v1/admin/validate', { form: 'create-project', values: [1] });
+    expect({ status: notObject.status, message: notObject.body.message }).toEqual({
+      status: 400,
+      message: 'values must be a JSON object',
+    });
+    expect((await admin.post('/v1/admin/validate', { form: 'create-project', values: {} })).status).toBe(401);
+  });
+});
+
 describe('GET /v1/projects/{id}/auth', () => {
   it('shows the saved settings and that the platform identity provider is not configured', async () => {
     const res = await asAdmin('GET', `/v1/projects/${project.id}/auth`);

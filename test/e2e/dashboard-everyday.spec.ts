@@ -291,6 +291,7 @@ describe.each(VIEWPORTS)('dashboard on a $name', ({ name, viewport }) => {
     expect(await visible(page, '#idp-client-id')).toBe(false);
     expect(await visible(page, '#platform-idp-missing')).toBe(true);
     expect(await text(page, '#platform-idp-missing')).toMatch(/not configured/);
+    await shot('auth-platform');
     // Keyboard: the radio group is reached with Tab and changed with the arrow keys.
     await page.focus('input[name="idpMode"][value="platform"]');
     await page.keyboard.press('ArrowDown');
@@ -398,6 +399,7 @@ describe.each(VIEWPORTS)('dashboard on a $name', ({ name, viewport }) => {
     expect(await text(page, '#smtp-from-error')).toBe(
       'Must be a mail address, optionally with a name: "Acme <no-reply@acme.com>".',
     );
+    await shot('settings-error');
     await page.click('#smtp-from', { count: 3 });
     await page.keyboard.type('Bare <no-reply@bare.test>');
     await page.keyboard.press('Enter');

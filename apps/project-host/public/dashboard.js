@@ -176,7 +176,8 @@ async function authPage() {
       ),
     );
     const pages = Math.max(1, Math.ceil(result.total / result.pageSize));
-    $('#users-page').textContent = `Page ${result.page} of ${pages} · ${result.total} users`;
+    $('#users-page').textContent =
+      `Page ${result.page} of ${pages} · ${result.total} ${result.total === 1 ? 'user' : 'users'}`;
     $('#users-prev').disabled = result.page <= 1;
     $('#users-next').disabled = result.page >= pages;
     $('#users').hidden = result.items.length === 0;
