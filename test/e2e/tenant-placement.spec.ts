@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { databaseUrl } from '../../libs/db/src/connection-url.js';
+import { tenantMigrationsDir } from '../../libs/db/src/migration-paths.js';
+import { latestTenantMigration } from '../../libs/db/src/tenant-upgrades.js';
 import { adminUrl, withClient } from '../../libs/db/src/testing/throwaway-database.js';
 import { setTenantReadOnly } from '../../libs/db/src/tenant-move.js';
 import { dropTenantDatabase, tenantDatabaseName } from '../../libs/db/src/tenant-provisioning.js';
@@ -13,7 +16,15 @@ import {
   startSecondPostgres,
   type SecondPostgres,
 } from '../support/second-postgres.js';
-import { strongPassword, uniqueEmail, UserClient } from '../support/user-client.js';
+import {
+  createTestProject,
+  dropTestProject,
+  strongPassword,
+  tenantQuery,
+  uniqueEmail,
+  UserClient,
+  type TestProject,
+} from '../support/user-client.js';
 import { ADMIN_TOKEN, deploy } from './project-code-harness.js';
 import {
   decodeJwt,
@@ -205,6 +216,21 @@ describeTwoServers('tenant databases on two Postgres servers', () => {
     expect(await databasesOn(FIRST)).not.toContain(tenantDatabaseName(project.id));
   });
 
+  it('GET /v1/tenant-servers shows each server with its capacity and projects, never its URL', async () => {
+    const res = await admin.get('/v1/tenant-servers');
+    expect(res.status).toBe(200);
+    const body = res.json as {
+      latest: string;
+      servers: { server: string; capacity: number; projects: number }[];
+    };
+    expect(body.latest).toMatch(/^\d{14}_/);
+    const byName = new Map(body.servers.map((server) => [server.server, server]));
+    const count = (server: string) => projects.filter((project) => project.server === server).length;
+    expect(byName.get(FIRST)).toMatchObject({ capacity: 1, projects: count(FIRST), listed: true });
+    expect(byName.get(SECOND)).toMatchObject({ capacity: 2, projects: count(SECOND), listed: true });
+    expect(res.text).not.toContain('postgresql://');
+  });
+
   describe('moving a project to another server', () => {
     const move = (project: Project, server: string) =>
       admin.post(`/v1/projects/${project.id}/move`, { server });
@@ -300,6 +326,14 @@ describeTwoServers('tenant databases on two Postgres servers', () => {
       const unexpected = answers.filter(
         (a) => a.status !== 201 && !(a.status === 503 && a.code === 'temporarily_unavailable'),
       );
+      if (unexpected.length)
+        process.stderr.write(
+          host.app
+            .output()
+            .split('\n')
+            .filter((l) => /"level":50|error/i.test(l))
+            .join('\n'),
+        );
       expect(unexpected).toEqual([]);
       const created = answers.filter((a) => a.status === 201).map((a) => a.email);
       expect(created.length).toBeGreaterThan(0);
@@ -354,3 +388,92 @@ function fixture(name: string): Record<string, string> {
   walk(root);
   return files;
 }
+
+// A host never serves a tenant whose platform_auth is behind its migrations: it migrates it on
+// first use, and answers 503 temporarily_unavailable while that cannot be done. This host ships
+// one migration more than the repository (TENANT_MIGRATIONS_DIR) and sweeps nothing at boot, so
+// only the projects below meet the newer schema.
+describe('a tenant database behind the host’s migrations', () => {
+  const PROBE = '29991231000000_upgrade_probe';
+  let migrations: string;
+  let host: Host;
+  const created: TestProject[] = [];
+
+  const project = async (): Promise<TestProject> => {
+    const made = await createTestProject({ databaseUrl: infra.DATABASE_URL, port: host.port, smtpPort: 1 });
+    created.push(made);
+    // The version its row recorded when it was created, before this host's migration existed.
+    await mainQuery('UPDATE projects SET tenant_schema_version = $2 WHERE id = $1', [
+      made.id,
+      latestTenantMigration(),
+    ]);
+    return made;
+  };
+  const probe = (made: TestProject) =>
+    tenantQuery<{ t: string | null }>(
+      made.id,
+      "SELECT to_regclass('platform_auth.upgrade_probe')::text AS t",
+    );
+  const recorded = async (made: TestProject) =>
+    (
+      await mainQuery<{ v: string }>('SELECT tenant_schema_version AS v FROM projects WHERE id = $1', [
+        made.id,
+      ])
+    )[0]!.v;
+
+  beforeAll(async () => {
+    migrations = mkdtempSync(join(tmpdir(), 'tenant-migrations-'));
+    cpSync(tenantMigrationsDir(), migrations, { recursive: true });
+    mkdirSync(join(migrations, PROBE));
+    writeFileSync(
+      join(migrations, PROBE, 'migration.sql'),
+      'CREATE TABLE "platform_auth"."upgrade_probe" ("id" INTEGER PRIMARY KEY);\n',
+    );
+    host = await startProjectHost({
+      ...GENEROUS_LIMITS,
+      REDIS_PREFIX: `${infra.REDIS_PREFIX}-tenant-behind`,
+      TENANT_ADMIN_DATABASE_URL: adminUrl(),
+      TENANT_MIGRATIONS_DIR: migrations,
+      TENANT_UPGRADES_ON_BOOT: 'false',
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await host?.app.stop();
+    for (const made of created) await dropTestProject(infra.DATABASE_URL, made);
+    rmSync(migrations, { recursive: true, force: true });
+  });
+
+  it('is migrated before its first request is served, and its row records the new version', async () => {
+    const made = await project();
+    expect(await probe(made)).toEqual([{ t: null }]);
+    const res = await made.client.request('POST', '/api/user/auth/register', {
+      json: { email: uniqueEmail('behind'), password: strongPassword() },
+    });
+    expect(res.status).toBe(201);
+    expect(await probe(made)).toEqual([{ t: 'upgrade_probe' }]);
+    expect(await recorded(made)).toBe(PROBE);
+  });
+
+  it('answers 503 temporarily_unavailable while its migration fails, and serves it once it succeeds', async () => {
+    const made = await project();
+    // Something in the way of the new migration: it fails (and is rolled back) until removed.
+    await tenantQuery(made.id, 'CREATE TABLE platform_auth.upgrade_probe (x text)');
+    const email = uniqueEmail('behind');
+    const refused = await made.client.request('POST', '/api/user/auth/register', {
+      json: { email, password: strongPassword() },
+    });
+    expect(refused.status).toBe(503);
+    expect(refused.body.code).toBe('temporarily_unavailable');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(await tenantQuery(made.id, 'SELECT 1 FROM users WHERE email = $1', [email])).toEqual([]);
+    expect(await recorded(made)).toBe(latestTenantMigration());
+
+    await tenantQuery(made.id, 'DROP TABLE platform_auth.upgrade_probe');
+    const served = await made.client.request('POST', '/api/user/auth/register', {
+      json: { email, password: strongPassword() },
+    });
+    expect(served.status).toBe(201);
+    expect(await recorded(made)).toBe(PROBE);
+  });
+});

@@ -11,28 +11,45 @@ import {
 } from './tenant-provisioning.js';
 
 /**
- * Makes a tenant database read-only for every session (new ones by default; the open ones are
- * ended, so they reconnect as read-only): a write then fails with SQLSTATE 25006, which the
- * apps answer as 503 temporarily_unavailable. `false` lifts it again.
+ * Makes a tenant database read-only for every session (`false` lifts it again): a write then
+ * fails with SQLSTATE 25006, which the apps answer as 503 temporarily_unavailable. New sessions
+ * start read-only; the sessions opened before (read-write by default) are ended: idle ones at
+ * once, busy ones as soon as their statement or transaction is over (so a write in flight
+ * finishes and is copied), and whatever is still busy after `drainMs` is ended anyway.
  */
 export async function setTenantReadOnly(
   adminUrl: string,
   database: string,
   readOnly: boolean,
+  drainMs = 5_000,
 ): Promise<void> {
   await withClient(adminUrl, async (admin) => {
     const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
     if (!rowCount) throw new TenantDatabaseMissingError(database);
     const db = quoteIdent(database);
-    await admin.query(
-      readOnly
-        ? `ALTER DATABASE ${db} SET default_transaction_read_only = on`
-        : `ALTER DATABASE ${db} RESET default_transaction_read_only`,
-    );
-    await admin.query(
-      'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
-      [database],
-    );
+    if (!readOnly) {
+      await admin.query(`ALTER DATABASE ${db} RESET default_transaction_read_only`);
+      return;
+    }
+    await admin.query(`ALTER DATABASE ${db} SET default_transaction_read_only = on`);
+    const { rows } = await admin.query<{ at: Date }>('SELECT clock_timestamp() AS at');
+    const alteredAt = rows[0]!.at;
+    const older = `datname = $1 AND pid <> pg_backend_pid() AND backend_type = 'client backend' AND backend_start <= $2`;
+    const deadline = Date.now() + drainMs;
+    for (;;) {
+      await admin.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE ${older} AND state = 'idle'`,
+        [database, alteredAt],
+      );
+      const busy = await admin.query(`SELECT 1 FROM pg_stat_activity WHERE ${older}`, [database, alteredAt]);
+      if (!busy.rowCount) return;
+      if (Date.now() >= deadline) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE ${older}`, [
+      database,
+      alteredAt,
+    ]);
   });
 }
 

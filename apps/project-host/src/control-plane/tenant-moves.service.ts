@@ -16,6 +16,8 @@ import { TenantPlacementRepository } from './tenant-placement.repository.js';
 
 /** A move claimed longer ago than this was abandoned (its host died): another may take over. */
 const STALE_MOVE_MS = 30 * 60_000;
+/** How long the old copy stays (read-only) after the switch, for requests already on their way. */
+const DROP_GRACE_MS = 2_000;
 
 export interface MoveView {
   id: string;
@@ -107,6 +109,8 @@ export class TenantMovesService {
         'could not announce the move; other processes notice within seconds',
       ),
     );
+    // Requests that resolved the project before the switch finish on the old (read-only) copy first.
+    await new Promise((resolve) => setTimeout(resolve, DROP_GRACE_MS));
     await this.resources.tenants.delete(
       servers.databaseUrl({ tenantServer: from, tenantDatabase: database }),
     );
