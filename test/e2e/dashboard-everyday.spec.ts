@@ -207,6 +207,12 @@ describe.each(VIEWPORTS)('dashboard on a $name', ({ name, viewport }) => {
   /** After each flow: nothing went wrong in the console and the page fits the screen. */
   async function clean(): Promise<void> {
     expect(problems).toEqual([]);
+    // Nothing the page hides takes up room on screen.
+    expect(
+      await page.evaluate(
+        `[...document.querySelectorAll('[hidden]')].filter((e) => e.getClientRects().length > 0).map((e) => e.id || e.tagName)`,
+      ),
+    ).toEqual([]);
     if (name === 'phone') expect(await overflow(page)).toBeLessThanOrEqual(0);
   }
 
