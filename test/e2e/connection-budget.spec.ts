@@ -33,12 +33,14 @@ const BUDGET = 6;
 const PROJECTS = 24;
 const ADMIN_TOKEN = 'user-auth-admin-token-0123456789';
 const PREFIX = `${infra.REDIS_PREFIX}-connection-budget`;
-/** Project code that runs one ctx.db statement and answers what it got. */
+/** Project code that runs one ctx.db statement and answers what it got, or lets a failure through. */
 const SQL_API = {
   'api/sql.ts': `import { defineApi } from '@suite/platform-sdk';
     export default defineApi({ handler: async ({ db }) => {
       try { return { ok: (await db.query('SELECT 1 AS one')).rows }; } catch (e) { return { error: (e as Error).message }; }
     } });`,
+  'api/sql-uncaught.ts': `import { defineApi } from '@suite/platform-sdk';
+    export default defineApi({ handler: async ({ db }) => (await db.query('SELECT 1 AS one')).rows });`,
 };
 
 interface Served {
@@ -189,6 +191,11 @@ describe('the connection budget of a project host', () => {
       expect(busy.body).toEqual({
         error: 'ctx.db.query: every database connection of this host is in use; try again shortly',
       });
+      // Code that lets that error through: the project API answers the same 503, not a 500.
+      const uncaught = await coder.get('/api/sql-uncaught');
+      expect(uncaught.status).toBe(503);
+      expect(uncaught.body.code).toBe('temporarily_unavailable');
+      expect(uncaught.headers['retry-after']).toBe('2');
 
       // The main database keeps its own slot: requests that need it alone are served meanwhile.
       const main = await admin.get(`/v1/projects/${other.project.id}`, { bearer: ADMIN_TOKEN });
@@ -209,6 +216,7 @@ describe('the connection budget of a project host', () => {
     const again = await Promise.all(served.map(({ project, accessToken }) => project.client.me(accessToken)));
     expect(summary(again)).toEqual({ '200': PROJECTS });
     expect((await served[PROJECTS - 1]!.project.client.get('/api/sql')).body).toEqual({ ok: [{ one: 1 }] });
+    expect((await served[PROJECTS - 1]!.project.client.get('/api/sql-uncaught')).body).toEqual([{ one: 1 }]);
     expect(host.app.output()).not.toMatch(/too many clients|too many connections/i);
   });
 });

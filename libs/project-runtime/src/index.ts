@@ -19,6 +19,7 @@ export {
   type RouteAuth,
 } from './deployments/deployment-record.js';
 export { parseEnv } from './deployments/env-file.js';
+export { CONNECTIONS_BUSY, failedForConnections } from './effects/connections-busy.js';
 export { EffectError } from './effects/effect-error.js';
 export { RedisProjectMailBudget } from './effects/project-mail-budget.js';
 export { ProjectEffects } from './effects/project-effects.js';

@@ -1,7 +1,8 @@
 import { All, Controller, Logger, Req, Res, UseGuards } from '@nestjs/common';
-import { AuthError, AuthErrorCode } from '@suite/errors';
+import { AuthError, AuthErrorCode, RunnerError, RunnerErrorCode } from '@suite/errors';
 import {
   ActiveDeployments,
+  failedForConnections,
   SandboxError,
   SandboxPool,
   type ApiResult,
@@ -84,6 +85,14 @@ export class ProjectApiController {
       if (reason === 'unavailable' || reason === 'busy') {
         // The host cannot run code now; the caller may retry (the reason is in the host's log).
         throw new AuthError(AuthErrorCode.ProjectCodeUnavailable, undefined, { retryAfterSeconds: 5 });
+      }
+      if (failedForConnections(error)) {
+        // ctx.db found every database connection of this host taken, and the code let it through.
+        throw new RunnerError(
+          RunnerErrorCode.TemporarilyUnavailable,
+          'Every database connection of this server is in use; try again shortly.',
+          { retryAfterSeconds: 2 },
+        );
       }
       const overBudget = reason === 'timeout' || reason === 'cpu';
       void reply.status(overBudget ? 504 : 500).send({

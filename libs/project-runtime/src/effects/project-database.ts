@@ -13,6 +13,7 @@ import { PROJECT_RUNTIME_CONFIG } from '../runtime.config.js';
 import { RuntimeResources } from '../runtime.ports.js';
 import type { ProjectRuntimeConfig } from '../runtime.config.js';
 import { subscribeTenantMoves } from '../tenants/tenant-moves.js';
+import { CONNECTIONS_BUSY } from './connections-busy.js';
 import { EffectError } from './effect-error.js';
 import { runSqlCall, type SqlCallLimits, type SqlCallResult } from './project-sql-call.js';
 import { parseStatement } from './sql-statement.js';
@@ -22,7 +23,6 @@ const POOL_SIZE = 3;
 /** The app role's schema (its search_path). */
 const TENANT_APP_SCHEMA = 'app';
 const MB = 1024 * 1024;
-const CONNECTIONS_BUSY = 'ctx.db.query: every database connection of this host is in use; try again shortly';
 
 export type QueryResult = SqlCallResult;
 
