@@ -44,6 +44,8 @@ need=()
 [ -x /usr/lib/chromium/chromium ] || [ -n "${CHROMIUM_PATH:-}" ] || need+=(chromium)
 command -v ffmpeg >/dev/null 2>&1 || need+=(ffmpeg)
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
+# pg_dump/pg_restore: moving a project's tenant database to another server (and its tests).
+command -v pg_dump >/dev/null 2>&1 || need+=(postgresql-client)
 # The OS sandbox of project code (libs/sandbox); prlimit (util-linux) and ldd (libc-bin) are essential.
 command -v bwrap >/dev/null 2>&1 || [ -n "${BWRAP_PATH:-}" ] || need+=(bubblewrap)
 # libseccomp for Python: test/deploy loads deploy/seccomp/browser-worker.json around Chromium with it.

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -343,6 +344,45 @@ describeTwoServers('tenant databases on two Postgres servers', () => {
         [created],
       );
       expect(rows.map((r) => r.email).sort()).toEqual([...created].sort());
+    });
+
+    it('the platform CLI moves a project and shows the servers (`platform tenants`)', async () => {
+      const project = projects.find(
+        (candidate) => candidate.server === SECOND && candidate.slug.startsWith('spread'),
+      )!;
+      const user = await signUpAndIn(project);
+      const cli = (...args: string[]) =>
+        spawnSync(process.execPath, [join(repoRoot, 'tools/platform-cli/dist/main.js'), 'tenants', ...args], {
+          env: {
+            ...process.env,
+            PLATFORM_URL: `http://127.0.0.1:${host.port}`,
+            PLATFORM_ADMIN_TOKEN: ADMIN_TOKEN,
+          },
+          encoding: 'utf8',
+          timeout: 60_000,
+        });
+      const moved = cli('move', project.id, FIRST);
+      expect({ status: moved.status, stderr: moved.stderr }).toEqual({ status: 0, stderr: '' });
+      expect(moved.stdout).toMatch(
+        new RegExp(`^moved ${project.id} from ${SECOND} to ${FIRST} \\(read-only for \\d+ ms\\)`),
+      );
+      project.server = FIRST;
+      expect(await databasesOn(FIRST)).toContain(tenantDatabaseName(project.id));
+      const me = await project.client.request('GET', '/api/user/me', { bearer: user.accessToken });
+      expect(me.status).toBe(200);
+
+      const status = cli('status');
+      expect(status.status).toBe(0);
+      expect(status.stdout).toMatch(
+        new RegExp(`^${FIRST}\\s+1\\s+${projects.filter((p) => p.server === FIRST).length}\\s`, 'm'),
+      );
+      expect(status.stdout).toMatch(
+        new RegExp(`^${SECOND}\\s+2\\s+${projects.filter((p) => p.server === SECOND).length}\\s`, 'm'),
+      );
+
+      const refused = cli('move', project.id, 'nowhere');
+      expect(refused.status).toBe(1);
+      expect(refused.stderr).toContain('server "nowhere" is not in TENANT_DATABASE_SERVERS');
     });
 
     it('ctx.db in the host and the worker follows the project to its new server', async () => {

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import pg from 'pg';
 import { databaseUrl } from './connection-url.js';
+import { directDatabaseUrl } from './database-pooler.js';
 import type { MigrationLogger } from './migrator.js';
 import { quoteIdent } from './sql-identifiers.js';
 import {
@@ -78,8 +79,9 @@ export async function copyTenantDatabase(options: CopyTenantOptions): Promise<vo
     await admin.query(`CREATE DATABASE ${quoteIdent(database)}`);
   });
   await ensureTenantRoleExists(options.toAdminUrl, options.projectId);
-  const source = connectionOf(databaseUrl(options.fromAdminUrl, database));
-  const target = connectionOf(databaseUrl(options.toAdminUrl, database));
+  // pg_dump and pg_restore need sessions of their own: never through a transaction pooler.
+  const source = connectionOf(directDatabaseUrl(databaseUrl(options.fromAdminUrl, database)));
+  const target = connectionOf(directDatabaseUrl(databaseUrl(options.toAdminUrl, database)));
   const started = Date.now();
   await pipe(
     {
@@ -162,7 +164,7 @@ function pipe(from: Step, to: Step): Promise<void> {
 }
 
 async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
+  const client = new pg.Client({ connectionString: directDatabaseUrl(url) });
   client.on('error', () => undefined);
   await client.connect();
   try {

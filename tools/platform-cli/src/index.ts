@@ -12,3 +12,4 @@ export { CLIENT_PATH } from './dev/dev-proxy.server.js';
 export { customIdpOf, readEnvFile, smtpOf, type CustomIdp, type SmtpSettings } from './dev/env-file.js';
 export { mailSummary } from './dev/mail-summary.js';
 export { collectProjectFiles, isDeployedPath, type ProjectFiles } from './dev/project-files.js';
+export { runTenants, TENANTS_HELP } from './tenants/tenants-command.js';

@@ -2,12 +2,15 @@
 import { CliError, USAGE_EXIT_CODE } from './cli-error.js';
 import { runDev } from './dev/dev-command.js';
 import { DEV_HELP, parseDevOptions } from './dev/dev-options.js';
+import { runTenants } from './tenants/tenants-command.js';
 
 const HELP = `Usage: platform <command> [options]
 
 Commands:
   dev <dir>   serve a project directory locally (auth, APIs, hooks, static files) and
               redeploy it on every change; see platform dev --help
+  tenants     a deployment's tenant databases: status, upgrade, move a project to another
+              server; see platform tenants --help
 
 Options:
   -h, --help  show this help`;
@@ -24,6 +27,7 @@ async function main(argv: string[]): Promise<void> {
     if (options === 'help') return void process.stdout.write(`${DEV_HELP}\n`);
     return runDev(options);
   }
+  if (command === 'tenants') return runTenants(rest);
   throw new CliError(`unknown command "${command}" (see platform --help)`, USAGE_EXIT_CODE);
 }
 
