@@ -308,7 +308,9 @@ describe('runner hub and job page', () => {
     expect(await isShown(page, '#screenshot-section')).toBe(false);
     expect(await hiddenLeaks(page)).toEqual([]);
     await shot(page, 'job-succeeded');
+    // A phone (Puppeteer reloads the page to emulate one): the page comes back whole.
     await page.setViewport(PHONE);
+    await page.waitForSelector('#job-steps tr:nth-child(4) button.link', { timeout: 20_000 });
     const o = await overflow(page);
     expect(o.scrollWidth).toBeLessThanOrEqual(o.innerWidth);
     await shot(page, 'job-succeeded-phone');
@@ -413,9 +415,12 @@ describe('runner hub and job page', () => {
     expect(await page.$eval('#page-newer', (b) => b.hasAttribute('disabled'))).toBe(false);
     expect(errors).toEqual([]);
 
-    await page.setViewport(PHONE);
     await page.click('#page-newer');
     await page.waitForFunction(`document.querySelector('#page-label').textContent === 'Page 1'`);
+    await page.waitForSelector('#page-newer[disabled]');
+    // A phone (Puppeteer reloads the page to emulate one).
+    await page.setViewport(PHONE);
+    await page.waitForFunction(`document.querySelectorAll('#jobs-table tbody tr').length === 20`);
     const o = await overflow(page);
     expect(o.scrollWidth).toBeLessThanOrEqual(o.innerWidth);
     expect(await isShown(page, '#jobs-table tbody tr:first-child td:nth-child(3)')).toBe(true);

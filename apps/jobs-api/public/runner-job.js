@@ -29,7 +29,8 @@ export function jobPage(root) {
   const steps = new Map();
   /** Wall-clock start of each step (ms), and of the recording, to link steps to the video. */
   const startedAt = new Map();
-  let recordedAt; // time of the log's "recorded N s of video" entry
+  let recordedAt; // time of the log's "recorded N s of video" entry, written as the capture stops
+  let recordedMs; // N, as the recorder measured it
   let firstLogAt;
   let videoLoaded = false;
   let screenshotLoaded = false;
@@ -102,9 +103,13 @@ export function jobPage(root) {
     renderVideoLinks();
   };
 
-  /** Where the recording starts: the "recorded N s" entry minus the video's length, else the first entry. */
+  /**
+   * Where the recording starts on the wall clock: the "recorded N s" entry minus N (the recorder's
+   * own measure; the file may hold the final frame a little longer), else the log's first entry.
+   */
   const videoStart = () => {
     const video = $('#job-video');
+    if (recordedAt && recordedMs) return recordedAt - recordedMs;
     if (recordedAt && Number.isFinite(video.duration)) return recordedAt - video.duration * 1000;
     return firstLogAt;
   };
@@ -231,7 +236,11 @@ export function jobPage(root) {
       }
       const at = Date.parse(entry.time);
       firstLogAt ??= at;
-      if (/^recorded [\d.]+ s of video/.test(entry.message ?? '')) recordedAt = at;
+      const recorded = /^recorded ([\d.]+) s of video/.exec(entry.message ?? '');
+      if (recorded) {
+        recordedAt = at;
+        recordedMs = Number(recorded[1]) * 1000;
+      }
       if (!entry.step) continue;
       if (entry.outcome === 'started') startedAt.set(entry.step, at);
       // A run seen from its middle: the steps so far come from the log.
