@@ -150,7 +150,12 @@ describe('a user’s detail and sign out everywhere', () => {
     expect(registered.status).toBe(201);
     const login = await project.client.post<TokenPair>('/api/user/auth/login', { email, password });
     expect(login.status).toBe(200);
-    pairs = [registered.body, login.body];
+    // A refresh continues a sign-in: still two sessions, one of them refreshed.
+    const refreshed = await project.client.post<TokenPair>('/api/user/auth/refresh', {
+      refreshToken: login.body.refreshToken,
+    });
+    expect(refreshed.status).toBe(200);
+    pairs = [registered.body, refreshed.body];
     const list = await asAdmin<{ items: { id: string; email: string }[] }>(
       'GET',
       `/v1/projects/${project.id}/users?search=${encodeURIComponent(email)}`,
@@ -169,6 +174,9 @@ describe('a user’s detail and sign out everywhere', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ email, providers: [{ kind: 'password' }], activeSessions: 2 });
     expect(res.body.sessions).toHaveLength(2);
+    const [newest, oldest] = res.body.sessions as { startedAt: string; lastRefreshedAt: string }[];
+    expect(newest!.lastRefreshedAt > newest!.startedAt).toBe(true);
+    expect(oldest!.lastRefreshedAt).toBe(oldest!.startedAt);
     expect(res.body.lastSignInAt).toBe(res.body.sessions[0]!.startedAt);
     expect(JSON.stringify(res.body)).not.toMatch(/passwordHash|tokenHash|\$2[aby]\$/);
   });

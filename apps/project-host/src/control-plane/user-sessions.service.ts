@@ -37,7 +37,7 @@ export interface UserDetailView {
   providers: UserProviderView[];
   lastSignInAt: string | null;
   activeSessions: number;
-  /** Newest sign-in first. */
+  /** Newest sign-in first (at most SESSION_FAMILIES). */
   sessions: UserSessionView[];
   createdAt: string;
   updatedAt: string;
@@ -78,32 +78,22 @@ export class UserSessionsService {
   }
 
   private async require(ctx: ProjectContext, userId: string): Promise<UserDetailRow> {
-    const user = isUuid(userId) ? await this.users.find(ctx.tenant, userId) : null;
+    const user = isUuid(userId) ? await this.users.find(ctx.tenant, userId, this.clock.now()) : null;
     if (!user) throw new AuthError(AuthErrorCode.NotFound, `No user has the id "${userId}" in this project.`);
     return user;
   }
 
   private view(user: UserDetailRow): UserDetailView {
-    const now = this.clock.now();
-    const families = new Map<string, UserDetailRow['sessions']>();
-    for (const row of user.sessions) families.set(row.familyId, [...(families.get(row.familyId) ?? []), row]);
-    const sessions = [...families.entries()].map(([id, rows]): UserSessionView => {
-      const byTime = [...rows].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
-      const first = byTime[0]!;
-      const latest = byTime.at(-1)!;
-      const active = rows.some((r) => !r.revokedAt && !r.rotatedAt && r.expiresAt > now);
-      return {
-        id,
-        startedAt: first.createdAt.toISOString(),
-        lastRefreshedAt: latest.createdAt.toISOString(),
-        expiresAt: latest.expiresAt.toISOString(),
-        active,
-        revokedAt: active ? null : (rows.find((r) => r.revokedAt)?.revokedAt?.toISOString() ?? null),
-        ip: latest.ip,
-        userAgent: latest.userAgent,
-      };
-    });
-    sessions.sort((a, b) => b.startedAt.localeCompare(a.startedAt));
+    const sessions = user.sessions.map((s): UserSessionView => ({
+      id: s.familyId,
+      startedAt: s.startedAt.toISOString(),
+      lastRefreshedAt: s.lastRefreshedAt.toISOString(),
+      expiresAt: s.expiresAt.toISOString(),
+      active: s.active,
+      revokedAt: s.revokedAt?.toISOString() ?? null,
+      ip: s.ip,
+      userAgent: s.userAgent,
+    }));
     const providers: UserProviderView[] = [
       ...(user.hasPassword ? [{ kind: 'password' as const }] : []),
       ...user.identities.map((identity) => ({
@@ -121,8 +111,8 @@ export class UserSessionsService {
       emailVerified: user.emailVerified,
       pendingEmail: user.pendingEmail,
       providers: providers.length ? providers : [{ kind: 'magic-link' }],
-      lastSignInAt: sessions[0]?.startedAt ?? null,
-      activeSessions: sessions.filter((s) => s.active).length,
+      lastSignInAt: user.lastSignInAt?.toISOString() ?? null,
+      activeSessions: user.activeSessions,
       sessions,
       createdAt: user.createdAt.toISOString(),
       updatedAt: user.updatedAt.toISOString(),
