@@ -169,12 +169,12 @@ describe('a user’s detail and sign out everywhere', () => {
       providers: { kind: string }[];
       lastSignInAt: string;
       activeSessions: number;
-      sessions: { active: boolean; startedAt: string }[];
+      sessions: { active: boolean; startedAt: string; lastRefreshedAt: string }[];
     }>('GET', `/v1/projects/${project.id}/users/${userId}`);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ email, providers: [{ kind: 'password' }], activeSessions: 2 });
     expect(res.body.sessions).toHaveLength(2);
-    const [newest, oldest] = res.body.sessions as { startedAt: string; lastRefreshedAt: string }[];
+    const [newest, oldest] = res.body.sessions;
     expect(newest!.lastRefreshedAt > newest!.startedAt).toBe(true);
     expect(oldest!.lastRefreshedAt).toBe(oldest!.startedAt);
     expect(res.body.lastSignInAt).toBe(res.body.sessions[0]!.startedAt);

@@ -151,6 +151,10 @@ function askForToken(problem) {
     event.preventDefault();
     clearFieldErrors(form);
     const token = input.value.trim();
+    if (!token) {
+      showFieldError(form, 'token', 'Enter the admin token (PLATFORM_ADMIN_TOKEN).');
+      return;
+    }
     try {
       // Checked before it is kept: a wrong token gets a plain answer, not a page of errors.
       const { valid } = await fetch('/v1/admin/token-check', {
