@@ -1,3 +1,5 @@
+import { loadavg } from 'node:os';
+import { baselineDir } from './interpreter.ts';
 import { startJobsApi, startWorker, type BenchContext } from './support/context.ts';
 import { sql } from './support/infra.ts';
 import { CpuMeter, memory, pidsByComm, processTree, type ProcStat } from './support/proc.ts';
@@ -22,6 +24,10 @@ interface MemorySample {
 
 export interface ConcurrencyRun {
   concurrency: number;
+  /** 'baseline': the worker of BENCH_BASELINE (the code before a change), in the same run. */
+  code?: 'current' | 'baseline';
+  /** 1, 5 and 15 minute load averages as the batch was submitted. */
+  loadAverage?: number[];
   jobs: number;
   succeeded: number;
   /** First POST sent → last final status received. */
@@ -95,94 +101,111 @@ export async function runConcurrency(ctx: BenchContext): Promise<ConcurrencyResu
   const { app, api } = await startJobsApi(ctx, prefix);
   const body = { query: fiveStepQuery(site.url), initial_url: `${site.url}/` };
   const runs: ConcurrencyRun[] = [];
+  const baseline = baselineDir();
   try {
     for (const concurrency of [1, 2, 4]) {
-      const worker = await startWorker(ctx, prefix, concurrency);
-      try {
-        ctx.log(`concurrency ${concurrency}: warming the worker, then ${jobsPerRun} jobs at once`);
-        const warm = await api.submit(body);
-        await watcher.waitForFinal(warm.job.id, 90_000);
-        await sleep(1_000);
-        const idle: MemorySample[] = [];
-        for (let i = 0; i < 7; i++) {
-          idle.push(sampleTree(worker.pid));
-          await sleep(intervalMs);
-        }
-
-        const samples: MemorySample[] = [];
-        const sampler = setInterval(() => samples.push(sampleTree(worker.pid)), intervalMs);
-        const meter = new CpuMeter({
-          'worker tree (node, chromium, ffmpeg)': () => processTree(worker.pid).map((p) => p.pid),
-          'jobs-api': () => [app.pid],
-          'postgres (all on the machine)': () => pidsByComm(['postgres']),
-        });
-        meter.start();
-        const ids: string[] = [];
-        let firstSent = 0;
-        let lastFinal = 0;
+      // With a baseline, both workers run at each concurrency, the order alternating.
+      const codes: ('current' | 'baseline')[] = !baseline
+        ? ['current']
+        : concurrency === 2
+          ? ['baseline', 'current']
+          : ['current', 'baseline'];
+      for (const code of codes) {
+        const worker =
+          code === 'baseline'
+            ? await startWorker(ctx, prefix, concurrency, `browser-worker-baseline-c${concurrency}`, baseline)
+            : await startWorker(ctx, prefix, concurrency);
         try {
-          for (let i = 0; i < jobsPerRun; i++) {
-            const { job, sentAt } = await api.submit(body);
-            firstSent ||= sentAt;
-            ids.push(job.id);
+          ctx.log(
+            `concurrency ${concurrency}${code === 'baseline' ? ' (baseline)' : ''}: warming the worker, then ${jobsPerRun} jobs at once`,
+          );
+          const warm = await api.submit(body);
+          await watcher.waitForFinal(warm.job.id, 90_000);
+          await sleep(1_000);
+          const idle: MemorySample[] = [];
+          for (let i = 0; i < 7; i++) {
+            idle.push(sampleTree(worker.pid));
+            await sleep(intervalMs);
           }
-          for (const id of ids) lastFinal = Math.max(lastFinal, await watcher.waitForFinal(id, 240_000));
-        } finally {
-          clearInterval(sampler);
-        }
-        const cpuPercent = meter.stop();
-        const rows = await sql<{ status: string; created_at: Date; started_at: Date; finished_at: Date }>(
-          ctx.infra.databaseUrl,
-          'select status, created_at, started_at, finished_at from jobs where id = any($1::uuid[])',
-          [ids],
-        );
-        const wallS = (lastFinal - firstSent) / 1000;
-        const idlePss = mean(idle.map((s) => s.pssMb));
-        const idleRss = mean(idle.map((s) => s.rssMb));
-        const peakPss = Math.max(...samples.map((s) => s.pssMb));
-        const peakRss = Math.max(...samples.map((s) => s.rssMb));
-        const peakByKind = {} as ConcurrencyRun['memory']['peakByKind'];
-        for (const kind of Object.keys(samples[0]?.byKind ?? {}) as Kind[]) {
-          peakByKind[kind] = {
-            rssMb: mb(Math.max(...samples.map((s) => s.byKind[kind].rssMb))),
-            pssMb: mb(Math.max(...samples.map((s) => s.byKind[kind].pssMb))),
-            processes: Math.max(...samples.map((s) => s.byKind[kind].processes)),
-          };
-        }
-        const run: ConcurrencyRun = {
-          concurrency,
-          jobs: ids.length,
-          succeeded: rows.filter((r) => r.status === 'succeeded').length,
-          wallS: round(wallS, 2),
-          jobsPerMinute: round((ids.length / wallS) * 60, 1),
-          jobDurationS: summarize(
-            rows.map((r) => (r.finished_at.getTime() - r.started_at.getTime()) / 1000),
-            2,
-          ),
-          queueWaitS: summarize(
-            rows.map((r) => (r.started_at.getTime() - r.created_at.getTime()) / 1000),
-            2,
-          ),
-          memory: {
-            idle: { rssMb: mb(idleRss), pssMb: mb(idlePss) },
-            peak: { rssMb: mb(peakRss), pssMb: mb(peakPss) },
-            mean: {
-              rssMb: mb(mean(samples.map((s) => s.rssMb))),
-              pssMb: mb(mean(samples.map((s) => s.pssMb))),
+
+          const samples: MemorySample[] = [];
+          const sampler = setInterval(() => samples.push(sampleTree(worker.pid)), intervalMs);
+          const meter = new CpuMeter({
+            'worker tree (node, chromium, ffmpeg)': () => processTree(worker.pid).map((p) => p.pid),
+            'jobs-api': () => [app.pid],
+            'postgres (all on the machine)': () => pidsByComm(['postgres']),
+          });
+          meter.start();
+          const ids: string[] = [];
+          const loadAverage = loadavg().map((x) => round(x, 2));
+          let firstSent = 0;
+          let lastFinal = 0;
+          try {
+            for (let i = 0; i < jobsPerRun; i++) {
+              const { job, sentAt } = await api.submit(body);
+              firstSent ||= sentAt;
+              ids.push(job.id);
+            }
+            for (const id of ids) lastFinal = Math.max(lastFinal, await watcher.waitForFinal(id, 240_000));
+          } finally {
+            clearInterval(sampler);
+          }
+          const cpuPercent = meter.stop();
+          const rows = await sql<{ status: string; created_at: Date; started_at: Date; finished_at: Date }>(
+            ctx.infra.databaseUrl,
+            'select status, created_at, started_at, finished_at from jobs where id = any($1::uuid[])',
+            [ids],
+          );
+          const wallS = (lastFinal - firstSent) / 1000;
+          const idlePss = mean(idle.map((s) => s.pssMb));
+          const idleRss = mean(idle.map((s) => s.rssMb));
+          const peakPss = Math.max(...samples.map((s) => s.pssMb));
+          const peakRss = Math.max(...samples.map((s) => s.rssMb));
+          const peakByKind = {} as ConcurrencyRun['memory']['peakByKind'];
+          for (const kind of Object.keys(samples[0]?.byKind ?? {}) as Kind[]) {
+            peakByKind[kind] = {
+              rssMb: mb(Math.max(...samples.map((s) => s.byKind[kind].rssMb))),
+              pssMb: mb(Math.max(...samples.map((s) => s.byKind[kind].pssMb))),
+              processes: Math.max(...samples.map((s) => s.byKind[kind].processes)),
+            };
+          }
+          const run: ConcurrencyRun = {
+            concurrency,
+            ...(baseline ? { code } : {}),
+            loadAverage,
+            jobs: ids.length,
+            succeeded: rows.filter((r) => r.status === 'succeeded').length,
+            wallS: round(wallS, 2),
+            jobsPerMinute: round((ids.length / wallS) * 60, 1),
+            jobDurationS: summarize(
+              rows.map((r) => (r.finished_at.getTime() - r.started_at.getTime()) / 1000),
+              2,
+            ),
+            queueWaitS: summarize(
+              rows.map((r) => (r.started_at.getTime() - r.created_at.getTime()) / 1000),
+              2,
+            ),
+            memory: {
+              idle: { rssMb: mb(idleRss), pssMb: mb(idlePss) },
+              peak: { rssMb: mb(peakRss), pssMb: mb(peakPss) },
+              mean: {
+                rssMb: mb(mean(samples.map((s) => s.rssMb))),
+                pssMb: mb(mean(samples.map((s) => s.pssMb))),
+              },
+              perConcurrentJobPssMb: mb((peakPss - idlePss) / concurrency),
+              perConcurrentJobRssMb: mb((peakRss - idleRss) / concurrency),
+              peakByKind,
+              samples: samples.length,
             },
-            perConcurrentJobPssMb: mb((peakPss - idlePss) / concurrency),
-            perConcurrentJobRssMb: mb((peakRss - idleRss) / concurrency),
-            peakByKind,
-            samples: samples.length,
-          },
-          cpuPercent,
-        };
-        runs.push(run);
-        ctx.log(
-          `concurrency ${concurrency}: ${run.succeeded}/${run.jobs} succeeded in ${run.wallS} s → ${run.jobsPerMinute} jobs/min; PSS idle ${run.memory.idle.pssMb} MB, peak ${run.memory.peak.pssMb} MB (+${run.memory.perConcurrentJobPssMb} MB per concurrent job)`,
-        );
-      } finally {
-        await worker.stop(20_000);
+            cpuPercent,
+          };
+          runs.push(run);
+          ctx.log(
+            `concurrency ${concurrency}${code === 'baseline' ? ' (baseline)' : ''}: ${run.succeeded}/${run.jobs} succeeded in ${run.wallS} s → ${run.jobsPerMinute} jobs/min; PSS idle ${run.memory.idle.pssMb} MB, peak ${run.memory.peak.pssMb} MB (+${run.memory.perConcurrentJobPssMb} MB per concurrent job)`,
+          );
+        } finally {
+          await worker.stop(20_000);
+        }
       }
     }
     return { jobsPerRun, query: body.query, highlightMouse: true, samplingIntervalMs: intervalMs, runs };
@@ -199,18 +222,24 @@ export function concurrencyMarkdown(r: ConcurrencyResult): string {
     '',
     `One worker process at WORKER_CONCURRENCY 1, 2 and 4 (a fresh process each, warmed with one job); ${r.jobsPerRun} jobs of a 5-step test (open, type, check, click → new page, assertion) submitted at once, with the API's defaults (video recorded, \`highlight_mouse: true\`: drawn cursor, 25 ms per typed character). Memory of the worker's whole process tree (Node, Chromium and its helpers, ffmpeg) sampled from /proc every ${r.samplingIntervalMs} ms. PSS divides shared pages among the processes that share them (the sum is the real footprint); RSS counts them in every process (overstated).`,
     '',
+    ...(r.runs.some((run) => run.code === 'baseline')
+      ? [
+          'Rows marked "baseline" ran the worker of `BENCH_BASELINE` (the code before the change) in the same run, against the same API, site and database, alternating with the current worker.',
+          '',
+        ]
+      : []),
     '| concurrency | jobs ok | wall s | jobs/min | job p50 s | queue wait p50 s | idle PSS MB | peak PSS MB | PSS per concurrent job MB | idle RSS MB | peak RSS MB | RSS per concurrent job MB | peak Chromium processes | worker-tree CPU | machine CPU |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...r.runs.map(
       (run) =>
-        `| ${run.concurrency} | ${run.succeeded}/${run.jobs} | ${run.wallS} | ${run.jobsPerMinute} | ${run.jobDurationS.p50} | ${run.queueWaitS.p50} | ${run.memory.idle.pssMb} | ${run.memory.peak.pssMb} | ${run.memory.perConcurrentJobPssMb} | ${run.memory.idle.rssMb} | ${run.memory.peak.rssMb} | ${run.memory.perConcurrentJobRssMb} | ${run.memory.peakByKind.chromium?.processes ?? 0} | ${run.cpuPercent['worker tree (node, chromium, ffmpeg)']}% of a core | ${run.cpuPercent.machine}% |`,
+        `| ${run.concurrency}${run.code === 'baseline' ? ' (baseline)' : ''} | ${run.succeeded}/${run.jobs} | ${run.wallS} | ${run.jobsPerMinute} | ${run.jobDurationS.p50} | ${run.queueWaitS.p50} | ${run.memory.idle.pssMb} | ${run.memory.peak.pssMb} | ${run.memory.perConcurrentJobPssMb} | ${run.memory.idle.rssMb} | ${run.memory.peak.rssMb} | ${run.memory.perConcurrentJobRssMb} | ${run.memory.peakByKind.chromium?.processes ?? 0} | ${run.cpuPercent['worker tree (node, chromium, ffmpeg)']}% of a core | ${run.cpuPercent.machine}% |`,
     ),
     '',
     'Peak PSS by kind (MB): ' +
       r.runs
         .map(
           (run) =>
-            `c=${run.concurrency}: ` +
+            `c=${run.concurrency}${run.code === 'baseline' ? ' (baseline)' : ''}: ` +
             Object.entries(run.memory.peakByKind)
               .filter(([, v]) => v.processes > 0)
               .map(([k, v]) => `${k} ${v.pssMb}`)
@@ -218,7 +247,12 @@ export function concurrencyMarkdown(r: ConcurrencyResult): string {
         )
         .join('; ') +
       '. Other work on the machine meanwhile (percent of a core): ' +
-      r.runs.map((run) => `c=${run.concurrency}: ${run.cpuPercent['everything else']}%`).join(', ') +
+      r.runs
+        .map(
+          (run) =>
+            `c=${run.concurrency}${run.code === 'baseline' ? ' (baseline)' : ''}: ${run.cpuPercent['everything else']}%${run.loadAverage ? ` (load average ${run.loadAverage.join(' / ')})` : ''}`,
+        )
+        .join(', ') +
       '.',
   ].join('\n');
 }

@@ -250,12 +250,17 @@ const SUMMARY_ROWS: { [K in BenchName]: (r: NonNullable<Results[K]>) => SummaryR
     },
   ],
   concurrency: (c) =>
-    c.runs.map((run) => ({
-      benchmark: `concurrency ${run.concurrency}`,
-      aim: '(no aim)',
-      measured: `${run.jobsPerMinute} jobs/min, ${run.memory.perConcurrentJobPssMb} MB PSS per concurrent job`,
-      met: null,
-    })),
+    c.runs
+      .filter((run) => run.code !== 'baseline')
+      .map((run) => {
+        const before = c.runs.find((b) => b.code === 'baseline' && b.concurrency === run.concurrency);
+        return {
+          benchmark: `concurrency ${run.concurrency}`,
+          aim: '(no aim)',
+          measured: `${run.jobsPerMinute} jobs/min, ${run.memory.perConcurrentJobPssMb} MB PSS per concurrent job${before ? `; before the change, same run: ${before.jobsPerMinute} jobs/min, ${before.memory.perConcurrentJobPssMb} MB` : ''}`,
+          met: null,
+        };
+      }),
   'auth-me': (r) =>
     r.runs.map((run) => ({
       benchmark: `auth: GET /api/user/me, ${run.connections} connections`,
@@ -466,7 +471,7 @@ function printSummary(r: Results): void {
   }
   for (const run of r.concurrency?.runs ?? []) {
     out.push(
-      `concurrency ${run.concurrency}: ${run.succeeded}/${run.jobs} ok, ${run.jobsPerMinute} jobs/min, PSS idle ${run.memory.idle.pssMb} MB → peak ${run.memory.peak.pssMb} MB (${run.memory.perConcurrentJobPssMb} MB per concurrent job; RSS ${run.memory.perConcurrentJobRssMb} MB)`,
+      `concurrency ${run.concurrency}${run.code === 'baseline' ? ' (baseline)' : ''}: ${run.succeeded}/${run.jobs} ok, ${run.jobsPerMinute} jobs/min, PSS idle ${run.memory.idle.pssMb} MB → peak ${run.memory.peak.pssMb} MB (${run.memory.perConcurrentJobPssMb} MB per concurrent job; RSS ${run.memory.perConcurrentJobRssMb} MB)`,
     );
   }
   for (const run of r['suite-load']?.runs ?? []) {

@@ -68,6 +68,8 @@ export async function startWorker(
   prefix: string,
   concurrency: number,
   name = `browser-worker-c${concurrency}`,
+  /** Another built checkout to run the worker from (a baseline to compare with). */
+  root?: string,
 ): Promise<AppProcess> {
   const port = await freePort();
   const app = startApp(
@@ -85,7 +87,7 @@ export async function startWorker(
       // The benchmarks' site runs on 127.0.0.1, as an app tested under `make start` does.
       BROWSER_NETWORK_POLICY: 'allow-private',
     },
-    { name, logDir: ctx.logDir },
+    { name, logDir: ctx.logDir, ...(root ? { root } : {}) },
   );
   try {
     await waitForHttp(`http://127.0.0.1:${port}/health`, app);

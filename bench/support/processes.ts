@@ -101,16 +101,17 @@ export function baseEnv(): NodeJS.ProcessEnv {
 export function startApp(
   app: AppName,
   env: NodeJS.ProcessEnv,
-  options: { name?: string; logDir: string; nodeArgs?: string[] },
+  /** root: another built checkout to run the app from (a baseline to compare with). */
+  options: { name?: string; logDir: string; nodeArgs?: string[]; root?: string },
 ): AppProcess {
-  const entry = join(repoRoot, 'apps', app, 'dist', 'main.js');
+  const entry = join(options.root ?? repoRoot, 'apps', app, 'dist', 'main.js');
   if (!existsSync(entry))
     throw new Error(`${entry} is missing: run \`pnpm run build\` (make bench builds first)`);
   const name = options.name ?? app;
   const logFile = join(options.logDir, `${name}.log`);
   const fd = openSync(logFile, 'a');
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), entry], {
-    cwd: repoRoot,
+    cwd: options.root ?? repoRoot,
     env: { ...baseEnv(), NODE_ENV: 'production', ...env },
     stdio: ['ignore', fd, fd],
     detached: true, // a process group of its own, so the whole tree can be signalled

@@ -36,6 +36,7 @@ import type {
   WaitForElementStep,
   WaitForTextStep,
 } from './step-types.js';
+import { typeVisibly } from './visible-typing.js';
 
 // Only used inside functions evaluated in the page.
 declare const document: DomDocument;
@@ -338,7 +339,7 @@ async function type(ctx: StepContext, step: TypeStep): Promise<string> {
       throw new StepFailedError(
         'no text field has the caret, so there is nowhere to type (say where, e.g. Type "…" into the Name field)',
       );
-    await ctx.page.keyboard.type(step.value, { delay: ctx.typingDelayMs });
+    await typeVisibly(ctx.page, step.value, ctx.typingDelayMs);
     return step.replace
       ? `replaced the focused field's text with ${step.value.length} characters`
       : `typed ${step.value.length} characters into the focused element`;
@@ -359,7 +360,7 @@ async function type(ctx: StepContext, step: TypeStep): Promise<string> {
       await setValueDirectly(found.handle, step.value);
     } else {
       await clearField(ctx, found.handle);
-      await ctx.page.keyboard.type(step.value, { delay: ctx.typingDelayMs });
+      await typeVisibly(ctx.page, step.value, ctx.typingDelayMs);
     }
     return state.isPassword
       ? `typed ${step.value.length} characters into ${found.describe}`
@@ -385,7 +386,7 @@ async function editInPlace(
     if (field) {
       try {
         await clearField(ctx, field);
-        await ctx.page.keyboard.type(value, { delay: ctx.typingDelayMs });
+        await typeVisibly(ctx.page, value, ctx.typingDelayMs);
         return `double-clicked ${found.describe} and typed "${value}" into the field that opened`;
       } finally {
         await disposeQuietly(field);
