@@ -325,14 +325,43 @@ describe('runner hub and job page', () => {
     await page.close();
   });
 
+  it('shows the steps so far when a running job is opened in the middle', async () => {
+    const id = await submit(api, 'Click Save\nWait 4 seconds\nThe title is "Shop"');
+    for (let i = 0; i < 200; i++) {
+      const log = (await api.request(`/v1/jobs/${id}/log`)).text;
+      if (log.includes('step 2 wait started')) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const { page, errors } = await newPage();
+    await page.goto(`${origin}/jobs/${id}`);
+    await page.waitForSelector('#job-status .status-running');
+    await page.waitForSelector('#job-steps tr:nth-child(2)');
+    const rows = await inPage<string[][]>(
+      page,
+      `[...document.querySelectorAll('#job-steps tr')].map((tr) => [...tr.children].slice(1, 4).map((td) => td.textContent))`,
+    );
+    expect(rows.slice(0, 2)).toEqual([
+      ['Click Save', 'click', 'passed'],
+      ['Wait 4 seconds', 'wait', 'running'],
+    ]);
+    await page.waitForSelector('#job-status .status-succeeded', { timeout: 30_000 });
+    expect(await page.$$eval('#job-steps tr', (trs) => trs.length)).toBe(3);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('refuses instructions the interpreter cannot read, listing them and the phrasings it knows, and queues nothing', async () => {
     const { page, errors } = await newPage(PHONE);
     await page.goto(`${origin}/`);
     await page.waitForSelector('#submit-form:not([hidden])');
     const count = async () => ((await api.request('/v1/jobs?limit=200')).json as { jobs: Job[] }).jobs.length;
     const before = await count();
-    await page.type('#test-query', 'Click Save\nFrobnicate the widget');
-    await page.click('#submit-test');
+    // By keyboard: the instructions, then Tab past the start URL and the options to Run test.
+    await page.focus('#test-query');
+    await page.keyboard.type('Click Save\nFrobnicate the widget');
+    for (let i = 0; i < 3; i++) await page.keyboard.press('Tab');
+    expect(await focusedId(page)).toBe('submit-test');
+    await page.keyboard.press('Enter');
     await page.waitForSelector('#submit-problem:not([hidden]) li');
     const items = await page.$$eval('#submit-problem li', (lis) => lis.map((li) => li.textContent));
     expect(items[0]).toBe('Step 2: “Frobnicate the widget”');

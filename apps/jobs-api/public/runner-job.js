@@ -247,7 +247,7 @@ export function jobPage(root) {
       if (!FINAL.includes(job?.status) && !steps.has(entry.step) && entry.outcome === 'started') {
         steps.set(entry.step, {
           index: entry.step,
-          text: entry.target ?? entry.message,
+          text: entry.message,
           action: entry.action,
           status: 'started',
         });
