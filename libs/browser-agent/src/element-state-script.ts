@@ -1,4 +1,4 @@
-import type { DomDocument, DomElement, DomWindow } from './page-dom.js';
+import type { DomDocument, DomElement, DomNode, DomWindow } from './page-dom.js';
 
 // Evaluated inside the page: each function must be self-contained.
 declare const document: DomDocument;
@@ -47,18 +47,25 @@ export function readElementState(el: DomElement): ElementSnapshot {
   const nativeCheckable = tag === 'input' && (type === 'checkbox' || type === 'radio');
   const ariaChecked =
     el.getAttribute('aria-checked') ?? el.getAttribute('aria-pressed') ?? el.getAttribute('aria-selected');
+  // A component whose role and state live in ElementInternals (Material's md-radio) shows no ARIA
+  // attributes; its `checked` property says what it draws.
+  const componentChecked =
+    tag.includes('-') && ariaChecked === null && typeof el.checked === 'boolean' ? el.checked : null;
   const checkable =
     nativeCheckable ||
     tag === 'option' ||
     ariaChecked !== null ||
+    componentChecked !== null ||
     /^(?:checkbox|radio|switch|menuitemcheckbox|menuitemradio)$/.test(role);
   const checked = nativeCheckable
     ? Boolean(el.checked)
-    : tag === 'option'
-      ? Boolean((el as DomElement & { selected?: boolean }).selected)
-      : ariaChecked !== null
-        ? ariaChecked === 'true'
-        : null;
+    : componentChecked !== null
+      ? componentChecked
+      : tag === 'option'
+        ? Boolean((el as DomElement & { selected?: boolean }).selected)
+        : ariaChecked !== null
+          ? ariaChecked === 'true'
+          : null;
   // Focus inside a shadow root shows on the document as its host; follow it down.
   let active = document.activeElement;
   while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
@@ -77,10 +84,32 @@ export function readElementState(el: DomElement): ElementSnapshot {
     value = el.innerText ?? '';
   }
   const labelsVisible = el.labels ? Array.from(el.labels).some(selfVisible) : false;
+  // A native control a component hides inside its shadow root shows as the component does.
+  const host = /^(?:input|textarea|select)$/.test(tag) ? el.getRootNode().host : undefined;
+  const hostVisible = host !== undefined && selfVisible(host);
+  // innerText leaves out what a component's slots show; read the flattened tree then.
+  const flatText = (node: DomNode): string => {
+    if (node.nodeType === 3) return node.textContent ?? '';
+    if (node.nodeType !== 1) return '';
+    const element = node as DomElement;
+    if (/^(?:SCRIPT|STYLE|TEMPLATE)$/.test(element.tagName)) return '';
+    const assigned =
+      element.tagName === 'SLOT' && element.assignedNodes ? element.assignedNodes({ flatten: true }) : [];
+    const children =
+      assigned.length > 0
+        ? assigned
+        : element.shadowRoot
+          ? element.shadowRoot.childNodes
+          : element.childNodes;
+    const inner = Array.from(children).map(flatText).join('');
+    return /^(?:DIV|P|LI|TD|TH|BR|H[1-6]|LABEL|BUTTON)$/.test(element.tagName) ? ` ${inner} ` : inner;
+  };
+  const squeezed = (text: string) => text.replace(/[\s\u00a0]+/g, ' ').trim();
+  const shown = squeezed(el.innerText ?? el.textContent ?? '');
   return {
     tag,
     type,
-    visible: selfVisible(el) || labelsVisible,
+    visible: selfVisible(el) || labelsVisible || hostVisible,
     disabled,
     readonly,
     editable: (isField && !isSelect) || Boolean(el.isContentEditable),
@@ -91,7 +120,7 @@ export function readElementState(el: DomElement): ElementSnapshot {
     isSelect,
     isPassword: type === 'password',
     value,
-    text: (el.innerText ?? el.textContent ?? '').replace(/[\s\u00a0]+/g, ' ').trim(),
+    text: shown || squeezed(flatText(el)),
   };
 }
 
@@ -108,7 +137,10 @@ export function pointerProxy(el: DomElement): DomElement {
   };
   if (selfVisible(el)) return el;
   const label = el.labels ? Array.from(el.labels).find(selfVisible) : undefined;
-  return label ?? el;
+  if (label) return label;
+  // A native control a component draws over: aim at the component.
+  const host = /^(?:INPUT|TEXTAREA|SELECT)$/.test(el.tagName) ? el.getRootNode().host : undefined;
+  return host && selfVisible(host) ? host : el;
 }
 
 /**

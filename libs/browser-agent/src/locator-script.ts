@@ -213,7 +213,28 @@ export function findInPage(query: PageQuery): PageMatch {
       if (type === 'image') return el.getAttribute('alt') ?? '';
       const fromLabel = labelText(el);
       if (normalize(fromLabel)) return fromLabel;
-      return el.getAttribute('title') ?? el.getAttribute('placeholder') ?? '';
+      const own = el.getAttribute('title') ?? el.getAttribute('placeholder') ?? '';
+      // A form-associated component labels itself, not the control inside it.
+      const host = own ? undefined : el.getRootNode().host;
+      if (host) {
+        // A custom element's labels are its ElementInternals' (not readable here): the <label>
+        // around it, or one pointing at its id, names it.
+        const around =
+          host.closest('label') ??
+          (host.id
+            ? (Array.from(host.getRootNode().querySelectorAll('label[for]')).find(
+                (label) => label.getAttribute('for') === host.id,
+              ) ?? null)
+            : null);
+        return (
+          labelText(host) ||
+          host.getAttribute('aria-label') ||
+          (around ? textOf(around) : '') ||
+          host.getAttribute('title') ||
+          ''
+        );
+      }
+      return own;
     }
     if (tag === 'IMG') return el.getAttribute('alt') ?? el.getAttribute('title') ?? '';
     if (role && NAME_FROM_CONTENT.has(role)) {
@@ -232,9 +253,17 @@ export function findInPage(query: PageQuery): PageMatch {
     const style = window.getComputedStyle(el);
     return style.visibility !== 'hidden' && style.visibility !== 'collapse';
   };
+  /** The component drawing a native control kept inside its shadow root (Material's fields, checkboxes). */
+  const controlHost = (el: DomElement): DomElement | undefined =>
+    /^(?:INPUT|TEXTAREA|SELECT)$/.test(el.tagName) ? el.getRootNode().host : undefined;
   // Custom-styled checkboxes hide the input and show its label; the label is what people see and click.
-  const isVisible = (el: DomElement): boolean =>
-    selfVisible(el) || (el.labels ? Array.from(el.labels).some(selfVisible) : false);
+  // A component may hide its native control (opacity 0) and draw the control itself: it shows as
+  // the component does.
+  const isVisible = (el: DomElement): boolean => {
+    if (selfVisible(el) || (el.labels ? Array.from(el.labels).some(selfVisible) : false)) return true;
+    const host = controlHost(el);
+    return host !== undefined && selfVisible(host);
+  };
 
   const INTERACTIVE = new Set([
     'button',
