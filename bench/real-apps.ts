@@ -5,8 +5,11 @@ import { dirname, extname, join, normalize, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as prettier from 'prettier';
 import { AgentLog, launchLocalBrowser, runInstructionTest } from '../libs/browser-agent/dist/index.js';
-import { type Family, PACKAGES, REAL_APPS } from './fixtures/real-apps.ts';
+import { MATERIAL_APPS } from './fixtures/real-apps-material.ts';
+import { type Family, type NpmPackage, PACKAGES, REAL_APPS as BASE_APPS } from './fixtures/real-apps.ts';
 import { percentile, round } from './support/stats.ts';
+
+const ALL_APPS = [...BASE_APPS, ...MATERIAL_APPS];
 
 /**
  * The real-app benchmark: apps built from third-party component libraries (served from their npm
@@ -15,6 +18,8 @@ import { percentile, round } from './support/stats.ts';
  * per app and per phrasing family, the median time per step, and every wrong verdict.
  *
  *   node bench/real-apps.ts            # needs the built libs/browser-agent (pnpm run build)
+ *   node bench/real-apps.ts --only material   # the apps whose name contains it; results files untouched
+ *   node bench/run.ts --only real-apps # as one of the suite's benchmarks (latest.md, summary.json)
  *
  * The packages are fetched once with `npm pack` into node_modules/.cache/suite-real-apps.
  * Exits 1 when a test that must fail succeeded.
@@ -36,8 +41,28 @@ const TYPES: Record<string, string> = {
 };
 
 /** The package's files, fetched with the npm client the first time. */
-function packageDir(name: string, version: string, alias: string): string {
+function packageDir({ name, version, alias, install }: NpmPackage): string {
   const dir = join(CACHE, `${alias}-${version}`);
+  if (install) {
+    const modules = join(dir, 'node_modules');
+    if (existsSync(join(modules, ...name.split('/')))) return modules;
+    mkdirSync(dir, { recursive: true });
+    execFileSync(
+      'npm',
+      [
+        'install',
+        '--prefix',
+        dir,
+        '--no-audit',
+        '--no-fund',
+        '--ignore-scripts',
+        '--silent',
+        `${name}@${version}`,
+      ],
+      { stdio: 'inherit' },
+    );
+    return modules;
+  }
   const files = join(dir, 'package');
   if (existsSync(files)) return files;
   mkdirSync(dir, { recursive: true });
@@ -49,7 +74,7 @@ function packageDir(name: string, version: string, alias: string): string {
 }
 
 async function serve(roots: Record<string, string>): Promise<{ url: string; server: Server }> {
-  const apps = new Map(REAL_APPS.map((app) => [`/apps/${app.name}`, app.html]));
+  const apps = new Map(ALL_APPS.map((app) => [`/apps/${app.name}`, app.html]));
   const server = createServer((request, response) => {
     const path = decodeURIComponent(new URL(request.url ?? '/', 'http://localhost').pathname);
     const html = apps.get(path);
@@ -73,7 +98,7 @@ async function serve(roots: Record<string, string>): Promise<{ url: string; serv
   return { url: `http://127.0.0.1:${port}`, server };
 }
 
-interface Outcome {
+export interface Outcome {
   app: string;
   family: Family;
   expect: 'succeeded' | 'failed';
@@ -89,17 +114,17 @@ function share(list: readonly Outcome[]): string {
   return `${right}/${list.length} (${round((100 * right) / Math.max(1, list.length), 0)}%)`;
 }
 
-function report(outcomes: readonly Outcome[]): string {
+function report(outcomes: readonly Outcome[], title: string): string {
   const steps = outcomes.flatMap((o) => o.stepMs);
   const falseSuccess = outcomes.filter((o) => o.expect === 'failed' && o.verdict === 'succeeded');
   const lines = [
-    '# Real-app benchmark',
+    title,
     '',
     `Correct verdicts: ${share(outcomes)}; tests that must fail but succeeded: ${falseSuccess.length}; median time per step: ${round(percentile(steps, 50), 0)} ms (p90 ${round(percentile(steps, 90), 0)} ms, ${steps.length} steps).`,
     '',
     '| app | library | correct |',
     '| --- | --- | --- |',
-    ...REAL_APPS.map(
+    ...ALL_APPS.filter((app) => outcomes.some((o) => o.app === app.name)).map(
       (app) => `| ${app.name} | ${app.library} | ${share(outcomes.filter((o) => o.app === app.name))} |`,
     ),
     '',
@@ -123,14 +148,31 @@ function report(outcomes: readonly Outcome[]): string {
   return lines.join('\n');
 }
 
-async function main(): Promise<void> {
+export interface RealAppsResult {
+  aims: { correctPercent: number; falseSuccesses: number };
+  correct: number;
+  total: number;
+  correctPercent: number;
+  /** Tests that must fail but succeeded. */
+  falseSuccesses: number;
+  stepMs: { p50: number; p90: number; steps: number };
+  meetsAims: boolean;
+  outcomes: Outcome[];
+}
+
+/** Runs every app's tests (or those of apps whose name contains `only`) in one local Chromium. */
+export async function runRealApps(
+  options: { only?: string; log?: (line: string) => void } = {},
+): Promise<RealAppsResult> {
+  const log = options.log ?? ((line: string) => console.log(line));
+  const apps = ALL_APPS.filter((app) => !options.only || app.name.includes(options.only));
   const roots: Record<string, string> = {};
-  for (const pkg of PACKAGES) roots[pkg.alias] = packageDir(pkg.name, pkg.version, pkg.alias);
+  for (const pkg of PACKAGES) roots[pkg.alias] = packageDir(pkg);
   const { url, server } = await serve(roots);
   const browser = await launchLocalBrowser();
   const outcomes: Outcome[] = [];
   try {
-    for (const app of REAL_APPS) {
+    for (const app of apps) {
       for (const test of app.tests) {
         const context = await browser.createBrowserContext();
         try {
@@ -148,8 +190,8 @@ async function main(): Promise<void> {
             stepMs: result.steps.filter((s) => s.status !== 'skipped').map((s) => s.durationMs),
           };
           outcomes.push(outcome);
-          console.log(`${outcome.correct ? 'ok  ' : 'WRONG'} ${app.name} [${test.family}] ${outcome.query}`);
-          if (!outcome.correct) console.log(`      ${result.summary}`);
+          log(`${outcome.correct ? 'ok  ' : 'WRONG'} ${app.name} [${test.family}] ${outcome.query}`);
+          if (!outcome.correct) log(`      ${result.summary}`);
         } finally {
           await context.close();
         }
@@ -159,17 +201,53 @@ async function main(): Promise<void> {
     await browser.close();
     server.close();
   }
-  const results = join(ROOT, 'bench', 'results');
-  const file = join(results, 'real-apps.md');
-  // Formatted as the repository formats Markdown, so a run leaves the file as `prettier --check` wants it.
-  const markdown = await prettier.format(report(outcomes), {
+  const steps = outcomes.flatMap((o) => o.stepMs);
+  const correct = outcomes.filter((o) => o.correct).length;
+  const correctPercent = round((100 * correct) / Math.max(1, outcomes.length), 1);
+  const falseSuccesses = outcomes.filter((o) => o.expect === 'failed' && o.verdict === 'succeeded').length;
+  const aims = { correctPercent: 95, falseSuccesses: 0 };
+  return {
+    aims,
+    correct,
+    total: outcomes.length,
+    correctPercent,
+    falseSuccesses,
+    stepMs: {
+      p50: round(percentile(steps, 50), 0),
+      p90: round(percentile(steps, 90), 0),
+      steps: steps.length,
+    },
+    meetsAims: correctPercent >= aims.correctPercent && falseSuccesses === aims.falseSuccesses,
+    outcomes,
+  };
+}
+
+/** The report (bench/results/real-apps.md), formatted as the repository formats Markdown. */
+export async function realAppsMarkdown(
+  result: RealAppsResult,
+  title = '# Real-app benchmark',
+): Promise<string> {
+  const file = join(ROOT, 'bench', 'results', 'real-apps.md');
+  return prettier.format(report(result.outcomes, title), {
     ...((await prettier.resolveConfig(file)) ?? {}),
     filepath: file,
   });
-  writeFileSync(file, markdown);
-  writeFileSync(join(results, 'real-apps.json'), `${JSON.stringify(outcomes, null, 2)}\n`);
-  console.log(`\n${markdown}`);
-  if (outcomes.some((o) => o.expect === 'failed' && o.verdict === 'succeeded')) process.exitCode = 1;
 }
 
-await main();
+/** Writes bench/results/real-apps.md and real-apps.json. */
+export async function writeRealAppsReport(result: RealAppsResult): Promise<string> {
+  const results = join(ROOT, 'bench', 'results');
+  const markdown = await realAppsMarkdown(result);
+  writeFileSync(join(results, 'real-apps.md'), markdown);
+  writeFileSync(join(results, 'real-apps.json'), `${JSON.stringify(result.outcomes, null, 2)}\n`);
+  return markdown;
+}
+
+async function main(): Promise<void> {
+  const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
+  const result = await runRealApps({ only });
+  if (!only) console.log(`\n${await writeRealAppsReport(result)}`);
+  if (result.falseSuccesses > 0) process.exitCode = 1;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();

@@ -24,6 +24,7 @@ import { gatewaySendMarkdown, runGatewaySend, type GatewaySendResult } from './g
 import { gatewaySseMarkdown, runGatewaySse, type GatewaySseResult } from './gateway-sse.ts';
 import { interpreterMarkdown, runInterpreterBench, type InterpreterResult } from './interpreter.ts';
 import { pickupMarkdown, runPickup, type PickupResult } from './pickup.ts';
+import { realAppsMarkdown, runRealApps, writeRealAppsReport, type RealAppsResult } from './real-apps.ts';
 import { runSubmission, submissionMarkdown, type SubmissionResult } from './submission.ts';
 import { apiCpu, runSuiteLoad, suiteLoadMarkdown, workersLabel, type SuiteLoadResult } from './suite-load.ts';
 import {
@@ -53,6 +54,7 @@ const BENCHES = [
   'gateway-sse',
   'suite-load',
   'tenant-scale',
+  'real-apps',
 ] as const;
 type BenchName = (typeof BENCHES)[number];
 /** Run only when named (`--only tenant-scale`): 1,000 tenant databases take ~10 minutes and 7.5 GB. */
@@ -71,6 +73,7 @@ const DEADLINES_MS: Record<BenchName, number> = {
   'gateway-sse': 4 * 60_000,
   'suite-load': 14 * 60_000,
   'tenant-scale': 75 * 60_000,
+  'real-apps': 15 * 60_000,
 };
 
 interface Results {
@@ -91,6 +94,7 @@ interface Results {
   'gateway-sse'?: GatewaySseResult;
   'suite-load'?: SuiteLoadResult;
   'tenant-scale'?: TenantScaleResult;
+  'real-apps'?: RealAppsResult;
   errors: { bench: string; message: string }[];
   /** Machine CPU (percent of all cores) just before each benchmark, with the bench idle. */
   background?: Record<string, { busyPercent: number; waitedS: number }>;
@@ -311,6 +315,14 @@ const SUMMARY_ROWS: { [K in BenchName]: (r: NonNullable<Results[K]>) => SummaryR
       measured: `${run.errors} errors, peak ${run.peakConnections} connections (max ${r.maxConnections}), GET /me cold p50 ${run.cold.latencyMs.p50} / p99 ${run.cold.latencyMs.p99} ms, warm p50 ${run.warm.latencyMs.p50} / p99 ${run.warm.latencyMs.p99} ms, creation p50 ${run.create.latencyMs.p50} ms, ${Math.round(Math.max(...run.servers.map((s) => s.bytesPerTenant)) / 104857.6) / 10} MB per project`,
       met: run.meetsAims,
     })),
+  'real-apps': (r) => [
+    {
+      benchmark: 'real-app verdicts (plain-English tests on third-party component apps)',
+      aim: `≥ ${r.aims.correctPercent}% correct, no false success`,
+      measured: `${r.correct}/${r.total} (${r.correctPercent}%), ${r.falseSuccesses} false successes, step p50 ${r.stepMs.p50} ms`,
+      met: r.meetsAims,
+    },
+  ],
 };
 
 function summaryRowsOf(results: Results): Map<string, SummaryRow[]> {
@@ -406,6 +418,12 @@ async function main(): Promise<number> {
         });
         sections.set('tenant-scale', tenantScaleMarkdown(results['tenant-scale']));
       },
+      'real-apps': async () => {
+        results['real-apps'] = await runRealApps({ log });
+        // Its own report (bench/results/real-apps.md) too, as `node bench/real-apps.ts` writes it.
+        if (!quick) await writeRealAppsReport(results['real-apps']);
+        sections.set('real-apps', await realAppsMarkdown(results['real-apps'], '## 12. Real apps'));
+      },
     } satisfies Record<BenchName, () => Promise<void>>;
     for (const name of only) {
       results.background ??= {};
@@ -479,7 +497,7 @@ function printSummary(r: Results): void {
       `suite-load  ${workersLabel(run.workers)} × ${run.replicas} APIs: submit ${run.flood.load.rps} req/s busy (p99 ${run.flood.load.latencyMs.p99} ms, ${run.flood.load.errors} errors); batch ${run.batch.succeeded}/${run.batch.jobs} ok, ${run.batch.jobsPerMinute} jobs/min, POST → running p50 ${run.batch.pickupMs.p50} / p95 ${run.batch.pickupMs.p95} ms; CPU APIs ${apiCpu(run.batch.cpuPercent)}%, machine ${run.batch.cpuPercent.machine}%`,
     );
   }
-  for (const name of [...BENCHES.slice(4, 9), 'tenant-scale' as const]) {
+  for (const name of [...BENCHES.slice(4, 9), 'tenant-scale' as const, 'real-apps' as const]) {
     const value = r[name];
     if (value === undefined) continue;
     for (const row of (SUMMARY_ROWS[name] as (x: typeof value) => SummaryRow[])(value))
