@@ -495,6 +495,32 @@ describe('a tenant database behind the host’s migrations', () => {
     expect(await recorded(made)).toBe(PROBE);
   });
 
+  it('on a server the setting no longer lists, answers 503 and names why, never another database', async () => {
+    const made = await project();
+    await mainQuery("UPDATE projects SET tenant_server = 'retired' WHERE id = $1", [made.id]);
+    const email = uniqueEmail('retired');
+    const res = await made.client.request('POST', '/api/user/auth/register', {
+      json: { email, password: strongPassword() },
+    });
+    expect(res.status).toBe(503);
+    expect(res.body).toMatchObject({
+      code: 'service_unavailable',
+      message: "This project's database server is not configured on this host.",
+    });
+    // Its database (still on the default server) saw nothing.
+    expect(await tenantQuery(made.id, 'SELECT 1 FROM users WHERE email = $1', [email])).toEqual([]);
+    const status = await new HostClient(host.port, `localhost:${host.port}`, ADMIN_TOKEN).get(
+      '/v1/tenant-servers',
+    );
+    const retired = (
+      status.json as { servers: { server: string; listed: boolean; capacity: number | null }[] }
+    ).servers.find((server) => server.server === 'retired');
+    expect(retired).toMatchObject({ listed: false, capacity: null });
+    expect(host.app.output()).toMatch(
+      /tenant server "retired", which TENANT_DATABASE_SERVERS does not list|not configured on this host|unknown tenant server/,
+    );
+  });
+
   it('answers 503 temporarily_unavailable while its migration fails, and serves it once it succeeds', async () => {
     const made = await project();
     // Something in the way of the new migration: it fails (and is rolled back) until removed.
