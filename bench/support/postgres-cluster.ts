@@ -1,5 +1,6 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -86,7 +87,8 @@ export async function startPostgresCluster(options: { maxConnections: number }):
       if (stopped) return;
       stopped = true;
       await exec('pg_ctl', ['-D', dataDir, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
-      rmSync(root, { recursive: true, force: true });
+      // Thousands of databases: minutes of file deletion on a busy disk, without blocking the bench.
+      await rm(root, { recursive: true, force: true });
       running.delete(entry);
     },
   };
