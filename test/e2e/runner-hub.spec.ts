@@ -498,6 +498,14 @@ describe('runner hub and job page', () => {
     );
     expect(summary.whiteSpace).toBe('pre-line');
     expect(summary.lines).toBeGreaterThan(5);
+    // The step it could not read, and the phrasings, are lists.
+    expect(await page.$$eval('#job-summary ul', (uls) => uls.map((ul) => ul.children.length))).toEqual([
+      1,
+      expect.any(Number),
+    ]);
+    expect(await page.$eval('#job-summary ul li', (li) => li.textContent)).toBe(
+      'step 2: "Frobnicate the widget"',
+    );
     expect(requested.filter((p) => p.endsWith('/script'))).toEqual([]);
     expect(await isShown(page, '#script-section')).toBe(false);
     expect(await isShown(page, '#video-section')).toBe(false);

@@ -19,6 +19,23 @@ import {
 
 const show = (selector, visible) => ($(selector).hidden = !visible);
 
+/** A summary's text as paragraphs, its "  - item" lines as lists (an unclear test's summary has two). */
+function summaryBlocks(text) {
+  const blocks = [];
+  let list;
+  for (const line of text.split('\n')) {
+    const item = /^\s*[-•]\s+(.*)$/.exec(line);
+    if (item) {
+      if (!list) blocks.push((list = el('ul')));
+      list.append(el('li', { text: item[1] }));
+    } else {
+      list = undefined;
+      if (line.trim()) blocks.push(el('p', { text: line }));
+    }
+  }
+  return blocks;
+}
+
 export function jobPage(root) {
   const id = root.dataset.jobId;
   let job;
@@ -58,7 +75,11 @@ export function jobPage(root) {
     show('#query-section', true);
     const waiting =
       job.status === 'queued' ? 'Waiting for a worker…' : job.status === 'running' ? 'Running…' : '';
-    $('#job-summary').textContent = job.summary ?? waiting;
+    const summary = job.summary ?? waiting;
+    if ($('#job-summary').dataset.text !== summary) {
+      $('#job-summary').dataset.text = summary;
+      $('#job-summary').replaceChildren(...summaryBlocks(summary));
+    }
     show('#summary-section', Boolean(job.summary ?? waiting));
     show('#job-cancel', job.status === 'queued');
     show('#job-rerun', FINAL.includes(job.status));
