@@ -129,6 +129,17 @@ describe('controls drawn by components (real Chromium)', () => {
     expect(wrong.steps[1]?.error).toContain('to be checked');
   });
 
+  it('acts in a row named by its position: "the … in the last row"', async () => {
+    const result = await run(`Check the checkbox in the last row
+      The checkbox next to "Flight confirmation" is checked
+      The checkbox next to "Lunch on Friday" is unchecked
+      Check the checkbox in the first row
+      The page shows "2 selected"`);
+    expect(failures(result)).toEqual([]);
+    const missing = await run(`Check the checkbox in the fifth row`);
+    expect(missing.steps[1]?.error).toContain('the checkbox in the 5th row');
+  });
+
   it('reads list items whose text passes through nested slots', async () => {
     const result = await run(`There are 3 items\nThe second item contains "Quarterly report"`);
     expect(failures(result)).toEqual([]);

@@ -91,7 +91,12 @@ export class ElementNotFoundError extends Error {
 export function describeTarget(target: Target): string {
   const position = target.nth === undefined ? '' : target.nth === -1 ? 'last ' : `${ordinal(target.nth)} `;
   const role = target.role ?? '';
-  const near = target.near === undefined ? '' : ` next to "${target.near}"`;
+  const near =
+    target.near !== undefined
+      ? ` next to "${target.near}"`
+      : target.inRow !== undefined
+        ? ` in the ${target.inRow === -1 ? 'last' : ordinal(target.inRow)} row`
+        : '';
   if (!target.name) return `the ${position}${role || 'element'}${near}`;
   if (!role) return position || near ? `the ${position}"${target.name}"${near}` : `"${target.name}"`;
   return `the ${position}${role} "${target.name}"${near}`;
@@ -152,6 +157,7 @@ export async function findOnce(
     prefer: target.role ? null : (prefer ?? null),
     nth: target.nth ?? null,
     near: target.near ?? null,
+    inRow: target.inRow ?? null,
     ignoreId: CURSOR_ELEMENT_ID,
   };
   const frames = page.frames().filter((frame) => !frame.detached);

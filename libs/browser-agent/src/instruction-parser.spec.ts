@@ -327,6 +327,8 @@ const NEIGHBOURS: ReadonlyArray<readonly [string, StepBody]> = [
     click({ name: 'delete', role: 'button', near: 'Walk the dog' }),
   ],
   ['Click Edit in the row with "Ada Lovelace"', click({ name: 'Edit', near: 'Ada Lovelace' })],
+  ['Click the archive button in the last row', click({ name: 'archive', role: 'button', inRow: -1 })],
+  ['Click the Edit button on the 2nd card', click({ name: 'Edit', role: 'button', inRow: 2 })],
   ['click Edit in the row with Ada Lovelace', click({ name: 'Edit', near: 'Ada Lovelace' })],
   [
     'Click the "Add to cart" button on the "Red mug" card',

@@ -17,6 +17,8 @@ export interface PageQuery {
    * smallest container (list item, table row, card) holding that text count, or null.
    */
   near: string | null;
+  /** The row (list item, table row of data) the target is in, by position; -1 is the last. */
+  inRow: number | null;
   /** Element id used by the drawn cursor, which must never be a match. */
   ignoreId: string;
 }
@@ -70,6 +72,16 @@ export function findInPage(query: PageQuery): PageMatch {
   /** Containment across shadow boundaries; `contains` stops at them. */
   const holds = (outer: DomElement, inner: DomElement): boolean => {
     for (let node: DomElement | null = inner; node; node = parentOf(node)) if (node === outer) return true;
+    return false;
+  };
+  /** `outer` shows `inner` on screen: containment through the slots `inner` is put into, too. */
+  const shows = (outer: DomElement, inner: DomElement): boolean => {
+    for (
+      let node: DomElement | null = inner;
+      node;
+      node = (node as DomElement & { assignedSlot?: DomElement | null }).assignedSlot ?? parentOf(node)
+    )
+      if (node === outer) return true;
     return false;
   };
   const byId = (from: DomElement, id: string): DomElement | null => {
@@ -660,11 +672,25 @@ export function findInPage(query: PageQuery): PageMatch {
     (el.parentElement?.tagName === 'THEAD' ||
       (cellsOf(el).length > 0 && cellsOf(el).every((cell) => implicitRole(cell) === 'columnheader')));
 
+  // "In the last row": the visible list items or data rows in document order (the outermost, when
+  // lists nest), then the one at that position.
+  const nthRow = (): DomElement | undefined => {
+    if (query.inRow === null) return undefined;
+    const rows = everything.filter(
+      (el) => /^(?:listitem|row)$/.test(implicitRole(el) ?? '') && !headerRow(el) && isVisible(el),
+    );
+    const outer = rows.filter((el) => !rows.some((other) => other !== el && shows(other, el)));
+    return query.inRow === -1 ? outer[outer.length - 1] : outer[query.inRow - 1];
+  };
   const tried: string[] = [];
   let nearRows: DomElement[] = [];
   for (const [strategy, run] of strategies) {
     tried.push(strategy);
     let found = unique(run());
+    if (query.inRow !== null) {
+      const row = nthRow();
+      found = row ? found.filter((el) => el !== row && shows(row, el)) : [];
+    }
     if (query.near !== null) {
       const { within, rows } = scoped(found);
       if (rows.length > nearRows.length) nearRows = rows;

@@ -68,7 +68,8 @@ export async function findElement(
  * resolve to the first: it keeps only the element's CSS path.
  */
 export function exportable(target: Target, element: ElementLocator | undefined): ElementLocator | undefined {
-  if (!element || (target.near === undefined && target.nth === undefined)) return element;
+  if (!element || (target.near === undefined && target.nth === undefined && target.inRow === undefined))
+    return element;
   return { css: element.css };
 }
 

@@ -31,6 +31,8 @@ export interface Target {
    * the element is looked for in the smallest container (list item, table row, card) holding it.
    */
   near?: string;
+  /** The row the element is in, by position ("the archive button in the last row"); -1 is the last. */
+  inRow?: number;
 }
 
 export type MatchMode = 'equals' | 'contains' | 'startsWith' | 'endsWith' | 'matches';

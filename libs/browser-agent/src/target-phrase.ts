@@ -201,6 +201,10 @@ const NEAR_ROW_RE = new RegExp(
   'i',
 );
 
+// "The archive button in the last row", "Edit on the second card": the row named by its position.
+const IN_NTH_ROW_RE =
+  /^(.+?)\s+(?:in|on|inside|within|from)\s+the\s+(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|(\d+)(?:st|nd|rd|th))\s+(?:row|item|entry|card|line|task|todo|list\s+item|table\s+row|record|tile)$/i;
+
 /** Splits "the checkbox next to 'Buy milk'" into the element phrase and the text it sits next to. */
 function splitNear(text: string, tokens: readonly MaskToken[]): { rest: string; near?: string } {
   const match = NEAR_ROW_RE.exec(text) ?? NEAR_QUOTED_RE.exec(text) ?? NEAR_RE.exec(text);
@@ -226,6 +230,12 @@ export function parseTarget(phrase: string, tokens: readonly MaskToken[]): Targe
     .replace(SCOPE_RE, '')
     .trim();
   if (!text) return undefined;
+  const inRow = IN_NTH_ROW_RE.exec(phrase.trim().replace(/[.,;:!?]+$/, ''));
+  if (inRow?.[1] && inRow[2]) {
+    const inner = parseTarget(inRow[1], tokens);
+    const position = inRow[3] ? Number(inRow[3]) : ORDINALS[inRow[2].toLowerCase()];
+    return inner && position ? { ...inner, inRow: position } : undefined;
+  }
   const { rest, near } = splitNear(text, tokens);
   if (near !== undefined) {
     const inner = parseTarget(rest, tokens);
