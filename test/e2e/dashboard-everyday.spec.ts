@@ -437,6 +437,42 @@ describe.each(VIEWPORTS)('dashboard on a $name', ({ name, viewport }) => {
     await clean();
   });
 
+  it('Email page: with SMTP saved and no mail yet, says when mail will appear', async () => {
+    await page.goto(`${origin}/projects/${bareId}/emails`);
+    await page.waitForSelector(READY);
+    expect(await visible(page, '#emails-empty')).toBe(true);
+    expect(await text(page, '#emails-empty')).toMatch(
+      /^No mail yet\. Mail appears here when a user signs up/,
+    );
+    expect(await visible(page, '#smtp-missing')).toBe(false);
+    await clean();
+  });
+
+  it('deletes a user from their detail page, after asking', async () => {
+    const gone = `gone-${name}-${tag}@example.com`;
+    const host = api.at(`dash-${name}-${tag}.localhost`, undefined);
+    expect((await host.post('/api/user/auth/register', { email: gone, password: PASSWORD })).status).toBe(
+      201,
+    );
+    const users = (await api.get(`/v1/projects/${projectId}/users?search=${encodeURIComponent(gone)}`))
+      .json as {
+      items: { id: string }[];
+    };
+    await page.goto(`${origin}/projects/${projectId}/users/${users.items[0]!.id}`);
+    await waitText(page, '#user-email', gone);
+    page.once('dialog', (dialog) => void dialog.accept());
+    await tabTo(page, '#delete-user');
+    await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+    expect(new URL(page.url()).pathname).toBe(`/projects/${projectId}/auth`);
+    await page.waitForSelector(READY);
+    const left = (await api.get(`/v1/projects/${projectId}/users?search=${encodeURIComponent(gone)}`))
+      .json as {
+      total: number;
+    };
+    expect(left.total).toBe(0);
+    await clean();
+  });
+
   it('custom domains show their verification state and the DNS record to add', async () => {
     await page.goto(`${origin}/projects/${projectId}/settings`);
     await page.waitForSelector(READY);

@@ -57,9 +57,12 @@ export async function api(path, options = {}) {
       ...(options.headers ?? {}),
     },
   });
+  // The whole response is read, even an empty one: a page that moves on right after a call (a
+  // delete, then the list) must not cut a request short.
+  const raw = await res.text();
   if (res.status === 401) throw new TokenRefused('The admin token was refused.');
   const type = res.headers.get('content-type') ?? '';
-  const body = res.status === 204 || !type.includes('json') ? null : await res.json();
+  const body = raw && type.includes('json') ? JSON.parse(raw) : null;
   if (!res.ok) throw new ApiError(res.status, body);
   return body;
 }
