@@ -182,10 +182,14 @@ class Context {
     const offset = host.app.output().length;
     if (this.where === 'route') {
       const path = attack === 'cpu.loop' ? '/api/loop' : `/api/attack?name=${encodeURIComponent(attack)}`;
-      const answered = this.p.client.request<Outcome>('GET', path).then(
-        (res) => res,
-        (error: unknown) => error as Error,
-      );
+      const answered = (async () => {
+        let res = await this.p.client.request<Outcome>('GET', path);
+        for (let tries = 1; tries < 30 && isBusy(res); tries++) {
+          await sleep(1000 * Math.min(5, Number(res.headers['retry-after']) || 1));
+          res = await this.p.client.request<Outcome>('GET', path);
+        }
+        return res;
+      })().catch((error: unknown) => error as Error);
       return async () => {
         const res = await answered;
         if (res instanceof Error) return this.failed(attack, `no HTTP answer: ${errorText(res)}`);
@@ -193,7 +197,7 @@ class Context {
         return this.failed(attack, `HTTP ${res.status}: ${res.text.slice(0, 160)}`);
       };
     }
-    const started =
+    const startIt = () =>
       this.where === 'hook'
         ? this.p.client.request('POST', '/api/user/auth/register', {
             json: {
@@ -205,7 +209,13 @@ class Context {
         : this.p.client.request('POST', '/api/enqueue', {
             json: { job: attack === 'cpu.loop' ? 'loop' : 'attack', attack },
           });
-    const res = await started;
+    // While the project's own attacks hold every database connection the host gives it, a start
+    // is refused with 503 temporarily_unavailable and Retry-After: a client tries again, so does this.
+    let res = await startIt();
+    for (let tries = 1; tries < 30 && isBusy(res); tries++) {
+      await sleep(1000 * Math.min(5, Number(res.headers['retry-after']) || 1));
+      res = await startIt();
+    }
     const expected = this.where === 'hook' ? 201 : 200;
     if (res.status !== expected) {
       return async () =>
@@ -253,6 +263,11 @@ class Context {
           detail: `${what}; the next call failed too: ${next}`,
         };
   }
+}
+
+/** A refusal for a full connection budget, which asks the client to try again later. */
+function isBusy(res: { status: number; text: string }): boolean {
+  return res.status === 503 && res.text.includes('temporarily_unavailable');
 }
 
 /** The code's own report, and for the attacks on the answer, what reached the client. */
