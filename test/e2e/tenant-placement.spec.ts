@@ -26,7 +26,7 @@ import {
   UserClient,
   type TestProject,
 } from '../support/user-client.js';
-import { ADMIN_TOKEN, deploy } from './project-code-harness.js';
+import { ADMIN_TOKEN, deploy, REPORTS_API } from './project-code-harness.js';
 import {
   decodeJwt,
   GENEROUS_LIMITS,
@@ -304,9 +304,9 @@ describeTwoServers('tenant databases on two Postgres servers', () => {
       }
     });
 
-    it('sign-ups racing a move either succeed and survive it, or get the clear 503 (never a 500)', async () => {
+    it('sign-ups racing a move either succeed and survive it, or get a 503 with Retry-After (never a 500)', async () => {
       const project = projects.find((candidate) => candidate.server === FIRST)!;
-      const answers: { status: number; code?: string; email: string }[] = [];
+      const answers: { status: number; code?: string; retryAfter?: string; email: string }[] = [];
       let moving = true;
       const signUps = (async () => {
         while (moving) {
@@ -314,7 +314,12 @@ describeTwoServers('tenant databases on two Postgres servers', () => {
           const res = await project.client.request('POST', '/api/user/auth/register', {
             json: { email, password: strongPassword() },
           });
-          answers.push({ status: res.status, code: res.body?.code, email });
+          answers.push({
+            status: res.status,
+            code: res.body?.code,
+            retryAfter: res.headers['retry-after'],
+            email,
+          });
         }
       })();
       await sleep(300);
@@ -325,7 +330,15 @@ describeTwoServers('tenant databases on two Postgres servers', () => {
       expect(moved.status).toBe(200);
       project.server = SECOND;
       const unexpected = answers.filter(
-        (a) => a.status !== 201 && !(a.status === 503 && a.code === 'temporarily_unavailable'),
+        // Writes meet the read-only database (temporarily_unavailable); one whose connection the
+        // switch ended the moment it was used is a lost connection (service_unavailable). Both retry.
+        (a) =>
+          a.status !== 201 &&
+          !(
+            a.status === 503 &&
+            ['temporarily_unavailable', 'service_unavailable'].includes(a.code ?? '') &&
+            a.retryAfter
+          ),
       );
       if (unexpected.length)
         process.stderr.write(
@@ -383,6 +396,29 @@ describeTwoServers('tenant databases on two Postgres servers', () => {
       const refused = cli('move', project.id, 'nowhere');
       expect(refused.status).toBe(1);
       expect(refused.stderr).toContain('server "nowhere" is not in TENANT_DATABASE_SERVERS');
+    });
+
+    it('project code: ctx.db reads go on and writes answer 503 temporarily_unavailable while read-only', async () => {
+      const project = projects.find(
+        (candidate) => candidate.slug.startsWith('code') && candidate.server === SECOND,
+      )!;
+      const deployed = await deploy(host, project.id, { ...fixture('guestbook'), ...REPORTS_API });
+      expect(deployed.status).toBe(201);
+      const user = await signUpAndIn(project);
+      expect((await project.client.request('GET', '/api/reports')).status).toBe(200);
+      await setTenantReadOnly(urlOf(SECOND), tenantDatabaseName(project.id), true);
+      try {
+        // GET /api/members/me only reads; GET /api/reports begins with CREATE TABLE IF NOT EXISTS.
+        const read = await project.client.request('GET', '/api/members/me', { bearer: user.accessToken });
+        expect(read.status).toBe(200);
+        const write = await project.client.request('GET', '/api/reports');
+        expect(write.status).toBe(503);
+        expect(write.body).toMatchObject({ code: 'temporarily_unavailable' });
+        expect(Number(write.headers['retry-after'])).toBeGreaterThan(0);
+      } finally {
+        await setTenantReadOnly(urlOf(SECOND), tenantDatabaseName(project.id), false);
+      }
+      expect((await project.client.request('GET', '/api/reports')).status).toBe(200);
     });
 
     it('ctx.db in the host and the worker follows the project to its new server', async () => {

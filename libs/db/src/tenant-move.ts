@@ -14,9 +14,9 @@ import {
 /**
  * Makes a tenant database read-only for every session (`false` lifts it again): a write then
  * fails with SQLSTATE 25006, which the apps answer as 503 temporarily_unavailable. New sessions
- * start read-only; the sessions opened before (read-write by default) are ended: idle ones at
- * once, busy ones as soon as their statement or transaction is over (so a write in flight
- * finishes and is copied), and whatever is still busy after `drainMs` is ended anyway.
+ * start with the new default, and the sessions opened before are ended: idle ones at once, busy
+ * ones as soon as their statement or transaction is over (so a write in flight finishes and is
+ * copied), whatever is still busy after `drainMs` anyway.
  */
 export async function setTenantReadOnly(
   adminUrl: string,
@@ -28,11 +28,12 @@ export async function setTenantReadOnly(
     const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
     if (!rowCount) throw new TenantDatabaseMissingError(database);
     const db = quoteIdent(database);
-    if (!readOnly) {
-      await admin.query(`ALTER DATABASE ${db} RESET default_transaction_read_only`);
-      return;
-    }
-    await admin.query(`ALTER DATABASE ${db} SET default_transaction_read_only = on`);
+    await admin.query(
+      readOnly
+        ? `ALTER DATABASE ${db} SET default_transaction_read_only = on`
+        : `ALTER DATABASE ${db} RESET default_transaction_read_only`,
+    );
+    // Sessions keep the default they started with: those opened before the change are ended.
     const { rows } = await admin.query<{ at: Date }>('SELECT clock_timestamp() AS at');
     const alteredAt = rows[0]!.at;
     const older = `datname = $1 AND pid <> pg_backend_pid() AND backend_type = 'client backend' AND backend_start <= $2`;

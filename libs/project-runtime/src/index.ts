@@ -20,6 +20,7 @@ export {
 } from './deployments/deployment-record.js';
 export { parseEnv } from './deployments/env-file.js';
 export { CONNECTIONS_BUSY, failedForConnections } from './effects/connections-busy.js';
+export { DATABASE_READ_ONLY, failedForReadOnly } from './effects/database-read-only.js';
 export { EffectError } from './effects/effect-error.js';
 export { RedisProjectMailBudget } from './effects/project-mail-budget.js';
 export { ProjectEffects } from './effects/project-effects.js';

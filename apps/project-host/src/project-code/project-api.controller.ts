@@ -3,6 +3,7 @@ import { AuthError, AuthErrorCode, RunnerError, RunnerErrorCode } from '@suite/e
 import {
   ActiveDeployments,
   failedForConnections,
+  failedForReadOnly,
   SandboxError,
   SandboxPool,
   type ApiResult,
@@ -92,6 +93,14 @@ export class ProjectApiController {
           RunnerErrorCode.TemporarilyUnavailable,
           'Every database connection of this server is in use; try again shortly.',
           { retryAfterSeconds: 2 },
+        );
+      }
+      if (failedForReadOnly(error)) {
+        // ctx.db met the project's database read-only (it is moving), and the code let it through.
+        throw new RunnerError(
+          RunnerErrorCode.TemporarilyUnavailable,
+          'This project is read-only for a moment while its data moves; try again shortly.',
+          { retryAfterSeconds: 5 },
         );
       }
       const overBudget = reason === 'timeout' || reason === 'cpu';

@@ -1,6 +1,7 @@
 import type { FieldDef, PoolClient, Query, QueryConfig, QueryResult } from 'pg';
 import type { Duplex } from 'node:stream';
 import { EffectError } from './effect-error.js';
+import { DATABASE_READ_ONLY } from './database-read-only.js';
 import { cancelBackend, type CancelTarget } from './postgres-cancel.js';
 import type { ProjectStatement } from './sql-statement.js';
 import { jsonTypeParser, type DefaultParsers } from './sql-values.js';
@@ -295,6 +296,8 @@ function projectError(error: unknown, watchdog: Watchdog, limits: SqlCallLimits)
     );
   }
   if (!isPostgresError(error)) return error;
+  // read_only_sql_transaction: the database is moving to another server (see setTenantReadOnly).
+  if (code === '25006') return new EffectError(DATABASE_READ_ONLY);
   const text = String(message).slice(0, 500);
   if (code === '25001') {
     // "VACUUM cannot run inside a transaction block", CREATE INDEX CONCURRENTLY...
