@@ -118,6 +118,26 @@ describe('LLM jobs', () => {
       expect(request.headers.authorization).toBe('Bearer sk-test-provider-key');
     }
   });
+
+  it('a failed LLM job keeps a screenshot of the page it ended on', async () => {
+    // The script is used up: the model now only says it is done, with no assertion that held, which
+    // fails the job.
+    const created = await api.request('/v1/jobs', {
+      json: { query: 'Check that the login page has a Sign in button.', initial_url: `${site.url}/login` },
+    });
+    const { id } = created.json as { id: string };
+    let job = { status: 'queued', links: {} as { screenshot?: string } };
+    const deadline = Date.now() + 45_000;
+    while (!['succeeded', 'failed'].includes(job.status) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 250));
+      job = (await api.request(`/v1/jobs/${id}`)).json as typeof job;
+    }
+    expect(job.status).toBe('failed');
+    expect(job.links.screenshot).toBe(`/v1/jobs/${id}/screenshot`);
+    const shot = await api.request(job.links.screenshot!);
+    expect(shot.headers.get('content-type')).toBe('image/png');
+    expect(shot.bytes.subarray(1, 4).toString('latin1')).toBe('PNG');
+  });
 });
 
 describe('a bad LLM setting stops the apps at boot, naming the variable', () => {
