@@ -170,7 +170,7 @@ describe('runner hub and job page', () => {
     api = new RunnerClient(origin, key);
     idleApi = new RunnerClient(idleOrigin, key);
     browser = await launchLocalBrowser();
-  });
+  }, 180_000); // three apps and a worker start here; a busy machine takes its time
 
   afterAll(async () => {
     await browser?.close();
@@ -545,7 +545,7 @@ describe('runner hub and job page', () => {
     await page.waitForSelector('#api-key-error');
     expect(await page.$eval('#api-key-error', (p) => p.textContent)).toMatch(/refused/);
     expect(await isShown(page, '#api-key')).toBe(true);
-    expect(await isShown(page, '#jobs-view')).toBe(false);
+    expect(await isShown(page, '#recent-jobs')).toBe(false);
     expect(await focusedId(page)).toBe('api-key');
     // The refused requests themselves are the only console entries: no uncaught error.
     expect(errors.filter((e) => !/status of 401/.test(e))).toEqual([]);
@@ -553,7 +553,7 @@ describe('runner hub and job page', () => {
 
     await page.type('#api-key', key);
     await page.keyboard.press('Enter');
-    await page.waitForSelector('#jobs-view:not([hidden])');
+    await page.waitForSelector('#recent-jobs:not([hidden])');
     await page.click('#change-key');
     expect(await isShown(page, '#api-key')).toBe(true);
     await page.click('form.key button[type="button"]'); // keep the current key

@@ -25,7 +25,7 @@ export function hubPage() {
 
   const setVisible = (on) => {
     $('#submit-form').hidden = !on;
-    $('#jobs-view').hidden = !on;
+    $('#recent-jobs').hidden = !on;
     $('[data-needs-key]').hidden = on;
   };
 

@@ -101,6 +101,28 @@ describe('JobService', () => {
     expect(failed.jobs.map((job) => [job.id, job.status])).toEqual([[waiting.id, 'failed']]);
   });
 
+  it('lists by search (query or title, any case) and pages after a job of the caller’s own', async () => {
+    const day = (n: number) => new Date(Date.UTC(2026, 0, n));
+    const a = jobs.seed({ owner: 'ada', query: 'Open the Checkout page', createdAt: day(1) });
+    const b = jobs.seed({
+      owner: 'ada',
+      query: 'Click x',
+      metadata: { title: 'checkout flow' },
+      createdAt: day(2),
+    });
+    jobs.seed({ owner: 'ada', query: 'Click y', createdAt: day(3) });
+    const bobs = jobs.seed({ owner: 'bob', query: 'checkout', createdAt: day(4) });
+    const ids = async (query: Record<string, string>) =>
+      (await service.list(ada, query)).jobs.map((j) => j.id);
+    expect(await ids({ q: 'CHECKOUT' })).toEqual([b.id, a.id]);
+    expect(await ids({ q: 'checkout', limit: '1', before: b.id })).toEqual([a.id]);
+    const refused = await failure(service.list(ada, { before: bobs.id }));
+    expect(refused.details.issues?.[0]).toMatchObject({ loc: ['query', 'before'], type: 'value_error' });
+    expect((await failure(service.list(ada, { q: '' }))).details.issues?.[0]).toMatchObject({
+      loc: ['query', 'q'],
+    });
+  });
+
   it('cancels a job waiting for input: it reads cancelled from then on', async () => {
     const waiting = jobs.seed({ owner: 'ada', status: 'needs_input', error: INSTRUCTIONS_NOT_UNDERSTOOD });
     expect(await service.cancel(ada, waiting.id)).toMatchObject({ status: 'cancelled', cancelled: true });

@@ -78,9 +78,9 @@ export function renderHubPage(origin: string): string {
     </form>
     <p data-needs-key class="muted">Save your API key above to run tests and see your jobs.</p>
   </section>
-  <section id="recent-jobs" aria-labelledby="recent-heading">
+  <section id="recent-jobs" aria-labelledby="recent-heading" hidden>
     <h2 id="recent-heading">Your jobs</h2>
-    <div id="jobs-view" hidden>
+    <div id="jobs-view">
       <form id="job-filters" class="filters" role="search" aria-label="Filter your jobs">
         <div class="field">
           <label for="filter-status">Status</label>
@@ -134,7 +134,7 @@ export function renderHubPage(origin: string): string {
   )}
   ${example('MCP (streamable HTTP)', `npx @modelcontextprotocol/inspector --transport http --server-url ${origin}/mcp`)}
   <h2>Writing tests</h2>
-  <p>Steps can be a numbered or bulleted list, sentences, or a chain joined by “then”. The built-in interpreter understands: open/go to a URL, go back, reload, click/press/tap, type “text” into a field, fill a field with “text”, press Enter/Tab/Escape, select “option” from a dropdown, check/uncheck, hover, scroll, wait N seconds, wait for “text”, and assertions on page text, title, URL, visibility, state and values. A step it does not understand fails the job before the browser starts, with the list of phrasings it knows.</p>
+  <p>Steps can be a numbered or bulleted list, sentences, or a chain joined by “then”. The built-in interpreter understands: open/go to a URL, go back, reload, click/press/tap, type “text” into a field, fill a field with “text”, press Enter/Tab/Escape, select “option” from a dropdown, check/uncheck, hover, scroll, wait N seconds, wait for “text”, and assertions on page text, title, URL, visibility, state and values. A step it does not understand fails the job before the browser starts, with the list of phrasings it knows; the form above checks first and refuses such a test, as <code>POST /v1/instructions/check</code> does without queueing anything.</p>
 </main>
 <footer><p>Origin: <code>${o}</code></p></footer>
 </body>
