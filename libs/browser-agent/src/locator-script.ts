@@ -701,16 +701,19 @@ export function findInPage(query: PageQuery): PageMatch {
     // Visible beats hidden, the kind of element the action needs beats others, and a control beats
     // plain text ("click Sign in" means the button, not the heading above it); then document order.
     const interactive = (el: DomElement) => INTERACTIVE.has(implicitRole(el) ?? '');
+    // Without a role, a button beats a link of the same name: on a sign-in page "Click 'Sign in'"
+    // means the form's button, not the header's link to the page already open.
+    const buttonFirst = (el: DomElement) => (roleSet === null && implicitRole(el) === 'button' ? 0.5 : 0);
+    const scoreOf = (el: DomElement) => (favoured(el) ? 2 : 0) + (interactive(el) ? 1 : 0) + buttonFirst(el);
     const ranked = found
       .map((el, order) => ({
         el,
         order,
-        score: (visibility.get(el) ? 4 : 0) + (favoured(el) ? 2 : 0) + (interactive(el) ? 1 : 0),
+        score: (visibility.get(el) ? 4 : 0) + scoreOf(el),
       }))
       .sort((a, b) => b.score - a.score || a.order - b.order)
       .map((entry) => entry.el);
     const visibleOnes = ranked.filter((el) => visibility.get(el));
-    const scoreOf = (el: DomElement) => (favoured(el) ? 2 : 0) + (interactive(el) ? 1 : 0);
     const topScore = visibleOnes[0] ? scoreOf(visibleOnes[0]) : -1;
     const tiedKeys = new Set(
       visibleOnes

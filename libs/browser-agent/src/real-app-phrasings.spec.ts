@@ -17,11 +17,11 @@ const ADD_THREE = `Open $SITE/todos
   Type "Walk the dog" into the "What needs to be done?" field and press Enter
   Type "Write tests" into the "What needs to be done?" field and press Enter`;
 
-// Three alike product cards, a heading and a button both saying "Sign in", and one address linked
-// from both the header and the footer.
+// Three alike product cards, a link, a heading and a button all saying "Sign in", and one address
+// linked from both the header and the footer.
 const ALIKE = page(
   'Mugs',
-  `<header><a href="/contact">Contact</a> <h2>Sign in</h2><button onclick="out.textContent='signing in'">Sign in</button></header>
+  `<header><a href="/contact">Contact</a> <a href="/alike">Sign in</a> <h2>Sign in</h2><button onclick="out.textContent='signing in'">Sign in</button></header>
   <main>${['Blue mug', 'Red mug', 'Green mug']
     .map(
       (name) =>
