@@ -83,10 +83,12 @@ describe('JobReaper', () => {
       finishedAt: new Date(Date.now() - 31 * 86_400_000),
       logPath: 'x',
       videoPath: 'y',
+      screenshotPath: 'z',
     });
     const dir = join(artifacts, 'jobs', old.id);
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'video.mp4'), 'fake');
+    writeFileSync(join(dir, 'failure-screenshot.png'), 'fake');
 
     const result = await reaper.sweep();
     expect(result.failed).toBeGreaterThanOrEqual(1);
@@ -100,7 +102,7 @@ describe('JobReaper', () => {
     });
     expect((await after(freshRunning.id)).status).toBe('running');
     expect(await resources.queue.getJobState(lostQueued.id)).toBe('waiting');
-    expect(await after(old.id)).toMatchObject({ logPath: null, videoPath: null });
+    expect(await after(old.id)).toMatchObject({ logPath: null, videoPath: null, screenshotPath: null });
     expect(existsSync(dir)).toBe(false);
   });
 
