@@ -46,7 +46,7 @@ describe('A2A push notifications', () => {
     await stack.start();
     await stack.startWorker();
     await stack.startPushWorker();
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await stack.stop();

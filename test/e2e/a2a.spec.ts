@@ -319,12 +319,12 @@ describe('A2A gateway', () => {
         configuration: { returnImmediately: true },
       });
       const { id } = warm.body.result!.task as { id: string };
-      const deadline = Date.now() + 45_000;
+      const deadline = Date.now() + 150_000;
       while (!/COMPLETED|FAILED/.test(await stateOf(id))) {
         if (Date.now() > deadline) throw new Error('the warm-up job never ended');
         await new Promise((r) => setTimeout(r, 200));
       }
-    }, 60_000);
+    }, 180_000);
 
     it('a blocking SendMessage ends with the verdict and artifacts; the job is the task', async () => {
       const task = await client.sendMessage(
