@@ -38,9 +38,10 @@ const FILES = {
       }
       return out;
     } });`,
-  // Enqueues up to 100 000 jobs, stopping at the first refusal.
+  // Enqueues up to 100 000 jobs, stopping at the first refusal. The floods may take the longest
+  // time an API may have (600 effect calls each), on a loaded machine more than the default 10 s.
   'api/flood-jobs.ts': `import { defineApi } from '@suite/platform-sdk';
-    export default defineApi({ handler: async ({ jobs }) => {
+    export default defineApi({ timeoutMs: 30_000, handler: async ({ jobs }) => {
       let queued = 0;
       try {
         while (queued < 100_000) { await jobs.enqueue('noop', { n: queued }, { delayMs: 3_600_000 }); queued++; }
@@ -48,7 +49,7 @@ const FILES = {
       } catch (e) { return { queued, error: (e as Error).message }; }
     } });`,
   'api/flood-mail.ts': `import { defineApi } from '@suite/platform-sdk';
-    export default defineApi({ handler: async ({ email, request }) => {
+    export default defineApi({ timeoutMs: 30_000, handler: async ({ email, request }) => {
       const to = String(request.query.to);
       let sent = 0;
       try {
@@ -57,7 +58,7 @@ const FILES = {
       } catch (e) { return { sent, error: (e as Error).message }; }
     } });`,
   'api/flood-push.ts': `import { defineApi } from '@suite/platform-sdk';
-    export default defineApi({ handler: async ({ push }) => {
+    export default defineApi({ timeoutMs: 30_000, handler: async ({ push }) => {
       let sent = 0;
       try {
         while (sent < 100_000) { await push.send({ userId: 'nobody', title: 'Flood' }); sent++; }

@@ -158,6 +158,8 @@ export interface ApiDefinition<A extends ApiAuth | undefined = ApiAuth | undefin
   auth?: A;
   /** Methods answered; all when absent. Other methods get 405. */
   methods?: string[];
+  /** Budget of one call in ms: default 10 000, at most 30 000; past it the call answers 504. */
+  timeoutMs?: number;
   handler: (ctx: ApiContext<UserOf<A>>) => Promise<ApiResult> | ApiResult;
 }
 
