@@ -531,6 +531,15 @@ describe('a tenant database behind the host’s migrations', () => {
     expect(await recorded(made)).toBe(PROBE);
   });
 
+  it('the control plane’s users page migrates it too before reading it', async () => {
+    const made = await project();
+    const admin = new HostClient(host.port, `localhost:${host.port}`, ADMIN_TOKEN);
+    const res = await admin.get(`/v1/projects/${made.id}/users`);
+    expect(res.status).toBe(200);
+    expect(await probe(made)).toEqual([{ t: 'upgrade_probe' }]);
+    expect(await recorded(made)).toBe(PROBE);
+  });
+
   it('on a server the setting no longer lists, answers 503 and names why, never another database', async () => {
     const made = await project();
     await mainQuery("UPDATE projects SET tenant_server = 'retired' WHERE id = $1", [made.id]);

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { TenantDb, TenantLocation } from '@suite/db';
+import type { TenantDb } from '@suite/db';
 import { PlatformResources } from '../platform/platform-resources.js';
+import { TenantSchemaCheck, type TenantRow } from '../projects/tenant-schema.check.js';
 
 const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -11,7 +12,7 @@ export type TenantUserRow = Omit<TenantDb.User, 'passwordHash'> & {
 
 /** A page of a project's users: newest first; `search` matches any part of the email. */
 export interface TenantUsersQuery {
-  tenant: TenantLocation;
+  tenant: TenantRow;
   search: string | undefined;
   skip: number;
   take: number;
@@ -22,14 +23,17 @@ export abstract class TenantUsersRepository {
   abstract page(query: TenantUsersQuery): Promise<{ total: number; items: TenantUserRow[] }>;
   /** Deletes the user (sessions, codes and identity links go with the row); what it was, or null. */
   abstract delete(
-    tenant: TenantLocation,
+    tenant: TenantRow,
     id: string,
   ): Promise<Pick<TenantDb.User, 'id' | 'email' | 'name' | 'picture'> | null>;
 }
 
 @Injectable()
 export class PrismaTenantUsersRepository extends TenantUsersRepository {
-  constructor(private readonly resources: PlatformResources) {
+  constructor(
+    private readonly resources: PlatformResources,
+    private readonly schemas: TenantSchemaCheck,
+  ) {
     super();
   }
 
@@ -37,6 +41,8 @@ export class PrismaTenantUsersRepository extends TenantUsersRepository {
     total: number;
     items: TenantUserRow[];
   }> {
+    // Never read a tenant whose schema is behind this build (it is migrated first).
+    await this.schemas.ensureCurrent(location);
     const tenant = this.resources.tenant(location);
     const where = search ? { email: { contains: escapeLike(search) } } : {};
     const [total, users] = await Promise.all([
@@ -60,9 +66,10 @@ export class PrismaTenantUsersRepository extends TenantUsersRepository {
   }
 
   async delete(
-    location: TenantLocation,
+    location: TenantRow,
     id: string,
   ): Promise<Pick<TenantDb.User, 'id' | 'email' | 'name' | 'picture'> | null> {
+    await this.schemas.ensureCurrent(location);
     const tenant = this.resources.tenant(location);
     const user = await tenant.user.findUnique({
       where: { id },

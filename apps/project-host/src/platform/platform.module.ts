@@ -44,6 +44,7 @@ import { RateLimiters, RedisRateLimiters } from './rate-limiters.js';
     EphemeralStore,
     RateLimiters,
     ProjectResolver,
+    TenantSchemaCheck,
     ProjectHostGuard,
     ControlPlaneHostGuard,
     MailOutbox,

@@ -3,7 +3,11 @@ import { latestTenantMigration, migrateTenantSchema, type MainDb } from '@suite/
 import { RunnerError, RunnerErrorCode } from '@suite/errors';
 import { PlatformResources } from '../platform/platform-resources.js';
 
-type TenantRow = Pick<MainDb.Project, 'id' | 'tenantServer' | 'tenantDatabase' | 'tenantSchemaVersion'>;
+/** A project's row as far as its tenant database goes. */
+export type TenantRow = Pick<
+  MainDb.Project,
+  'id' | 'tenantServer' | 'tenantDatabase' | 'tenantSchemaVersion'
+>;
 
 /** Longest a first request waits for another process migrating the same tenant. */
 const LOCK_TIMEOUT_MS = 15_000;
