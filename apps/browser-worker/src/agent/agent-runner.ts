@@ -17,8 +17,11 @@ export interface AgentRunResult {
   verdict: 'succeeded' | 'failed';
   summary: string;
   steps: JobStepDto[];
-  /** Set when a video file was written. */
-  videoWritten: boolean;
+  /**
+   * Whether a video file was written: a promise while the encoder finishes it, so the browser
+   * context can close meanwhile (it is no longer needed once the capture has ended).
+   */
+  videoWritten: boolean | Promise<boolean>;
   /** The page where a step failed (PNG, secrets masked); the worker stores it like the video. */
   screenshot?: Buffer;
   error?: string;

@@ -71,7 +71,7 @@ export class InterpreterAgentRunner implements AgentRunner {
         verdict: result.verdict,
         summary: summaryWithBlocks(result.summary, session, agentLog),
         steps: result.steps.map(toJobStep),
-        videoWritten: (await result.video?.finished)?.ok === true,
+        videoWritten: result.video ? result.video.finished.then((video) => video.ok) : false,
         ...(result.screenshot ? { screenshot: result.screenshot } : {}),
         ...(result.verdict === 'failed' && result.rejected ? { error: INSTRUCTIONS_NOT_UNDERSTOOD } : {}),
       };

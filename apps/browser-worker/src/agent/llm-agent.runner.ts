@@ -116,7 +116,7 @@ export class LlmAgentRunner implements AgentRunner {
         verdict: result.verdict,
         summary: summaryWithBlocks(result.summary, session, agentLog),
         steps: result.steps.map(toJobStep),
-        videoWritten: (await result.video?.finished)?.ok === true,
+        videoWritten: result.video ? result.video.finished.then((video) => video.ok) : false,
         ...(screenshot ? { screenshot } : {}),
         ...(result.endedBy !== 'done' ? { error: result.endedBy } : {}),
       };

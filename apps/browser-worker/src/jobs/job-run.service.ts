@@ -93,6 +93,8 @@ export class JobRunService {
     };
     try {
       const result = await this.agent.run({ job, log: write, videoPath, signal: timeout.signal });
+      // The browser context has closed; the encoder may still be finishing the video.
+      const videoWritten = await result.videoWritten;
       await log.flush();
       const screenshotPath = result.screenshot ? await store.localPath(jobId, 'screenshot') : null;
       if (screenshotPath) await writeFile(screenshotPath, result.screenshot as Buffer);
@@ -110,7 +112,7 @@ export class JobRunService {
           steps: result.steps,
           error: result.error ?? null,
         },
-        { logPath, videoPath: result.videoWritten ? videoPath : null, screenshotPath },
+        { logPath, videoPath: videoWritten ? videoPath : null, screenshotPath },
       );
       return result.verdict;
     } catch (error) {
