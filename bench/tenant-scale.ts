@@ -258,7 +258,8 @@ async function runMode(ctx: BenchContext, mode: TenantServersMode, count: number
     const createFigures = create.figures();
     const registerFigures = register.figures();
 
-    // Disk per tenant, and where the projects went.
+    // Disk per tenant, and where the projects went (the bench's own queries: a phase of their own).
+    enter('measure');
     const servers: ServerFigures[] = [];
     for (const [index, cluster] of clusters.entries()) {
       const [size] = await sql<{ n: number; bytes: string }>(
