@@ -81,11 +81,25 @@ const COMPONENTS = page(
   </script>`,
 );
 
+// TodoMVC's stylesheet: each row's checkbox is transparent (opacity 0) over the circle its
+// neighbouring label draws, and the label is not tied to it.
+const CLEAR_TOGGLES = page(
+  'Todos',
+  `<style>li{position:relative;list-style:none;height:40px} .toggle{position:absolute;left:0;top:0;bottom:0;width:40px;height:auto;margin:auto 0;opacity:0}
+  .toggle + label{display:block;padding:10px 10px 10px 50px;background:radial-gradient(circle at 20px 50%, #fff 8px, #5dc2af 9px, #fff 10px)}</style>
+  <ul>${['Buy milk', 'Write tests']
+    .map(
+      (t) =>
+        `<li><input class="toggle" type="checkbox" onchange="out.textContent = document.querySelectorAll('.toggle:checked').length + ' done'"><label>${t}</label></li>`,
+    )
+    .join('')}</ul><p id="out"></p>`,
+);
+
 describe('controls drawn by components (real Chromium)', () => {
   const tab = useBrowserTab();
   let site: LocalSite;
   beforeAll(async () => {
-    site = await serveLocalSite({ '/components': COMPONENTS });
+    site = await serveLocalSite({ '/components': COMPONENTS, '/todos': CLEAR_TOGGLES });
   });
   afterAll(async () => {
     await site?.close();
@@ -138,6 +152,26 @@ describe('controls drawn by components (real Chromium)', () => {
     expect(failures(result)).toEqual([]);
     const missing = await run(`Check the checkbox in the fifth row`);
     expect(missing.steps[1]?.error).toContain('the checkbox in the 5th row');
+  });
+
+  it('checks a transparent checkbox laid over the circle its row draws', async () => {
+    const interpreted = interpretQuery(`Open ${site.url}/todos
+      Check the checkbox next to "Write tests"
+      The checkbox next to "Write tests" is checked
+      The page shows "1 done"`);
+    if (!interpreted.ok) throw new Error(interpreted.summary);
+    const limits = { navigationTimeoutMs: 5000, actionTimeoutMs: 2500, assertionTimeoutMs: 1200 };
+    const result = await runInterpreter({
+      page: tab.page,
+      steps: interpreted.steps,
+      log: new AgentLog(),
+      limits,
+    });
+    expect(failures(result)).toEqual([]);
+    const wrong = interpretQuery(`Open ${site.url}/todos\nThe checkbox next to "Buy milk" is checked`);
+    if (!wrong.ok) throw new Error(wrong.summary);
+    const failed = await runInterpreter({ page: tab.page, steps: wrong.steps, log: new AgentLog(), limits });
+    expect(failed.verdict).toBe('failed');
   });
 
   it('reads list items whose text passes through nested slots', async () => {

@@ -87,6 +87,14 @@ export function readElementState(el: DomElement): ElementSnapshot {
   // A native control a component hides inside its shadow root shows as the component does.
   const host = /^(?:input|textarea|select)$/.test(tag) ? el.getRootNode().host : undefined;
   const hostVisible = host !== undefined && selfVisible(host);
+  // A transparent checkbox or radio laid over the picture of one: a click on its spot reaches it.
+  const clearOverDrawing = (): boolean => {
+    if (!nativeCheckable || !el.isConnected) return false;
+    if (el.checkVisibility && !el.checkVisibility({ visibilityProperty: true })) return false;
+    const rect = el.getBoundingClientRect();
+    if (rect.width < 8 || rect.height < 8) return false;
+    return el.getRootNode().elementFromPoint?.(rect.left + rect.width / 2, rect.top + rect.height / 2) === el;
+  };
   // innerText leaves out what a component's slots show; read the flattened tree then.
   const flatText = (node: DomNode): string => {
     if (node.nodeType === 3) return node.textContent ?? '';
@@ -109,7 +117,7 @@ export function readElementState(el: DomElement): ElementSnapshot {
   return {
     tag,
     type,
-    visible: selfVisible(el) || labelsVisible || hostVisible,
+    visible: selfVisible(el) || labelsVisible || hostVisible || clearOverDrawing(),
     disabled,
     readonly,
     editable: (isField && !isSelect) || Boolean(el.isContentEditable),

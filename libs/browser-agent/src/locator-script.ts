@@ -265,6 +265,20 @@ export function findInPage(query: PageQuery): PageMatch {
     const style = window.getComputedStyle(el);
     return style.visibility !== 'hidden' && style.visibility !== 'collapse';
   };
+  /**
+   * A transparent checkbox or radio laid over the picture of one (TodoMVC's row toggles: the input
+   * at opacity 0 over the circle its neighbouring label draws): a click on that spot reaches it.
+   */
+  const clearOverDrawing = (el: DomElement): boolean => {
+    if (el.tagName !== 'INPUT' || !/^(?:checkbox|radio)$/i.test(el.type ?? '') || !el.isConnected)
+      return false;
+    if (el.checkVisibility && !el.checkVisibility({ visibilityProperty: true })) return false;
+    const rect = el.getBoundingClientRect();
+    if (rect.width < 8 || rect.height < 8) return false;
+    const root = el.getRootNode();
+    const hit = root.elementFromPoint?.(rect.left + rect.width / 2, rect.top + rect.height / 2);
+    return hit === el;
+  };
   /** The component drawing a native control kept inside its shadow root (Material's fields, checkboxes). */
   const controlHost = (el: DomElement): DomElement | undefined =>
     /^(?:INPUT|TEXTAREA|SELECT)$/.test(el.tagName) ? el.getRootNode().host : undefined;
@@ -274,7 +288,7 @@ export function findInPage(query: PageQuery): PageMatch {
   const isVisible = (el: DomElement): boolean => {
     if (selfVisible(el) || (el.labels ? Array.from(el.labels).some(selfVisible) : false)) return true;
     const host = controlHost(el);
-    return host !== undefined && selfVisible(host);
+    return (host !== undefined && selfVisible(host)) || clearOverDrawing(el);
   };
 
   const INTERACTIVE = new Set([
