@@ -7,10 +7,11 @@ import * as prettier from 'prettier';
 import { AgentLog, launchLocalBrowser, runInstructionTest } from '../libs/browser-agent/dist/index.js';
 import { FLUENT_APPS } from './fixtures/real-apps-fluent.ts';
 import { MATERIAL_APPS } from './fixtures/real-apps-material.ts';
+import { TODO_APPS } from './fixtures/real-apps-todo.ts';
 import { type Family, type NpmPackage, PACKAGES, REAL_APPS as BASE_APPS } from './fixtures/real-apps.ts';
 import { percentile, round } from './support/stats.ts';
 
-const ALL_APPS = [...BASE_APPS, ...MATERIAL_APPS, ...FLUENT_APPS];
+const ALL_APPS = [...BASE_APPS, ...MATERIAL_APPS, ...FLUENT_APPS, ...TODO_APPS];
 
 /**
  * The real-app benchmark: apps built from third-party component libraries (served from their npm
