@@ -37,6 +37,11 @@ export interface ConcurrencyRun {
   jobDurationS: Summary;
   /** created_at → started_at of each job. */
   queueWaitS: Summary;
+  /**
+   * The `time` of the job's `verdict:` log entry → finished_at (the final status, written with the
+   * video linked): what finishing the video (and the artifacts) adds after the verdict.
+   */
+  verdictToFinishedMs?: Summary;
   memory: {
     /** Warm worker (browser launched, one job done), no job running: average over 2 s. */
     idle: { rssMb: number; pssMb: number };
@@ -156,6 +161,21 @@ export async function runConcurrency(ctx: BenchContext): Promise<ConcurrencyResu
             'select status, created_at, started_at, finished_at from jobs where id = any($1::uuid[])',
             [ids],
           );
+          const finishedAt = new Map(
+            (
+              await sql<{ id: string; finished_at: Date }>(
+                ctx.infra.databaseUrl,
+                'select id, finished_at from jobs where id = any($1::uuid[])',
+                [ids],
+              )
+            ).map((r) => [r.id, r.finished_at.getTime()]),
+          );
+          const verdictGaps: number[] = [];
+          for (const id of ids) {
+            const verdict = (await api.log(id)).find((e) => e.message?.startsWith('verdict:'));
+            const end = finishedAt.get(id);
+            if (verdict && end) verdictGaps.push(end - Date.parse(verdict.time));
+          }
           const wallS = (lastFinal - firstSent) / 1000;
           const idlePss = mean(idle.map((s) => s.pssMb));
           const idleRss = mean(idle.map((s) => s.rssMb));
@@ -228,11 +248,11 @@ export function concurrencyMarkdown(r: ConcurrencyResult): string {
           '',
         ]
       : []),
-    '| concurrency | jobs ok | wall s | jobs/min | job p50 s | queue wait p50 s | idle PSS MB | peak PSS MB | PSS per concurrent job MB | idle RSS MB | peak RSS MB | RSS per concurrent job MB | peak Chromium processes | worker-tree CPU | machine CPU |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| concurrency | jobs ok | wall s | jobs/min | job p50 s | queue wait p50 s | idle PSS MB | peak PSS MB | PSS per concurrent job MB | idle RSS MB | peak RSS MB | RSS per concurrent job MB | peak Chromium processes | worker-tree CPU | machine CPU | verdict → final status p50 / p95 ms |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...r.runs.map(
       (run) =>
-        `| ${run.concurrency}${run.code === 'baseline' ? ' (baseline)' : ''} | ${run.succeeded}/${run.jobs} | ${run.wallS} | ${run.jobsPerMinute} | ${run.jobDurationS.p50} | ${run.queueWaitS.p50} | ${run.memory.idle.pssMb} | ${run.memory.peak.pssMb} | ${run.memory.perConcurrentJobPssMb} | ${run.memory.idle.rssMb} | ${run.memory.peak.rssMb} | ${run.memory.perConcurrentJobRssMb} | ${run.memory.peakByKind.chromium?.processes ?? 0} | ${run.cpuPercent['worker tree (node, chromium, ffmpeg)']}% of a core | ${run.cpuPercent.machine}% |`,
+        `| ${run.concurrency}${run.code === 'baseline' ? ' (baseline)' : ''} | ${run.succeeded}/${run.jobs} | ${run.wallS} | ${run.jobsPerMinute} | ${run.jobDurationS.p50} | ${run.queueWaitS.p50} | ${run.memory.idle.pssMb} | ${run.memory.peak.pssMb} | ${run.memory.perConcurrentJobPssMb} | ${run.memory.idle.rssMb} | ${run.memory.peak.rssMb} | ${run.memory.perConcurrentJobRssMb} | ${run.memory.peakByKind.chromium?.processes ?? 0} | ${run.cpuPercent['worker tree (node, chromium, ffmpeg)']}% of a core | ${run.cpuPercent.machine}% | ${run.verdictToFinishedMs ? `${run.verdictToFinishedMs.p50} / ${run.verdictToFinishedMs.p95}` : '—'} |`,
     ),
     '',
     'Peak PSS by kind (MB): ' +
