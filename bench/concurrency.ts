@@ -205,6 +205,7 @@ export async function runConcurrency(ctx: BenchContext): Promise<ConcurrencyResu
               rows.map((r) => (r.started_at.getTime() - r.created_at.getTime()) / 1000),
               2,
             ),
+            ...(verdictGaps.length ? { verdictToFinishedMs: summarize(verdictGaps) } : {}),
             memory: {
               idle: { rssMb: mb(idleRss), pssMb: mb(idlePss) },
               peak: { rssMb: mb(peakRss), pssMb: mb(peakPss) },
