@@ -33,6 +33,7 @@ export { ProjectPush, type PushMessage } from './effects/project-push.js';
 export { MAIL_ATTEMPTS, MAIL_BACKOFF_TYPE, mailJobOptions, mailRetryDelay } from './mail/mail-job.js';
 export { MailOutbox, type MailKind, type OutgoingMail } from './mail/mail-outbox.js';
 export { HIDDEN, MAIL_PREVIEW_MAX_LENGTH, mailPreview } from './mail/mail-preview.js';
+export { deliverSmtpMail, type SmtpMail, type SmtpServer, type SmtpTimeouts } from './mail/smtp-delivery.js';
 export { MailSealer, type MailBody } from './mail/mail-sealer.js';
 export {
   connectionBudgetEnv,
