@@ -1,22 +1,10 @@
-import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
-import {
-  ApiBody,
-  ApiOkResponse,
-  ApiOperation,
-  ApiSecurity,
-  ApiTags,
-  ApiUnauthorizedResponse,
-  ApiUnprocessableEntityResponse,
-} from '@nestjs/swagger';
-import { CreateJobDto, HttpErrorDto, HttpValidationErrorDto } from '@suite/contracts';
-import { ApiKeyGuard } from '../auth/api-key.guard.js';
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import { CreateJobDto, HttpValidationErrorDto } from '@suite/contracts';
+import { RunnerApi } from '../auth/runner-api.decorator.js';
 import { InstructionCheckService, type InstructionCheck } from './instruction-check.service.js';
 
-@ApiTags('jobs')
-@ApiSecurity('bearer')
-@ApiSecurity('api-key')
-@ApiUnauthorizedResponse({ description: 'Missing or invalid API key.', type: HttpErrorDto })
-@UseGuards(ApiKeyGuard)
+@RunnerApi('jobs')
 @Controller('v1/instructions')
 export class InstructionCheckController {
   constructor(private readonly instructions: InstructionCheckService) {}

@@ -1,26 +1,19 @@
-import { Controller, Get, Param, Query, Res, UseGuards } from '@nestjs/common';
+import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import {
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiQuery,
-  ApiSecurity,
-  ApiTags,
-  ApiUnauthorizedResponse,
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
 import { HttpErrorDto, HttpValidationErrorDto } from '@suite/contracts';
 import type { Principal } from '@suite/jobs';
 import type { FastifyReply } from 'fastify';
-import { ApiKeyGuard } from '../auth/api-key.guard.js';
+import { RunnerApi } from '../auth/runner-api.decorator.js';
 import { CurrentPrincipal } from '../auth/principal.decorator.js';
 import { JobScriptService } from './job-script.service.js';
 
-@ApiTags('jobs')
-@ApiSecurity('bearer')
-@ApiSecurity('api-key')
-@ApiUnauthorizedResponse({ description: 'Missing or invalid API key.', type: HttpErrorDto })
-@UseGuards(ApiKeyGuard)
+@RunnerApi('jobs')
 @Controller('v1/jobs')
 export class JobScriptController {
   constructor(private readonly scripts: JobScriptService) {}

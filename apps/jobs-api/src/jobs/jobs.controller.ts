@@ -10,7 +10,6 @@ import {
   Query,
   Req,
   Res,
-  UseGuards,
 } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
@@ -21,9 +20,6 @@ import {
   ApiProduces,
   ApiQuery,
   ApiResponse,
-  ApiSecurity,
-  ApiTags,
-  ApiUnauthorizedResponse,
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
 import {
@@ -38,15 +34,11 @@ import {
 import { JobService, type Principal } from '@suite/jobs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { JobStreamService } from './job-stream.service.js';
-import { ApiKeyGuard } from '../auth/api-key.guard.js';
+import { RunnerApi } from '../auth/runner-api.decorator.js';
 import { CurrentPrincipal } from '../auth/principal.decorator.js';
 
-@ApiTags('jobs')
-@ApiSecurity('bearer')
-@ApiSecurity('api-key')
-@ApiUnauthorizedResponse({ description: 'Missing or invalid API key.', type: HttpErrorDto })
+@RunnerApi('jobs')
 @ApiUnprocessableEntityResponse({ description: 'Validation error.', type: HttpValidationErrorDto })
-@UseGuards(ApiKeyGuard)
 @Controller('v1/jobs')
 export class JobsController {
   constructor(

@@ -1,14 +1,9 @@
-import { Controller, Get, Inject, UseGuards } from '@nestjs/common';
-import { ApiOkResponse, ApiSecurity, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
-import { HttpErrorDto } from '@suite/contracts';
+import { Controller, Get, Inject } from '@nestjs/common';
+import { ApiOkResponse } from '@nestjs/swagger';
 import { ModelRegistry, type ModelInfo } from '@suite/jobs';
-import { ApiKeyGuard } from '../auth/api-key.guard.js';
+import { RunnerApi } from '../auth/runner-api.decorator.js';
 
-@ApiTags('models')
-@ApiSecurity('bearer')
-@ApiSecurity('api-key')
-@ApiUnauthorizedResponse({ description: 'Missing or invalid API key.', type: HttpErrorDto })
-@UseGuards(ApiKeyGuard)
+@RunnerApi('models')
 @Controller('v1/models')
 export class ModelsController {
   constructor(@Inject(ModelRegistry) private readonly models: ModelRegistry) {}
