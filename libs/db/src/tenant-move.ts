@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import pg from 'pg';
 import { databaseUrl } from './connection-url.js';
 import { directDatabaseUrl } from './database-pooler.js';
 import type { MigrationLogger } from './migrator.js';
@@ -9,6 +8,7 @@ import {
   provisionTenantDatabase,
   tenantDatabaseName,
   TenantDatabaseMissingError,
+  withAdmin,
 } from './tenant-provisioning.js';
 
 /**
@@ -24,7 +24,7 @@ export async function setTenantReadOnly(
   readOnly: boolean,
   drainMs = 5_000,
 ): Promise<void> {
-  await withClient(adminUrl, async (admin) => {
+  await withAdmin(adminUrl, async (admin) => {
     const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
     if (!rowCount) throw new TenantDatabaseMissingError(database);
     const db = quoteIdent(database);
@@ -75,7 +75,7 @@ export interface CopyTenantOptions {
  */
 export async function copyTenantDatabase(options: CopyTenantOptions): Promise<void> {
   const database = tenantDatabaseName(options.projectId);
-  await withClient(options.toAdminUrl, async (admin) => {
+  await withAdmin(options.toAdminUrl, async (admin) => {
     await admin.query(`DROP DATABASE IF EXISTS ${quoteIdent(database)} WITH (FORCE)`);
     await admin.query(`CREATE DATABASE ${quoteIdent(database)}`);
   });
@@ -162,15 +162,4 @@ function pipe(from: Step, to: Step): Promise<void> {
     dump.on('close', settle('dump', from.command));
     restore.on('close', settle('restore', to.command));
   });
-}
-
-async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: directDatabaseUrl(url) });
-  client.on('error', () => undefined);
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end().catch(() => undefined);
-  }
 }

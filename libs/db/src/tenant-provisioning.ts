@@ -222,8 +222,8 @@ export async function dropTenantDatabase(options: TenantDatabaseOptions): Promis
   });
 }
 
-async function withAdmin<T>(adminUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  // Admin work goes straight to Postgres, past any transaction pooler in front of it.
+/** One connection of its own for `work`, straight to Postgres past any transaction pooler (admin work needs a session). */
+export async function withAdmin<T>(adminUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: directDatabaseUrl(adminUrl) });
   client.on('error', () => undefined);
   await client.connect();

@@ -39,20 +39,25 @@ export class MailLogService {
       pageSize,
     );
     return {
-      items: rows.map((row) => ({
-        id: row.id,
-        kind: row.kind,
-        to: row.to,
-        subject: row.subject,
-        status: row.status,
-        error: row.error,
-        messageId: row.messageId,
-        createdAt: row.createdAt.toISOString(),
-        sentAt: row.sentAt?.toISOString() ?? null,
-      })),
+      items: rows.map(mailLogEntryView),
       page,
       pageSize,
       total,
     };
   }
+}
+
+/** A mail log row as the control plane shows it (the list and a mail's detail). */
+export function mailLogEntryView(row: MainDb.MailLog): MailLogEntryView {
+  return {
+    id: row.id,
+    kind: row.kind,
+    to: row.to,
+    subject: row.subject,
+    status: row.status,
+    error: row.error,
+    messageId: row.messageId,
+    createdAt: row.createdAt.toISOString(),
+    sentAt: row.sentAt?.toISOString() ?? null,
+  };
 }

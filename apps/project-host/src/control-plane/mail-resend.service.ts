@@ -9,7 +9,7 @@ import { MailCodeAuthService } from '../user-auth/services/mail-code-auth.servic
 import { ProfileService } from '../user-auth/services/profile.service.js';
 import { AuthStores, type UserRecord } from '../user-auth/store/auth-store.js';
 import { MailDetailRepository } from './mail-detail.repository.js';
-import type { MailLogEntryView } from './mail-log.service.js';
+import { mailLogEntryView, type MailLogEntryView } from './mail-log.service.js';
 import { ProjectContexts } from './project-contexts.js';
 import { UserDetailRepository } from './user-detail.repository.js';
 
@@ -47,7 +47,7 @@ export class MailResendService {
     const mail = await this.require(ctx, mailId);
     const smtp = ctx.project.smtpSettings;
     return {
-      ...entryView(mail),
+      ...mailLogEntryView(mail),
       headers: [
         { name: 'From', value: smtp?.from ?? null },
         { name: 'To', value: mail.to },
@@ -125,20 +125,6 @@ export class MailResendService {
       return ctx.publicUrl;
     }
   }
-}
-
-function entryView(row: MainDb.MailLog): MailLogEntryView {
-  return {
-    id: row.id,
-    kind: row.kind,
-    to: row.to,
-    subject: row.subject,
-    status: row.status,
-    error: row.error,
-    messageId: row.messageId,
-    createdAt: row.createdAt.toISOString(),
-    sentAt: row.sentAt?.toISOString() ?? null,
-  };
 }
 
 /** Whether (and how) a mail of this kind can be sent again under the project's current settings. */
