@@ -85,11 +85,18 @@ describe('A2A push notifications', () => {
     expect(last.body).toMatchObject({
       task: { id, status: { state: 'TASK_STATE_COMPLETED' }, artifacts: expect.any(Array) },
     });
-    const updates = deliveries.filter(
-      (d) => (d.body.statusUpdate as { taskId?: string } | undefined)?.taskId === id,
-    );
-    expect(updates.length).toBeGreaterThanOrEqual(1);
-    expect(updates[0]!.body).toMatchObject({ statusUpdate: { status: { state: 'TASK_STATE_WORKING' } } });
+    // Each change is a delivery of its own, retried on its own: the refused one (often the WORKING
+    // update, the first) comes again after its backoff, which a fast task's final may overtake.
+    const working = () =>
+      deliveries.filter((d) => {
+        const update = d.body.statusUpdate as { taskId?: string; status?: { state?: string } } | undefined;
+        return update?.taskId === id && update.status?.state === 'TASK_STATE_WORKING';
+      });
+    while (working().length === 0) {
+      if (Date.now() > deadline) throw new Error(`no WORKING notification: ${JSON.stringify(deliveries)}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(working()[0]!.headers.authorization).toBe('Bearer hook-secret');
   });
 
   it('a config created while the task works is told at once that it works, then of its end', async () => {
