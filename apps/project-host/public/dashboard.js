@@ -167,8 +167,8 @@ async function authPage() {
                 busy(event.currentTarget, async () => {
                   if (!confirm(`Delete ${u.email}? This cannot be undone.`)) return;
                   await api(`${base}/users/${u.id}`, { method: 'DELETE' });
-                  say(`Deleted ${u.email}.`);
                   await loadUsers();
+                  say(`Deleted ${u.email}.`);
                 }),
             }),
           ],
@@ -202,8 +202,8 @@ async function authPage() {
   onSubmit(form, 'auth-settings', authBody, async (body) => {
     await api(`${base}/auth`, { method: 'PUT', body: JSON.stringify(body) });
     form.idpClientSecret.value = '';
-    say('Auth settings saved.');
     await load();
+    say('Auth settings saved.');
   });
   $('#copy-redirect').addEventListener('click', async () => {
     await navigator.clipboard?.writeText($('#redirect-uri').textContent).catch(() => undefined);
@@ -443,8 +443,9 @@ async function settingsPage() {
   };
   onSubmit(smtpForm, 'smtp-settings', smtpBody, async (body) => {
     await api(`${base}/smtp`, { method: 'PUT', body: JSON.stringify(body) });
-    say('SMTP settings saved.');
+    // The test-mail button is enabled by load(): say "saved" only once the page shows the saved state.
     await load();
+    say('SMTP settings saved.');
   });
   onSubmit(
     testForm,
