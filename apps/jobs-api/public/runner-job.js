@@ -171,8 +171,16 @@ export function jobPage(root) {
     for (const s of job.steps ?? []) steps.set(s.index, { ...steps.get(s.index), ...s });
     renderFacts();
     renderSteps();
-    if (job.links.video && !videoLoaded) void loadVideo().catch(report);
-    if (job.links.screenshot && !screenshotLoaded) void loadScreenshot().catch(report);
+    // Their sections show at once, their space kept (runner.css), so what is below them does not
+    // move while a person is about to click it; the media arrive after.
+    if (job.links.video && !videoLoaded) {
+      show('#video-section', true);
+      void loadVideo().catch(report);
+    }
+    if (job.links.screenshot && !screenshotLoaded) {
+      show('#screenshot-section', true);
+      void loadScreenshot().catch(report);
+    }
     if (job.links.script) void loadScript().catch(report);
     else show('#script-section', false);
   };
@@ -188,6 +196,7 @@ export function jobPage(root) {
     const res = await api(`/v1/jobs/${id}/video`);
     if (!res.ok) {
       videoLoaded = false;
+      show('#video-section', false);
       return;
     }
     const video = $('#job-video');
@@ -200,7 +209,10 @@ export function jobPage(root) {
   const loadScreenshot = async () => {
     screenshotLoaded = true;
     const res = await api(job.links.screenshot);
-    if (!res.ok) return;
+    if (!res.ok) {
+      show('#screenshot-section', false);
+      return;
+    }
     const blob = await res.blob();
     // A data: URL: the page's policy lets images come from itself and data: only.
     const url = await new Promise((resolve, reject) => {
