@@ -147,6 +147,8 @@ export {
   type WaitStep,
 } from './step-types.js';
 export {
+  DEFAULT_VIDEO_BOX,
+  defaultVideoSize,
   type RecordedVideo,
   VideoRecorder,
   type VideoRecorderOptions,

@@ -11,7 +11,7 @@ import { AgentLog } from './agent-log.js';
 import { launchLocalBrowser } from './browser-launcher.js';
 import { CURSOR_COLOR } from './cursor-overlay.js';
 import { runInstructionTest } from './instruction-test-runner.js';
-import { VideoRecorder } from './video-recorder.js';
+import { defaultVideoSize, VideoRecorder } from './video-recorder.js';
 
 const run = promisify(execFile);
 
@@ -91,6 +91,9 @@ async function keyframeTimes(path: string): Promise<number[]> {
     .map((line) => Number(line.split(',')[0]));
 }
 
+/** The default video size for the 1280x720 viewport. */
+const [W, H] = [800, 450];
+
 /** The video's very last frame as RGB (decoded through H.264 and yuv420p): every frame of its last second, the last kept. */
 async function lastFrameRgb(path: string): Promise<Buffer> {
   const { stdout } = await run(
@@ -99,7 +102,7 @@ async function lastFrameRgb(path: string): Promise<Buffer> {
     { encoding: 'buffer', maxBuffer: 128 * 1024 * 1024 },
   );
   const rgb = stdout as unknown as Buffer;
-  const frame = 1280 * 720 * 3;
+  const frame = W * H * 3;
   expect(rgb.length % frame).toBe(0);
   return rgb.subarray(rgb.length - frame);
 }
@@ -116,6 +119,17 @@ async function cursorPixelsInLastFrame(path: string): Promise<number> {
   }
   return count;
 }
+
+describe('defaultVideoSize', () => {
+  it('scales the viewport down to fit 800x800 in even pixels, and never up', () => {
+    expect(defaultVideoSize({ width: 1280, height: 720 })).toEqual({ width: 800, height: 450 });
+    expect(defaultVideoSize({ width: 1920, height: 1080 })).toEqual({ width: 800, height: 450 });
+    expect(defaultVideoSize({ width: 390, height: 844 })).toEqual({ width: 368, height: 800 });
+    expect(defaultVideoSize({ width: 640, height: 480 })).toEqual({ width: 640, height: 480 });
+    expect(defaultVideoSize({ width: 333, height: 201 })).toEqual({ width: 332, height: 200 });
+    expect(defaultVideoSize(null)).toEqual({ width: 800, height: 450 });
+  });
+});
 
 describe('VideoRecorder (real Chromium and ffmpeg)', () => {
   let site: LocalSite;
@@ -165,9 +179,10 @@ describe('VideoRecorder (real Chromium and ffmpeg)', () => {
     expect(result.video).toMatchObject({ captured: true, path: outputPath });
     expect(video).toMatchObject({ ok: true, path: outputPath });
     const info = await probe(outputPath);
-    expect(info).toMatchObject({ codec: 'h264', pixFmt: 'yuv420p', width: 1280, height: 720 });
+    // The 1280x720 viewport scaled down to fit 800x800, as Playwright records.
+    expect(info).toMatchObject({ codec: 'h264', pixFmt: 'yuv420p', width: W, height: H });
     expect(info.duration).toBeGreaterThan(0.5);
-    expect(await cursorPixelsInLastFrame(outputPath)).toBeGreaterThan(150);
+    expect(await cursorPixelsInLastFrame(outputPath)).toBeGreaterThan(60);
   });
 
   it('records a failing run too, and draws no cursor without highlightMouse', async () => {
@@ -190,7 +205,7 @@ describe('VideoRecorder (real Chromium and ffmpeg)', () => {
     expect(video?.ok).toBe(true);
     const rgb = await lastFrameRgb(outputPath);
     // Bottom left, away from the heading and the button: the body's new colour (H.264 shifts it a little).
-    const at = (720 - 40) * 1280 * 3 + 40 * 3;
+    const at = (H - 25) * W * 3 + 25 * 3;
     const [r, g, b] = [rgb[at]!, rgb[at + 1]!, rgb[at + 2]!];
     expect(Math.abs(r - FINAL_GREEN.r)).toBeLessThan(25);
     expect(Math.abs(g - FINAL_GREEN.g)).toBeLessThan(25);
@@ -229,7 +244,7 @@ describe('VideoRecorder (real Chromium and ffmpeg)', () => {
       const video = await recorded.finished;
       expect(video).toMatchObject({ ok: true, path: outputPath });
       const info = await probe(outputPath);
-      expect(info).toMatchObject({ codec: 'h264', width: 1280, height: 720 });
+      expect(info).toMatchObject({ codec: 'h264', width: W, height: H });
       expect(info.duration).toBeGreaterThan(0);
       // Nothing is left behind beside it.
       expect((await readdir(dir)).filter((name) => name.includes('atomic'))).toEqual(['atomic.mp4']);

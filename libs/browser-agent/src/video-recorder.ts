@@ -7,7 +7,11 @@ import { FfmpegEncoder, type SpawnEncoder } from './ffmpeg-encoder.js';
 
 export interface VideoRecorderOptions {
   outputPath: string;
-  /** Output size; frames are scaled and padded to it. Must be even. Default 1280x720. */
+  /**
+   * Output size; frames are captured at it (scaled down by Chromium) and padded to it. Must be
+   * even. Default: the page's viewport scaled down to fit 800x800 (1280x720 gives 800x450), as
+   * Playwright records: capture cost grows with the pixels, and it is paid during the run.
+   */
   width?: number;
   height?: number;
   /** Constant output frame rate. Default 12. */
@@ -45,6 +49,20 @@ export interface RecordedVideo {
   finished: Promise<VideoResult>;
 }
 
+/** The largest default video: the viewport is scaled down to fit it (never up). */
+export const DEFAULT_VIDEO_BOX = 800;
+
+/** The viewport scaled down to fit DEFAULT_VIDEO_BOX square, in even pixels (H.264 with yuv420p). */
+export function defaultVideoSize(viewport: { width: number; height: number } | null): {
+  width: number;
+  height: number;
+} {
+  const { width, height } = viewport ?? { width: 1280, height: 720 };
+  const scale = Math.min(1, DEFAULT_VIDEO_BOX / width, DEFAULT_VIDEO_BOX / height);
+  const even = (n: number) => Math.max(2, Math.floor((n * scale) / 2) * 2);
+  return { width: even(width), height: even(height) };
+}
+
 /** How long the video shows the final state after the run ended (video time; nobody waits for it). */
 const FINAL_HOLD_MS = 500;
 
@@ -65,8 +83,8 @@ interface ScreencastFrame {
  * crashes the process with EPIPE against Debian's ffmpeg 5.1.
  */
 export class VideoRecorder {
-  private readonly width: number;
-  private readonly height: number;
+  private width: number;
+  private height: number;
   private readonly fps: number;
   private readonly partialPath: string;
   private encoder: FfmpegEncoder | undefined;
@@ -83,10 +101,11 @@ export class VideoRecorder {
   private setupError: string | undefined;
 
   constructor(private readonly options: VideoRecorderOptions) {
-    this.width = options.width ?? 1280;
-    this.height = options.height ?? 720;
+    this.width = options.width ?? 0;
+    this.height = options.height ?? 0;
     this.fps = options.fps ?? 12;
     if (this.width % 2 !== 0 || this.height % 2 !== 0) throw new Error('video width and height must be even');
+    if (!this.width !== !this.height) throw new Error('give both video width and height, or neither');
     // Written beside the final file (same file system: the rename is atomic) and renamed when complete.
     const out = options.outputPath;
     this.partialPath = join(dirname(out), `.${basename(out)}.${randomUUID().slice(0, 8)}.partial`);
@@ -96,6 +115,7 @@ export class VideoRecorder {
   async start(page: Page): Promise<void> {
     if (this.page) throw new Error('this recorder has already been started');
     this.page = page;
+    if (!this.width) ({ width: this.width, height: this.height } = defaultVideoSize(page.viewport()));
     try {
       this.encoder = new FfmpegEncoder(
         {
