@@ -1,4 +1,6 @@
+import { existsSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import { join } from 'node:path';
 import { baselineDir } from './interpreter.ts';
 import { startJobsApi, startWorker, type BenchContext } from './support/context.ts';
 import { sql } from './support/infra.ts';
@@ -42,6 +44,11 @@ export interface ConcurrencyRun {
    * video linked): what finishing the video (and the artifacts) adds after the verdict.
    */
   verdictToFinishedMs?: Summary;
+  /**
+   * finished_at → the mp4 complete at its path (its ctime: the rename into place). Negative when
+   * the worker waited for the file before ending the job (the code before this change).
+   */
+  finishedToVideoMs?: Summary;
   memory: {
     /** Warm worker (browser launched, one job done), no job running: average over 2 s. */
     idle: { rssMb: number; pssMb: number };
@@ -176,6 +183,14 @@ export async function runConcurrency(ctx: BenchContext): Promise<ConcurrencyResu
             const end = finishedAt.get(id);
             if (verdict && end) verdictGaps.push(end - Date.parse(verdict.time));
           }
+          const videoGaps: number[] = [];
+          for (const id of ids) {
+            const end = finishedAt.get(id);
+            const file = join(ctx.artifactsDir, 'jobs', id, 'video.mp4');
+            // A request for the video waits for it; by the time all jobs are final, most are there.
+            for (let i = 0; i < 50 && !existsSync(file); i++) await sleep(100);
+            if (end && existsSync(file)) videoGaps.push(statSync(file).ctimeMs - end);
+          }
           const wallS = (lastFinal - firstSent) / 1000;
           const idlePss = mean(idle.map((s) => s.pssMb));
           const idleRss = mean(idle.map((s) => s.rssMb));
@@ -206,6 +221,7 @@ export async function runConcurrency(ctx: BenchContext): Promise<ConcurrencyResu
               2,
             ),
             ...(verdictGaps.length ? { verdictToFinishedMs: summarize(verdictGaps) } : {}),
+            ...(videoGaps.length ? { finishedToVideoMs: summarize(videoGaps) } : {}),
             memory: {
               idle: { rssMb: mb(idleRss), pssMb: mb(idlePss) },
               peak: { rssMb: mb(peakRss), pssMb: mb(peakPss) },
@@ -249,11 +265,11 @@ export function concurrencyMarkdown(r: ConcurrencyResult): string {
           '',
         ]
       : []),
-    '| concurrency | jobs ok | wall s | jobs/min | job p50 s | queue wait p50 s | idle PSS MB | peak PSS MB | PSS per concurrent job MB | idle RSS MB | peak RSS MB | RSS per concurrent job MB | peak Chromium processes | worker-tree CPU | machine CPU | verdict → final status p50 / p95 ms |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| concurrency | jobs ok | wall s | jobs/min | job p50 s | queue wait p50 s | idle PSS MB | peak PSS MB | PSS per concurrent job MB | idle RSS MB | peak RSS MB | RSS per concurrent job MB | peak Chromium processes | worker-tree CPU | machine CPU | verdict → final status p50 / p95 ms | final status → video complete p50 / max ms |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...r.runs.map(
       (run) =>
-        `| ${run.concurrency}${run.code === 'baseline' ? ' (baseline)' : ''} | ${run.succeeded}/${run.jobs} | ${run.wallS} | ${run.jobsPerMinute} | ${run.jobDurationS.p50} | ${run.queueWaitS.p50} | ${run.memory.idle.pssMb} | ${run.memory.peak.pssMb} | ${run.memory.perConcurrentJobPssMb} | ${run.memory.idle.rssMb} | ${run.memory.peak.rssMb} | ${run.memory.perConcurrentJobRssMb} | ${run.memory.peakByKind.chromium?.processes ?? 0} | ${run.cpuPercent['worker tree (node, chromium, ffmpeg)']}% of a core | ${run.cpuPercent.machine}% | ${run.verdictToFinishedMs ? `${run.verdictToFinishedMs.p50} / ${run.verdictToFinishedMs.p95}` : '—'} |`,
+        `| ${run.concurrency}${run.code === 'baseline' ? ' (baseline)' : ''} | ${run.succeeded}/${run.jobs} | ${run.wallS} | ${run.jobsPerMinute} | ${run.jobDurationS.p50} | ${run.queueWaitS.p50} | ${run.memory.idle.pssMb} | ${run.memory.peak.pssMb} | ${run.memory.perConcurrentJobPssMb} | ${run.memory.idle.rssMb} | ${run.memory.peak.rssMb} | ${run.memory.perConcurrentJobRssMb} | ${run.memory.peakByKind.chromium?.processes ?? 0} | ${run.cpuPercent['worker tree (node, chromium, ffmpeg)']}% of a core | ${run.cpuPercent.machine}% | ${run.verdictToFinishedMs ? `${run.verdictToFinishedMs.p50} / ${run.verdictToFinishedMs.p95}` : '—'} | ${run.finishedToVideoMs ? `${run.finishedToVideoMs.p50} / ${run.finishedToVideoMs.max}` : '—'} |`,
     ),
     '',
     'Peak PSS by kind (MB): ' +

@@ -31,6 +31,9 @@ const pages: Record<string, string> = {
     });</script>`,
 };
 
+/** The worker's 1280x720 viewport, recorded scaled down to fit 800x800 (as Playwright does). */
+const [W, H] = [800, 450];
+
 async function lastFrameRgb(path: string): Promise<Buffer> {
   const { stdout } = await run(
     'ffmpeg',
@@ -38,7 +41,7 @@ async function lastFrameRgb(path: string): Promise<Buffer> {
     { encoding: 'buffer', maxBuffer: 128 * 1024 * 1024 },
   );
   const rgb = stdout as unknown as Buffer;
-  return rgb.subarray(rgb.length - 1280 * 720 * 3);
+  return rgb.subarray(rgb.length - W * H * 3);
 }
 
 describe('a job’s video', () => {
@@ -112,8 +115,8 @@ describe('a job’s video', () => {
             code: 'artifact_not_found',
           });
           expect(still.links.video).toBeNull();
-          // Only a whole file is ever at the path: it is renamed there once complete, just before the
-          // job's final status (and the link) are written, so it may be seen in that moment.
+          // Only a whole file is ever at the path: it is renamed there once complete (the job's final
+          // status does not wait for it, but a file can be complete while the status is being written).
           if (existsSync(file)) {
             const { stdout } = await run('ffprobe', [
               ...['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', file],
@@ -128,7 +131,8 @@ describe('a job’s video', () => {
     expect(seenRunning).toBe(true);
     expect(job.status).toBe('succeeded');
 
-    // Finished: the link is there and the file behind it is complete.
+    // Finished: the link is there at once; the encoder may still be completing the file, and a
+    // request in that moment waits for it: what comes back is whole.
     expect(job.links.video).toBe(`/v1/jobs/${id}/video`);
     const video = await api.request(job.links.video!);
     expect(video.status).toBe(200);
@@ -153,8 +157,8 @@ describe('a job’s video', () => {
     expect(probe.streams[0]).toMatchObject({
       codec_name: 'h264',
       pix_fmt: 'yuv420p',
-      width: 1280,
-      height: 720,
+      width: W,
+      height: H,
     });
     const duration = Number(probe.format.duration);
     expect(duration).toBeGreaterThan(2);
@@ -176,14 +180,14 @@ describe('a job’s video', () => {
 
     // The last frame is the page as the last step left it, the drawn cursor on the button it clicked.
     const rgb = await lastFrameRgb(downloaded);
-    const at = (720 - 40) * 1280 * 3 + 40 * 3;
+    const at = (H - 25) * W * 3 + 25 * 3;
     expect(Math.abs(rgb[at]! - GREEN.r)).toBeLessThan(25);
     expect(Math.abs(rgb[at + 1]! - GREEN.g)).toBeLessThan(25);
     expect(Math.abs(rgb[at + 2]! - GREEN.b)).toBeLessThan(25);
     let cursor = 0;
     for (let i = 0; i + 2 < rgb.length; i += 3)
       if (Math.abs(rgb[i]! - 255) < 60 && rgb[i + 1]! < 90 && Math.abs(rgb[i + 2]! - 200) < 70) cursor += 1;
-    expect(cursor).toBeGreaterThan(150);
+    expect(cursor).toBeGreaterThan(60);
 
     // Seeking asks for ranges; the tail of the file is there too.
     const tail = await api.request(job.links.video!, { headers: { range: 'bytes=-100' } });

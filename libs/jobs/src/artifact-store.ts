@@ -39,7 +39,12 @@ export interface ArtifactStore {
    * The worker is done writing the job's artifacts (call it before the job is marked finished):
    * object storage uploads the local files and deletes them; the shared directory keeps them.
    */
-  complete(jobId: string): Promise<void>;
+  complete(jobId: string, options?: { pending?: readonly ArtifactKind[] }): Promise<void>;
+  /**
+   * An artifact left `pending` by `complete` is done too (the video, finished after the job):
+   * object storage uploads it and deletes what is left locally.
+   */
+  completePending(jobId: string, kind: ArtifactKind): Promise<void>;
   /**
    * A short-lived URL a client can download the artifact from directly, or undefined when
    * downloads go through the API (the shared directory, or S3 with ARTIFACT_DOWNLOAD=proxy).
@@ -90,6 +95,8 @@ export class LocalArtifactStore implements ArtifactStore {
 
   /** The files already are where every process reads them. */
   async complete(): Promise<void> {}
+
+  async completePending(): Promise<void> {}
 
   async downloadUrl(): Promise<string | undefined> {
     return undefined;

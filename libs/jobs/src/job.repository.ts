@@ -78,6 +78,11 @@ export abstract class JobRepository {
   abstract recordRun(jobId: string, run: RunRecord): Promise<void>;
   /** running → succeeded, failed or needs_input, with its artifacts. */
   abstract finish(jobId: string, run: FinishedRun, artifacts: RunArtifacts): Promise<MainDb.Job | null>;
+  /**
+   * The video linked when the job finished could not be completed (the encoder failed after the
+   * job ended): its link goes, so the job shows no video.
+   */
+  abstract dropVideo(jobId: string): Promise<void>;
   /** queued or running → failed (retries used up, worker lost); whether it changed. */
   abstract failUnfinished(jobId: string, reason: string): Promise<boolean>;
   /** queued or needs_input → cancelled; null when the job was neither. */

@@ -17,7 +17,7 @@ import { parseByteRange } from './byte-range.js';
 import type { JobQueue } from './job-queue.js';
 import { toJobRecord } from './job-record.mapper.js';
 import type { CreatedJob, JobRepository, NewTaskParts } from './job.repository.js';
-import { publicStatus, storedStatusesOf } from './job-state.js';
+import { isSettledStatus, publicStatus, storedStatusesOf } from './job-state.js';
 import type { ModelRegistry } from './model-registry.js';
 
 export type { CreatedJob };
@@ -29,7 +29,15 @@ export interface JobServiceDeps {
   store: ArtifactStore;
   /** HOSTED_BROWSER_WS_URL is configured. */
   hostedBrowser: boolean;
+  /**
+   * How long a request for a finished job's video waits for the encoder to complete it (a job
+   * ends when its capture ends; the file follows within about a second). Default 10 s.
+   */
+  videoCompletionWaitMs?: number;
 }
+
+/** How often a request waiting for a video looks again. */
+const VIDEO_POLL_MS = 100;
 
 export interface CreateJobOptions {
   /** A2A context the job belongs to. */
@@ -196,14 +204,18 @@ export class JobService {
 
   async video(principal: Principal, id: string, rangeHeader: string | undefined): Promise<VideoResponse> {
     const job = await this.find(principal, id);
-    const size = job.videoPath ? await this.deps.store.size(job.id, 'video') : undefined;
+    let size = job.videoPath ? await this.deps.store.size(job.id, 'video') : undefined;
+    // Linked but not there yet: the job has ended and the encoder is completing the file.
+    if (!size && job.videoPath && isSettledStatus(job.status)) size = await this.videoCompleted(job.id);
     if (!size) {
       const why =
         job.status === JobStatus.Queued || job.status === JobStatus.Running
           ? `the job is ${job.status}; the video is written when it ends`
           : job.status === JobStatus.Cancelled
             ? 'the job was cancelled before it ran'
-            : 'no video was recorded for this job';
+            : job.videoPath
+              ? 'the video could not be completed'
+              : 'no video was recorded for this job';
       throw new RunnerError(RunnerErrorCode.ArtifactNotFound, `No video for job ${job.id}: ${why}.`);
     }
     // ARTIFACT_DOWNLOAD=presigned: the client fetches (and seeks in) the object directly.
@@ -234,6 +246,21 @@ export class JobService {
       headers: { ...common, 'content-length': String(size) },
       body: this.deps.store.open(job.id, 'video'),
     };
+  }
+
+  /**
+   * Waits for a finished job's video to be complete in the store: its size, or undefined when
+   * the worker unlinked it (the encoder failed) or it did not come in time.
+   */
+  private async videoCompleted(jobId: string): Promise<number | undefined> {
+    const deadline = Date.now() + (this.deps.videoCompletionWaitMs ?? 10_000);
+    for (let round = 1; Date.now() < deadline; round += 1) {
+      await new Promise((resolve) => setTimeout(resolve, VIDEO_POLL_MS));
+      const size = await this.deps.store.size(jobId, 'video');
+      if (size) return size;
+      if (round % 5 === 0 && !(await this.deps.jobs.find(jobId))?.videoPath) return undefined;
+    }
+    return undefined;
   }
 
   /** The page as it was when a step failed (PNG, secrets masked), like the video: proxied or presigned. */

@@ -143,6 +143,10 @@ export class PrismaJobRepository extends JobRepository {
     });
   }
 
+  async dropVideo(jobId: string): Promise<void> {
+    await this.db.job.updateMany({ where: { id: jobId }, data: { videoPath: null } });
+  }
+
   async clearArtifacts(jobId: string): Promise<void> {
     await this.db.job.updateMany({
       where: { id: jobId },

@@ -150,7 +150,8 @@ export class S3ArtifactStore implements ArtifactStore {
     return out;
   }
 
-  async complete(jobId: string): Promise<void> {
+  async complete(jobId: string, options: { pending?: readonly ArtifactKind[] } = {}): Promise<void> {
+    const pending = options.pending ?? [];
     const log = this.live.get(jobId);
     if (log) {
       clearTimeout(log.timer);
@@ -158,9 +159,14 @@ export class S3ArtifactStore implements ArtifactStore {
       await log.uploads;
       this.live.delete(jobId);
     }
-    await this.upload(jobId, 'log');
-    await this.upload(jobId, 'video');
-    await this.upload(jobId, 'screenshot');
+    for (const kind of ['log', 'video', 'screenshot'] as const)
+      if (!pending.includes(kind)) await this.upload(jobId, kind);
+    // What is still being written stays staged until completePending.
+    if (pending.length === 0) await this.staging.remove(jobId);
+  }
+
+  async completePending(jobId: string, kind: ArtifactKind): Promise<void> {
+    await this.upload(jobId, kind);
     await this.staging.remove(jobId);
   }
 

@@ -1,4 +1,5 @@
 import type { JobStepDto } from '@suite/contracts';
+import type { RecordedVideo } from '@suite/browser-agent';
 import type { MainDb } from '@suite/db';
 
 /** What the worker hands an agent, and what it gets back. Engines (interpreter, LLM) implement it. */
@@ -18,8 +19,9 @@ export interface AgentRunResult {
   summary: string;
   steps: JobStepDto[];
   /**
-   * Whether a video file was written: a promise while the encoder finishes it, so the browser
-   * context can close meanwhile (it is no longer needed once the capture has ended).
+   * Whether a video was written: false when none was captured, else a promise the encoder
+   * settles once the file is complete (true) or could not be (false). The job ends without
+   * waiting for it; its video link follows the promise (see JobRunService).
    */
   videoWritten: boolean | Promise<boolean>;
   /** The page where a step failed (PNG, secrets masked); the worker stores it like the video. */
@@ -39,4 +41,9 @@ export class InfrastructureError extends Error {
     super(message, options);
     this.name = 'InfrastructureError';
   }
+}
+
+/** The run's video as the worker tracks it: nothing captured, or the file being finished. */
+export function videoOutcome(video: RecordedVideo | undefined): false | Promise<boolean> {
+  return video?.captured ? video.finished.then((finished) => finished.ok) : false;
 }

@@ -10,6 +10,7 @@ import {
   type AgentRunContext,
   type AgentRunner,
   type AgentRunResult,
+  videoOutcome,
 } from './agent-runner.js';
 import { BrowserSessions, type BrowserEnvName } from './browser-sessions.js';
 import { reportNetwork, summaryWithBlocks } from './network-report.js';
@@ -71,7 +72,7 @@ export class InterpreterAgentRunner implements AgentRunner {
         verdict: result.verdict,
         summary: summaryWithBlocks(result.summary, session, agentLog),
         steps: result.steps.map(toJobStep),
-        videoWritten: result.video ? result.video.finished.then((video) => video.ok) : false,
+        videoWritten: videoOutcome(result.video),
         ...(result.screenshot ? { screenshot: result.screenshot } : {}),
         ...(result.verdict === 'failed' && result.rejected ? { error: INSTRUCTIONS_NOT_UNDERSTOOD } : {}),
       };

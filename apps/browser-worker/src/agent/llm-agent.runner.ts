@@ -18,6 +18,7 @@ import {
   type AgentRunContext,
   type AgentRunner,
   type AgentRunResult,
+  videoOutcome,
 } from './agent-runner.js';
 import { BrowserSessions, type BrowserEnvName } from './browser-sessions.js';
 import { toJobStep } from './interpreter-agent.runner.js';
@@ -116,7 +117,7 @@ export class LlmAgentRunner implements AgentRunner {
         verdict: result.verdict,
         summary: summaryWithBlocks(result.summary, session, agentLog),
         steps: result.steps.map(toJobStep),
-        videoWritten: result.video ? result.video.finished.then((video) => video.ok) : false,
+        videoWritten: videoOutcome(result.video),
         ...(screenshot ? { screenshot } : {}),
         ...(result.endedBy !== 'done' ? { error: result.endedBy } : {}),
       };

@@ -59,6 +59,7 @@ export class BrowserJobConsumer implements OnApplicationBootstrap, OnApplication
     if (!this.consumer) return;
     this.logger.log('stopping: finishing running jobs, taking no new ones');
     await this.consumer.close();
+    await this.runs.videosSettled();
   }
 
   private async process(bullJob: TypedJob<typeof QueueName.BrowserJobs>): Promise<string> {

@@ -24,40 +24,54 @@ function setUp(agent: (context: AgentRunContext) => Promise<AgentRunResult>) {
   return { jobs, service };
 }
 
-describe('JobRunService and a video still being finished', () => {
+describe('JobRunService and a video the encoder completes after the job ended', () => {
   beforeAll(() => Logger.overrideLogger(false));
   afterAll(() => rmSync(artifacts, { recursive: true, force: true }));
 
-  it('links the video once the encoder has finished it, in the same update that ends the job', async () => {
+  it('ends the job as soon as the capture has ended, the video linked while the encoder completes it', async () => {
     let finishFile!: (ok: boolean) => void;
     const finishing = new Promise<boolean>((resolve) => (finishFile = resolve));
-    let agentDone!: () => void;
-    const agentReturned = new Promise<void>((resolve) => (agentDone = resolve));
-    const { jobs, service } = setUp(() => {
-      agentDone();
-      return Promise.resolve({ verdict: 'succeeded', summary: 'ok', steps: [], videoWritten: finishing });
-    });
+    const { jobs, service } = setUp(() =>
+      Promise.resolve({ verdict: 'succeeded', summary: 'ok', steps: [], videoWritten: finishing }),
+    );
     const job = jobs.seed();
-    const run = service.run({ jobId: job.id, workerId: 'w', attempt: 1, attempts: 1 });
-    await agentReturned;
-    // Until the file is complete the job is not finished, so nobody sees a link to an unfinished file.
-    for (let i = 0; i < 20; i++) await new Promise((resolve) => setTimeout(resolve, 5));
-    expect(jobs.jobs.get(job.id)).toMatchObject({ status: 'running', videoPath: null });
-    finishFile(true);
-    expect(await run).toBe('succeeded');
+    // The run returns with the file still unfinished: the job's final status does not wait for it.
+    expect(await service.run({ jobId: job.id, workerId: 'w', attempt: 1, attempts: 1 })).toBe('succeeded');
     expect(jobs.jobs.get(job.id)).toMatchObject({
       status: 'succeeded',
       videoPath: expect.stringMatching(/video\.mp4$/),
     });
+    let settled = false;
+    const settling = service.videosSettled().then(() => (settled = true));
+    for (let i = 0; i < 10; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    // A worker that stops waits for the file first.
+    expect(settled).toBe(false);
+    finishFile(true);
+    await settling;
+    expect(jobs.jobs.get(job.id)?.videoPath).toMatch(/video\.mp4$/);
   });
 
-  it('ends the job without a video when the encoder could not finish it', async () => {
+  it('removes the link when the encoder fails after the job ended', async () => {
+    let finishFile!: (ok: boolean) => void;
+    const finishing = new Promise<boolean>((resolve) => (finishFile = resolve));
+    const { jobs, service } = setUp(() =>
+      Promise.resolve({ verdict: 'succeeded', summary: 'ok', steps: [], videoWritten: finishing }),
+    );
+    const job = jobs.seed();
+    expect(await service.run({ jobId: job.id, workerId: 'w', attempt: 1, attempts: 1 })).toBe('succeeded');
+    expect(jobs.jobs.get(job.id)?.videoPath).toMatch(/video\.mp4$/);
+    finishFile(false);
+    await service.videosSettled();
+    expect(jobs.jobs.get(job.id)).toMatchObject({ status: 'succeeded', videoPath: null });
+  });
+
+  it('ends the job without a video link when nothing was captured', async () => {
     const { jobs, service } = setUp(() =>
       Promise.resolve({
         verdict: 'failed',
         summary: 'step 1 failed',
         steps: [],
-        videoWritten: Promise.resolve(false),
+        videoWritten: false,
       }),
     );
     const job = jobs.seed();

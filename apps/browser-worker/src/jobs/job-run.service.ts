@@ -35,10 +35,16 @@ const formatLimit = (ms: number): string => (ms % 60_000 === 0 ? `${ms / 60_000}
  * written as they happen, then the artifacts completed and the job finished. Test failures are
  * results; an infrastructure error is thrown back (for the queue to retry) unless it was the last
  * attempt.
+ *
+ * The job ends as soon as the capture has ended, not when the encoder has finished the video:
+ * the video is linked at once (the API's video endpoint waits the moment it takes to complete),
+ * and its link goes should the encoder fail after all.
  */
 @Injectable()
 export class JobRunService {
   private readonly logger = new Logger('browser-jobs');
+  /** Videos of finished jobs that the encoder is still completing. */
+  private readonly videosFinishing = new Set<Promise<void>>();
 
   constructor(
     @Inject(BROWSER_WORKER_CONFIG) private readonly config: Pick<BrowserWorkerConfig, 'JOB_TIMEOUT_MS'>,
@@ -94,13 +100,14 @@ export class JobRunService {
     try {
       const result = await this.agent.run({ job, log: write, videoPath, signal: timeout.signal });
       // The browser context has closed; the encoder may still be finishing the video.
-      const videoWritten = await result.videoWritten;
+      const video = result.videoWritten;
       await log.flush();
       const screenshotPath = result.screenshot ? await store.localPath(jobId, 'screenshot') : null;
       if (screenshotPath) await writeFile(screenshotPath, result.screenshot as Buffer);
       // Before the job is marked finished: its links (and its metrics) must be there as soon as
-      // clients see it.
-      await store.complete(jobId);
+      // clients see it; the video follows.
+      const videoPending = typeof video !== 'boolean';
+      await store.complete(jobId, { pending: videoPending ? ['video'] : [] });
       finished(result.verdict);
       // Instructions that were not understood ran nothing: the job waits for new ones.
       const needsInput = result.verdict === 'failed' && result.error === INSTRUCTIONS_NOT_UNDERSTOOD;
@@ -112,8 +119,9 @@ export class JobRunService {
           steps: result.steps,
           error: result.error ?? null,
         },
-        { logPath, videoPath: videoWritten ? videoPath : null, screenshotPath },
+        { logPath, videoPath: video === false ? null : videoPath, screenshotPath },
       );
+      if (typeof video !== 'boolean') this.completeVideo(jobId, video);
       return result.verdict;
     } catch (error) {
       const message = (error as Error).message;
@@ -144,6 +152,30 @@ export class JobRunService {
       steps.end();
       clearTimeout(timer);
     }
+  }
+
+  /** Resolves once every finished job's video is complete or unlinked (before the worker exits). */
+  async videosSettled(): Promise<void> {
+    while (this.videosFinishing.size > 0) await Promise.allSettled([...this.videosFinishing]);
+  }
+
+  /** The encoder finishes a finished job's video: stored when complete, unlinked when it failed. */
+  private completeVideo(jobId: string, written: Promise<boolean>): void {
+    const done = (async () => {
+      const complete = await written.catch(() => false);
+      if (!complete) this.logger.warn({ jobId }, 'the video could not be completed; its link is removed');
+      // Also without a file: object storage then cleans up what the job left staged.
+      const stored = await this.store.completePending(jobId, 'video').then(
+        () => true,
+        (error: Error) => {
+          this.logger.warn({ jobId, error: error.message }, 'the video could not be stored');
+          return false;
+        },
+      );
+      if (!complete || !stored) await this.jobs.dropVideo(jobId).catch(() => undefined);
+    })();
+    this.videosFinishing.add(done);
+    void done.finally(() => this.videosFinishing.delete(done));
   }
 
   /** Retries used up or the worker lost: the job ends `failed` with the reason, never stuck. */

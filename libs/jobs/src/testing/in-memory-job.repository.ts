@@ -170,6 +170,12 @@ export class InMemoryJobRepository extends JobRepository {
     );
   }
 
+  dropVideo(jobId: string): Promise<void> {
+    const job = this.jobs.get(jobId);
+    if (job) this.jobs.set(jobId, { ...job, videoPath: null });
+    return Promise.resolve();
+  }
+
   clearArtifacts(jobId: string): Promise<void> {
     const job = this.jobs.get(jobId);
     if (job) this.jobs.set(jobId, { ...job, logPath: null, videoPath: null, screenshotPath: null });
