@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sets up everything `make start` and `make test` need, idempotently:
-# Node 24 (when the machine's node is older than 22), pnpm, system packages (Chromium, ffmpeg,
+# Node 24 (when the machine's node is older than 22), pnpm, system packages (Chromium, ffmpeg, Firefox ESR,
 # redis-server when no Redis is reachable, bubblewrap, pgbouncer), workspace dependencies, the Prisma client and the build.
 # Postgres/Redis themselves are found or started by tools/devstack at run time.
 set -euo pipefail
@@ -43,6 +43,8 @@ log "pnpm $(pnpm --version)"
 need=()
 [ -x /usr/lib/chromium/chromium ] || [ -n "${CHROMIUM_PATH:-}" ] || need+=(chromium)
 command -v ffmpeg >/dev/null 2>&1 || need+=(ffmpeg)
+# Firefox ESR: the recorded videos are checked to play and seek in Firefox as well as Chromium.
+[ -x /usr/bin/firefox-esr ] || [ -n "${FIREFOX_PATH:-}" ] || need+=(firefox-esr)
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 # pg_dump/pg_restore: moving a project's tenant database to another server (and its tests).
 command -v pg_dump >/dev/null 2>&1 || need+=(postgresql-client)
