@@ -1,4 +1,5 @@
 import { statSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -144,7 +145,11 @@ async function handWritten(page: Page, site: string): Promise<number[]> {
 }
 
 async function runOnce(
-  agents: { current: BrowserAgent; baseline?: BrowserAgent },
+  agents: {
+    current: BrowserAgent;
+    baseline?: BrowserAgent;
+    encoders: InstanceType<BrowserAgent['EncoderPool']>;
+  },
   browser: Browser,
   variant: Variant,
   iteration: number,
@@ -189,8 +194,10 @@ async function runOnce(
         if (entry.message.startsWith('verdict:')) verdictAt = performance.now();
       },
     });
-    const outputPath = join(videoDir, `interpreter-${iteration}-${variant.replaceAll('+', '-')}.mp4`);
-    const video = variant === 'interpreter' ? undefined : { outputPath };
+    const outputPath = join(videoDir, 'interpreter', `${iteration}-${variant.replaceAll('+', '-')}.mp4`);
+    // The current code records as the worker does: with its pool of encoders started ahead of need.
+    const encoders = variant.startsWith('baseline') ? undefined : agents.encoders;
+    const video = variant === 'interpreter' ? undefined : { outputPath, ...(encoders ? { encoders } : {}) };
     // highlightMouse false: typingDelayMs resolves to 0 (no per-character delay). The "+cursor"
     // variants are what a job gets with the API's default highlight_mouse: true.
     const result = await agent.runInstructionTest({
@@ -231,7 +238,12 @@ export async function runInterpreterBench(ctx: BenchContext): Promise<Interprete
   const browser = await launchLocalBrowser();
   const current = await import('../libs/browser-agent/dist/index.js');
   const dir = baselineDir();
-  const agents = { current, ...(dir ? { baseline: await loadBaseline(dir) } : {}) };
+  await mkdir(join(ctx.artifactsDir, 'interpreter'), { recursive: true });
+  const agents = {
+    current,
+    encoders: new current.EncoderPool(),
+    ...(dir ? { baseline: await loadBaseline(dir) } : {}),
+  };
   const variantsRun = dir ? [...VARIANTS, ...BASELINE_VARIANTS] : VARIANTS;
   try {
     ctx.log(
@@ -332,6 +344,7 @@ export async function runInterpreterBench(ctx: BenchContext): Promise<Interprete
     );
     return result;
   } finally {
+    agents.encoders.close();
     await browser.close().catch(() => browser.process()?.kill('SIGKILL'));
     await site.close();
   }

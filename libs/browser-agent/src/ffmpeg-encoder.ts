@@ -1,4 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
 export interface EncoderOptions {
   outputPath: string;
@@ -98,8 +101,11 @@ export class FfmpegEncoder {
   private framesWritten = 0;
   private framesDropped = 0;
   private lastIndex = -1;
+  /** Where ffmpeg writes the mp4 (its `outputPath`). */
+  readonly outputPath: string;
 
   constructor(options: EncoderOptions, spawnEncoder: SpawnEncoder = defaultSpawn) {
+    this.outputPath = options.outputPath;
     const command = options.ffmpegPath ?? defaultFfmpegPath();
     this.child = spawnEncoder(command, ffmpegArgs(options));
     this.exited = new Promise((resolve) => {
@@ -185,6 +191,13 @@ export class FfmpegEncoder {
       : { ok: true };
   }
 
+  /** Still running and fed nothing yet: a spare that can be handed out. */
+  get fresh(): boolean {
+    return (
+      !this.failure && this.child.exitCode === null && this.child.signalCode === null && this.lastIndex < 0
+    );
+  }
+
   /** Stops ffmpeg without waiting for a file (the run is being thrown away). */
   kill(): void {
     if (this.child.exitCode === null) this.child.kill('SIGKILL');
@@ -198,3 +211,63 @@ export class FfmpegEncoder {
 function defaultSpawn(command: string, args: string[]): ChildProcess {
   return spawn(command, args, { stdio: ['pipe', 'ignore', 'pipe'] });
 }
+
+/**
+ * One encoder started ahead of need per worker process: ffmpeg takes about 200 ms of CPU to start
+ * (it loads its codec libraries), which a recording would otherwise pay as its test begins. `take`
+ * hands out the spare when it was started for the same size and rate, then starts the next one.
+ * A spare writes into `.encoder-spool/` beside the job directories (the same file system, so the
+ * finished file is renamed into place); an unused one is killed by `close` and leaves no file, as
+ * ffmpeg opens its output only when the first frame arrives.
+ */
+export class EncoderPool {
+  private spare: { key: string; encoder: FfmpegEncoder } | undefined;
+  private closed = false;
+
+  constructor(private readonly spawnEncoder?: SpawnEncoder) {}
+
+  /** An encoder for `options`; `outputPath` is where the recorder wants it (the spare's may differ). */
+  take(options: EncoderOptions): FfmpegEncoder {
+    const key = poolKey(options);
+    const spare = this.spare;
+    this.spare = undefined;
+    let encoder: FfmpegEncoder;
+    if (spare && spare.key === key && spare.encoder.fresh) {
+      encoder = spare.encoder;
+    } else {
+      spare?.encoder.kill();
+      encoder = new FfmpegEncoder(options, this.spawnEncoder);
+    }
+    // The next one starts once this recording is under way, not in its first moment.
+    setTimeout(() => this.prepare(options), SPARE_DELAY_MS).unref();
+    return encoder;
+  }
+
+  /** Kills the spare (when the worker stops). */
+  close(): void {
+    this.closed = true;
+    this.spare?.encoder.kill();
+    this.spare = undefined;
+  }
+
+  private prepare(options: EncoderOptions): void {
+    if (this.closed || this.spare) return;
+    try {
+      const spool = join(dirname(dirname(options.outputPath)), '.encoder-spool');
+      mkdirSync(spool, { recursive: true });
+      const outputPath = join(spool, `${randomUUID()}.mp4.partial`);
+      this.spare = {
+        key: poolKey(options),
+        encoder: new FfmpegEncoder({ ...options, outputPath }, this.spawnEncoder),
+      };
+    } catch {
+      // No spare: the next recording starts its own encoder.
+    }
+  }
+}
+
+/** How long after a recording started its successor's encoder is started. */
+const SPARE_DELAY_MS = 1_000;
+
+const poolKey = (options: EncoderOptions) =>
+  `${options.width}x${options.height}@${options.fps}:${options.ffmpegPath ?? defaultFfmpegPath()}`;

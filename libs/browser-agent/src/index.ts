@@ -44,6 +44,7 @@ export {
   defaultFfmpegPath,
   type EncoderOptions,
   type EncoderResult,
+  EncoderPool,
   FfmpegEncoder,
   ffmpegArgs,
   type SpawnEncoder,

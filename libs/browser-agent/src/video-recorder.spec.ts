@@ -1,15 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser } from 'puppeteer-core';
 import { page as html, type LocalSite, serveLocalSite } from '../testing/local-site.js';
 import { AgentLog } from './agent-log.js';
 import { launchLocalBrowser } from './browser-launcher.js';
 import { CURSOR_COLOR } from './cursor-overlay.js';
+import { EncoderPool } from './ffmpeg-encoder.js';
 import { runInstructionTest } from './instruction-test-runner.js';
 import { defaultVideoSize, VideoRecorder } from './video-recorder.js';
 
@@ -225,6 +226,51 @@ describe('VideoRecorder (real Chromium and ffmpeg)', () => {
     expect(keys[0]).toBe(0);
     const gaps = keys.slice(1).map((t, i) => t - keys[i]!);
     expect(Math.max(...gaps, info.duration - keys.at(-1)!)).toBeLessThanOrEqual(1.0001);
+  });
+
+  it('with a worker’s encoder pool, the next recording gets an ffmpeg started ahead of need; each file lands whole at its path', async () => {
+    let spawned = 0;
+    const pool = new EncoderPool((command, args) => {
+      spawned += 1;
+      return spawn(command, args, { stdio: ['pipe', 'ignore', 'pipe'] });
+    });
+    const jobs = join(dir, 'pool', 'jobs');
+    const recordOne = async (job: string, holdMs: number) => {
+      await mkdir(join(jobs, job), { recursive: true });
+      const context = await browser.createBrowserContext();
+      try {
+        const page = await context.newPage();
+        const outputPath = join(jobs, job, 'video.mp4');
+        const recorder = new VideoRecorder({ outputPath, encoders: pool });
+        await recorder.start(page);
+        const startedWith = spawned;
+        await page.goto(`${site.url}/`);
+        await page.click('#b');
+        await new Promise((resolve) => setTimeout(resolve, holdMs));
+        const video = await recorder.stop();
+        return { video, outputPath, startedWith };
+      } finally {
+        await context.close();
+      }
+    };
+    try {
+      // The first starts its own encoder; a second later the pool starts a spare.
+      const first = await recordOne('a', 1_500);
+      expect(first.startedWith).toBe(1);
+      expect(spawned).toBe(2);
+      // The second takes the spare: nothing new is started for it.
+      const second = await recordOne('b', 0);
+      expect(second.startedWith).toBe(2);
+      for (const { video, outputPath } of [first, second]) {
+        expect(video).toMatchObject({ ok: true, path: outputPath });
+        expect(await probe(outputPath)).toMatchObject({ codec: 'h264', width: W, height: H });
+        expect(await readdir(dirname(outputPath))).toEqual(['video.mp4']);
+      }
+    } finally {
+      pool.close();
+    }
+    // The spare's file was renamed into place; an unused spare never opened its output.
+    expect(await readdir(join(jobs, '.encoder-spool'))).toEqual([]);
   });
 
   it('puts nothing at the output path until the file is complete, and a whole mp4 once it is', async () => {

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { rename, rm } from 'node:fs/promises';
+import { copyFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { CDPSession, Frame, Page } from 'puppeteer-core';
 import { CursorOverlay } from './cursor-overlay.js';
-import { FfmpegEncoder, type SpawnEncoder } from './ffmpeg-encoder.js';
+import { type EncoderPool, FfmpegEncoder, type SpawnEncoder } from './ffmpeg-encoder.js';
 
 export interface VideoRecorderOptions {
   outputPath: string;
@@ -21,6 +21,8 @@ export interface VideoRecorderOptions {
   ffmpegPath?: string;
   jpegQuality?: number;
   spawnEncoder?: SpawnEncoder;
+  /** The worker's encoders started ahead of need (see EncoderPool); without it, one is started here. */
+  encoders?: EncoderPool;
 }
 
 /** A finished video file (or why there is none). */
@@ -86,7 +88,8 @@ export class VideoRecorder {
   private width: number;
   private height: number;
   private readonly fps: number;
-  private readonly partialPath: string;
+  /** Where the encoder writes: beside the final file, or in the pool's spool when it was a spare. */
+  private partialPath: string;
   private encoder: FfmpegEncoder | undefined;
   private session: CDPSession | undefined;
   private page: Page | undefined;
@@ -117,16 +120,17 @@ export class VideoRecorder {
     this.page = page;
     if (!this.width) ({ width: this.width, height: this.height } = defaultVideoSize(page.viewport()));
     try {
-      this.encoder = new FfmpegEncoder(
-        {
-          outputPath: this.partialPath,
-          width: this.width,
-          height: this.height,
-          fps: this.fps,
-          ...(this.options.ffmpegPath ? { ffmpegPath: this.options.ffmpegPath } : {}),
-        },
-        this.options.spawnEncoder,
-      );
+      const encoderOptions = {
+        outputPath: this.partialPath,
+        width: this.width,
+        height: this.height,
+        fps: this.fps,
+        ...(this.options.ffmpegPath ? { ffmpegPath: this.options.ffmpegPath } : {}),
+      };
+      this.encoder = this.options.encoders
+        ? this.options.encoders.take(encoderOptions)
+        : new FfmpegEncoder(encoderOptions, this.options.spawnEncoder);
+      this.partialPath = this.encoder.outputPath;
       if (this.options.highlightMouse) await CursorOverlay.for(page).install();
       this.live = !/^(?:about:blank)?$/.test(page.url());
       page.on('framenavigated', this.onNavigated);
@@ -232,8 +236,18 @@ export class VideoRecorder {
   }
 
   private async screenshot(session: CDPSession): Promise<Buffer | undefined> {
+    // Taken at the video's size, not the viewport's: fewer pixels to draw and encode.
+    const viewport = this.page?.viewport();
+    const scale = viewport ? Math.min(1, this.width / viewport.width, this.height / viewport.height) : 1;
     const shot = await session
-      .send('Page.captureScreenshot', { format: 'jpeg', quality: this.quality, optimizeForSpeed: true })
+      .send('Page.captureScreenshot', {
+        format: 'jpeg',
+        quality: this.quality,
+        optimizeForSpeed: true,
+        ...(viewport && scale < 1
+          ? { clip: { x: 0, y: 0, width: viewport.width, height: viewport.height, scale } }
+          : {}),
+      })
       .catch(() => undefined);
     return shot ? Buffer.from(shot.data, 'base64') : undefined;
   }
@@ -243,7 +257,7 @@ export class VideoRecorder {
     const result = await encoder.finish();
     let error = result.error;
     if (result.ok) {
-      error = await rename(this.partialPath, path).then(
+      error = await moveIntoPlace(this.partialPath, path).then(
         () => undefined,
         (cause: Error) => `the finished video could not be moved into place: ${cause.message}`,
       );
@@ -253,5 +267,21 @@ export class VideoRecorder {
       return { ok: false, path, frames, durationMs, error };
     }
     return { ok: true, path, frames, durationMs };
+  }
+}
+
+/**
+ * Renames the finished file to `path`; from another file system (a spare encoder's spool on
+ * another volume) it is copied beside `path` first, so `path` still only ever holds a whole file.
+ */
+async function moveIntoPlace(from: string, path: string): Promise<void> {
+  try {
+    await rename(from, path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    const beside = join(dirname(path), `.${basename(path)}.${randomUUID().slice(0, 8)}.copy`);
+    await copyFile(from, beside);
+    await rename(beside, path);
+    await rm(from, { force: true });
   }
 }

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import {
   BrowserPool,
+  EncoderPool,
   type BrowserNetworkOptions,
   connectHostedBrowser,
   launchLocalBrowser,
@@ -21,6 +22,8 @@ export type BrowserEnvName = 'local_browser' | 'hosted_browser';
 export class BrowserSessions implements OnApplicationShutdown {
   private readonly logger = new Logger('browsers');
   private readonly pools = new Map<BrowserEnvName, BrowserPool>();
+  /** Video encoders started ahead of need: a recording does not wait for ffmpeg to start. */
+  readonly encoders = new EncoderPool();
   private readonly network: BrowserNetworkOptions;
 
   constructor(@Inject(BROWSER_WORKER_CONFIG) private readonly config: BrowserWorkerConfig) {
@@ -89,6 +92,7 @@ export class BrowserSessions implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.encoders.close();
     await Promise.allSettled([...this.pools.values()].map((pool) => pool.close()));
     this.logger.log('browsers closed');
   }

@@ -59,7 +59,7 @@ export class InterpreterAgentRunner implements AgentRunner {
           actionTimeoutMs: this.config.ACTION_TIMEOUT_MS,
           jobTimeoutMs: this.config.JOB_TIMEOUT_MS,
         },
-        video: { outputPath: videoPath },
+        video: { outputPath: videoPath, encoders: this.browsers.encoders },
         failureScreenshot: true,
         secretValues: Object.values(secrets),
       });

@@ -76,7 +76,7 @@ export class LlmAgentRunner implements AgentRunner {
           jobTimeoutMs: this.config.JOB_TIMEOUT_MS,
           maxSteps: this.config.LLM_MAX_STEPS,
         },
-        video: { outputPath: videoPath },
+        video: { outputPath: videoPath, encoders: this.browsers.encoders },
       };
       let result: LlmTestResult | HealingReplayResult | undefined = stored
         ? await runHealingReplay({ ...options, script: stored.script, recordedModelCalls: stored.llmCalls })
