@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { RunnerError, RunnerErrorCode } from '@suite/errors';
+import { RunnerErrorCode } from '@suite/errors';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { LocalArtifactStore } from './artifact-store.js';
 import { JobService } from './job.service.js';
 import { ModelRegistry } from './model-registry.js';
-import { InMemoryJobQueue, InMemoryJobRepository } from './testing/index.js';
+import { InMemoryJobQueue, InMemoryJobRepository, runnerFailure } from './testing/index.js';
 
 const root = mkdtempSync(join(tmpdir(), 'job-video-'));
 const ada = { owner: 'ada', keyId: 'k1' };
@@ -28,15 +28,7 @@ function setUp(waitMs = 5_000) {
   return { jobs, store, service, job };
 }
 
-async function failure(call: Promise<unknown>): Promise<RunnerError> {
-  try {
-    await call;
-  } catch (error) {
-    if (error instanceof RunnerError) return error;
-    throw error;
-  }
-  throw new Error('the call succeeded');
-}
+const failure = runnerFailure;
 
 describe('GET a job’s video while the encoder completes it after the job ended', () => {
   afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -1,24 +1,15 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
-import { RunnerError, RunnerErrorCode } from '@suite/errors';
+import { RunnerErrorCode } from '@suite/errors';
 import { LocalArtifactStore } from './artifact-store.js';
 import { INSTRUCTIONS_NOT_UNDERSTOOD } from './job-state.js';
 import { JobService } from './job.service.js';
 import { ModelRegistry } from './model-registry.js';
-import { InMemoryJobQueue, InMemoryJobRepository } from './testing/index.js';
+import { InMemoryJobQueue, InMemoryJobRepository, runnerFailure } from './testing/index.js';
 
 const ada = { owner: 'ada', keyId: 'k1' };
 const bob = { owner: 'bob', keyId: 'k2' };
 
-/** The error a call rejected with, for asserting on its code and message. */
-async function failure(call: Promise<unknown>): Promise<RunnerError> {
-  try {
-    await call;
-  } catch (error) {
-    if (error instanceof RunnerError) return error;
-    throw error;
-  }
-  throw new Error('the call succeeded');
-}
+const failure = runnerFailure;
 
 describe('JobService', () => {
   let jobs: InMemoryJobRepository;

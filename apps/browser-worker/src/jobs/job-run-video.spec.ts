@@ -24,17 +24,22 @@ function setUp(agent: (context: AgentRunContext) => Promise<AgentRunResult>) {
   return { jobs, service };
 }
 
+/** A passing run whose video the encoder is still finishing; `finishFile` settles it. */
+function finishingRun() {
+  let finishFile!: (ok: boolean) => void;
+  const finishing = new Promise<boolean>((resolve) => (finishFile = resolve));
+  const { jobs, service } = setUp(() =>
+    Promise.resolve({ verdict: 'succeeded', summary: 'ok', steps: [], videoWritten: finishing }),
+  );
+  return { jobs, service, job: jobs.seed(), finishFile };
+}
+
 describe('JobRunService and a video the encoder completes after the job ended', () => {
   beforeAll(() => Logger.overrideLogger(false));
   afterAll(() => rmSync(artifacts, { recursive: true, force: true }));
 
   it('ends the job as soon as the capture has ended, the video linked while the encoder completes it', async () => {
-    let finishFile!: (ok: boolean) => void;
-    const finishing = new Promise<boolean>((resolve) => (finishFile = resolve));
-    const { jobs, service } = setUp(() =>
-      Promise.resolve({ verdict: 'succeeded', summary: 'ok', steps: [], videoWritten: finishing }),
-    );
-    const job = jobs.seed();
+    const { jobs, service, job, finishFile } = finishingRun();
     // The run returns with the file still unfinished: the job's final status does not wait for it.
     expect(await service.run({ jobId: job.id, workerId: 'w', attempt: 1, attempts: 1 })).toBe('succeeded');
     expect(jobs.jobs.get(job.id)).toMatchObject({
@@ -52,12 +57,7 @@ describe('JobRunService and a video the encoder completes after the job ended', 
   });
 
   it('removes the link when the encoder fails after the job ended', async () => {
-    let finishFile!: (ok: boolean) => void;
-    const finishing = new Promise<boolean>((resolve) => (finishFile = resolve));
-    const { jobs, service } = setUp(() =>
-      Promise.resolve({ verdict: 'succeeded', summary: 'ok', steps: [], videoWritten: finishing }),
-    );
-    const job = jobs.seed();
+    const { jobs, service, job, finishFile } = finishingRun();
     expect(await service.run({ jobId: job.id, workerId: 'w', attempt: 1, attempts: 1 })).toBe('succeeded');
     expect(jobs.jobs.get(job.id)?.videoPath).toMatch(/video\.mp4$/);
     finishFile(false);

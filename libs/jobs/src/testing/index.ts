@@ -1,2 +1,3 @@
 export { InMemoryApiKeyRepository } from './in-memory-api-key.repository.js';
 export { InMemoryJobQueue, InMemoryJobRepository } from './in-memory-job.repository.js';
+export { runnerFailure } from './rejection.js';
