@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 export interface EncoderOptions {
@@ -223,6 +223,7 @@ function defaultSpawn(command: string, args: string[]): ChildProcess {
 export class EncoderPool {
   private spare: { key: string; encoder: FfmpegEncoder } | undefined;
   private closed = false;
+  private swept = false;
 
   constructor(private readonly spawnEncoder?: SpawnEncoder) {}
 
@@ -255,6 +256,8 @@ export class EncoderPool {
     try {
       const spool = join(dirname(dirname(options.outputPath)), '.encoder-spool');
       mkdirSync(spool, { recursive: true });
+      if (!this.swept) sweepSpool(spool);
+      this.swept = true;
       const outputPath = join(spool, `${randomUUID()}.mp4.partial`);
       this.spare = {
         key: poolKey(options),
@@ -263,6 +266,20 @@ export class EncoderPool {
     } catch {
       // No spare: the next recording starts its own encoder.
     }
+  }
+}
+
+/**
+ * Removes what encoders of workers that were killed mid-recording left in the spool (shared by
+ * every worker on the artifact volume): a file there is written only while a recording runs, and
+ * none runs for a day.
+ */
+function sweepSpool(spool: string): void {
+  const stale = Date.now() - 24 * 60 * 60 * 1000;
+  for (const name of readdirSync(spool)) {
+    const path = join(spool, name);
+    const modified = statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? Infinity;
+    if (modified < stale) rmSync(path, { force: true });
   }
 }
 

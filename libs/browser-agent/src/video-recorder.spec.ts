@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -235,6 +235,13 @@ describe('VideoRecorder (real Chromium and ffmpeg)', () => {
       return spawn(command, args, { stdio: ['pipe', 'ignore', 'pipe'] });
     });
     const jobs = join(dir, 'pool', 'jobs');
+    // Left by a worker killed mid-recording a day ago (swept), and another worker's recording now (kept).
+    const spool = join(jobs, '.encoder-spool');
+    await mkdir(spool, { recursive: true });
+    await writeFile(join(spool, 'killed.mp4.partial'), 'x');
+    const longAgo = new Date(Date.now() - 2 * 24 * 60 * 60 * 1000);
+    await utimes(join(spool, 'killed.mp4.partial'), longAgo, longAgo);
+    await writeFile(join(spool, 'other-worker.mp4.partial'), 'x');
     const recordOne = async (job: string, holdMs: number) => {
       await mkdir(join(jobs, job), { recursive: true });
       const context = await browser.createBrowserContext();
@@ -270,7 +277,7 @@ describe('VideoRecorder (real Chromium and ffmpeg)', () => {
       pool.close();
     }
     // The spare's file was renamed into place; an unused spare never opened its output.
-    expect(await readdir(join(jobs, '.encoder-spool'))).toEqual([]);
+    expect(await readdir(spool)).toEqual(['other-worker.mp4.partial']);
   });
 
   it('puts nothing at the output path until the file is complete, and a whole mp4 once it is', async () => {

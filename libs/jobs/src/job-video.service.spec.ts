@@ -63,6 +63,17 @@ describe('GET a job’s video while the encoder completes it after the job ended
     expect(error.message).toContain('could not be completed');
   });
 
+  it('does not wait for a video that should have been complete long ago (its worker was lost)', async () => {
+    const { jobs, store, service, job } = setUp(60_000);
+    jobs.jobs.set(job.id, {
+      ...job,
+      finishedAt: new Date(Date.now() - 10 * 60_000),
+      videoPath: await store.localPath(job.id, 'video'),
+    });
+    const error = await failure(service.video(ada, job.id, undefined));
+    expect(error.message).toContain('could not be completed');
+  });
+
   it('does not wait for a job that is still running', async () => {
     const { jobs, store, service, job } = setUp(60_000);
     jobs.jobs.set(job.id, { ...job, status: 'running', videoPath: await store.localPath(job.id, 'video') });

@@ -38,6 +38,11 @@ export interface JobServiceDeps {
 
 /** How often a request waiting for a video looks again. */
 const VIDEO_POLL_MS = 100;
+/**
+ * A linked video still missing this long after its job finished is not coming (its worker was
+ * lost while finishing it): requests answer at once instead of waiting.
+ */
+const VIDEO_PENDING_WINDOW_MS = 60_000;
 
 export interface CreateJobOptions {
   /** A2A context the job belongs to. */
@@ -206,7 +211,11 @@ export class JobService {
     const job = await this.find(principal, id);
     let size = job.videoPath ? await this.deps.store.size(job.id, 'video') : undefined;
     // Linked but not there yet: the job has ended and the encoder is completing the file.
-    if (!size && job.videoPath && isSettledStatus(job.status)) size = await this.videoCompleted(job.id);
+    const finishing =
+      isSettledStatus(job.status) &&
+      job.finishedAt !== null &&
+      Date.now() - job.finishedAt.getTime() < VIDEO_PENDING_WINDOW_MS;
+    if (!size && job.videoPath && finishing) size = await this.videoCompleted(job.id);
     if (!size) {
       const why =
         job.status === JobStatus.Queued || job.status === JobStatus.Running
