@@ -9,7 +9,33 @@ export interface EncoderOptions {
   height: number;
   fps: number;
   ffmpegPath?: string;
+  /**
+   * A finished video to convert (the browser's own recording) instead of JPEG frames on stdin: it
+   * comes out in the same format, with its last frame held a moment (FINAL_HOLD_S).
+   */
+  inputPath?: string;
+  /** With `inputPath`: a JPEG of the final state, shown after it (held FINAL_HOLD_S) instead of its last frame. */
+  stillPath?: string;
 }
+
+/**
+ * The browser records in BT.709 at full range; converted recordings are BT.709 at the limited range
+ * players expect, and say so (a JPEG still, BT.601, is converted to match).
+ */
+const BT709 = ':out_color_matrix=bt709:out_range=tv';
+const BT709_TAGS = [
+  '-colorspace',
+  'bt709',
+  '-color_primaries',
+  'bt709',
+  '-color_trc',
+  'bt709',
+  '-color_range',
+  'tv',
+];
+
+/** How long a converted recording holds its last frame: a player stops on it, and it is also seen playing. */
+export const FINAL_HOLD_S = 0.5;
 
 export interface EncoderResult {
   ok: boolean;
@@ -39,18 +65,51 @@ export function defaultFfmpegPath(): string {
  * index first (`+faststart`) to a file of its own and renamed into place when complete.
  */
 export function ffmpegArgs(options: EncoderOptions): string[] {
-  const { width, height, fps } = options;
+  const { width, height, fps, inputPath, stillPath } = options;
+  // Scaled into the frame, limited range (the browser's recording and JPEGs are full range), and
+  // at a constant rate: a converted recording has frames only where the page changed, and `fps`
+  // fills the gaps, so there is a keyframe every second there too.
+  const chain = (range: string) =>
+    `scale=${width}:${height}:force_original_aspect_ratio=decrease:force_divisible_by=2${range},pad=${width}:${height}:(ow-iw)/2:(oh-ih)/2:color=white,format=yuv420p,fps=${fps}`;
+  const head = ['-hide_banner', '-loglevel', 'error', '-y'];
+  let filter: string[];
+  if (!inputPath) {
+    filter = ['-f', 'ivf', '-i', 'pipe:0', '-vf', chain('')];
+  } else if (stillPath) {
+    // The recording, then the final state held a moment: a player stops on it, and it is also seen playing.
+    filter = [
+      '-threads',
+      '1',
+      '-i',
+      inputPath,
+      '-loop',
+      '1',
+      '-framerate',
+      String(fps),
+      '-t',
+      String(FINAL_HOLD_S),
+      '-i',
+      stillPath,
+      '-filter_complex',
+      `[0:v]${chain(BT709)},setsar=1[recording];[1:v]${chain(`:in_color_matrix=bt601${BT709}`)},setsar=1[still];[recording][still]concat=n=2:v=1:a=0[video]`,
+      '-map',
+      '[video]',
+      ...BT709_TAGS,
+    ];
+  } else {
+    filter = [
+      '-threads',
+      '1',
+      '-i',
+      inputPath,
+      '-vf',
+      `${chain(BT709)},tpad=stop_mode=clone:stop_duration=${FINAL_HOLD_S}`,
+      ...BT709_TAGS,
+    ];
+  }
   return [
-    '-hide_banner',
-    '-loglevel',
-    'error',
-    '-y',
-    '-f',
-    'ivf',
-    '-i',
-    'pipe:0',
-    '-vf',
-    `scale=${width}:${height}:force_original_aspect_ratio=decrease:force_divisible_by=2,pad=${width}:${height}:(ow-iw)/2:(oh-ih)/2:color=white,format=yuv420p,fps=${fps}`,
+    ...head,
+    ...filter,
     '-c:v',
     'libx264',
     '-preset',
@@ -122,7 +181,7 @@ export class FfmpegEncoder {
     this.child.stderr?.on('data', (chunk: Buffer) => {
       this.stderr = (this.stderr + chunk.toString()).slice(-STDERR_KEEP);
     });
-    this.child.stdin?.write(ivfHeader(options.width, options.height, options.fps));
+    if (!options.inputPath) this.child.stdin?.write(ivfHeader(options.width, options.height, options.fps));
   }
 
   /** Distinct frames written. */

@@ -154,4 +154,10 @@ export {
   VideoRecorder,
   type VideoRecorderOptions,
   type VideoResult,
+  type VideoSource,
 } from './video-recorder.js';
+export {
+  ScreenRecording,
+  type ScreenRecordingFile,
+  type ScreenRecordingOptions,
+} from './screen-recording.js';

@@ -12,7 +12,7 @@ import { launchLocalBrowser } from './browser-launcher.js';
 import { CURSOR_COLOR } from './cursor-overlay.js';
 import { EncoderPool } from './ffmpeg-encoder.js';
 import { runInstructionTest } from './instruction-test-runner.js';
-import { defaultVideoSize, VideoRecorder } from './video-recorder.js';
+import { defaultVideoSize, VideoRecorder, type VideoSource } from './video-recorder.js';
 
 const run = promisify(execFile);
 
@@ -32,6 +32,21 @@ const PAINT_PAGE = html(
   <button id="p" style="position:absolute;left:40px;top:120px;width:160px;height:60px">Paint it</button>
   <script>document.getElementById('p').addEventListener('click', () => {
     document.body.style.background = 'rgb(${FINAL_GREEN.r},${FINAL_GREEN.g},${FINAL_GREEN.b})';
+  });</script>`,
+);
+
+/**
+ * The button changes the page twice, 10 ms apart: Chromium's recorder takes at most one frame per
+ * period, so the second change would be missed unless the recorder makes sure of the final state.
+ */
+const TWICE_PAGE = html(
+  'Twice page',
+  `<button id="t" style="position:absolute;left:40px;top:120px;width:160px;height:60px">Twice</button>
+  <script>document.getElementById('t').addEventListener('click', () => {
+    document.body.style.background = 'rgb(0,0,255)';
+    setTimeout(() => {
+      document.body.style.background = 'rgb(${FINAL_GREEN.r},${FINAL_GREEN.g},${FINAL_GREEN.b})';
+    }, 10);
   });</script>`,
 );
 
@@ -108,6 +123,20 @@ async function lastFrameRgb(path: string): Promise<Buffer> {
   return rgb.subarray(rgb.length - frame);
 }
 
+/** The last frame's colour at the bottom left, away from headings and buttons. */
+async function lastFrameCorner(path: string): Promise<[number, number, number]> {
+  const rgb = await lastFrameRgb(path);
+  const at = (H - 25) * W * 3 + 25 * 3;
+  return [rgb[at]!, rgb[at + 1]!, rgb[at + 2]!];
+}
+
+function expectGreen([r, g, b]: [number, number, number]): void {
+  // H.264 shifts the colour a little.
+  expect(Math.abs(r - FINAL_GREEN.r)).toBeLessThan(25);
+  expect(Math.abs(g - FINAL_GREEN.g)).toBeLessThan(25);
+  expect(Math.abs(b - FINAL_GREEN.b)).toBeLessThan(25);
+}
+
 /** Pixels of the last frame close to the cursor's colour. */
 async function cursorPixelsInLastFrame(path: string): Promise<number> {
   const rgb = await lastFrameRgb(path);
@@ -138,7 +167,7 @@ describe('VideoRecorder (real Chromium and ffmpeg)', () => {
   let dir: string;
 
   beforeAll(async () => {
-    site = await serveLocalSite({ '/': BUTTON_PAGE, '/paint': PAINT_PAGE });
+    site = await serveLocalSite({ '/': BUTTON_PAGE, '/paint': PAINT_PAGE, '/twice': TWICE_PAGE });
     browser = await launchLocalBrowser();
     dir = await mkdtemp(join(tmpdir(), 'browser-agent-video-'));
   });
@@ -149,7 +178,7 @@ describe('VideoRecorder (real Chromium and ffmpeg)', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  async function record(name: string, query: string, highlightMouse: boolean) {
+  async function record(name: string, query: string, highlightMouse: boolean, source?: VideoSource) {
     const context = await browser.createBrowserContext();
     try {
       const page = await context.newPage();
@@ -160,31 +189,39 @@ describe('VideoRecorder (real Chromium and ffmpeg)', () => {
         log: new AgentLog(),
         highlightMouse,
         limits: { assertionTimeoutMs: 500 },
-        video: { outputPath, fps: 10 },
+        video: { outputPath, fps: 10, ...(source ? { source } : {}) },
       });
       // The capture has ended; the encoder finishes the file on its own, off the run's path.
       const video = await result.video?.finished;
+      await result.video?.released;
       return { result, video, outputPath };
     } finally {
       await context.close();
     }
   }
 
-  it('records a passing run as H.264/yuv420p mp4 with the drawn cursor where the click happened', async () => {
-    const { result, video, outputPath } = await record(
-      'passing',
-      `open $SITE/\nwait 500 ms\nclick "Press me"\nthe page shows "Clicked"`,
-      true,
-    );
-    expect(result.verdict).toBe('succeeded');
-    expect(result.video).toMatchObject({ captured: true, path: outputPath });
-    expect(video).toMatchObject({ ok: true, path: outputPath });
-    const info = await probe(outputPath);
-    // The 1280x720 viewport scaled down to fit 800x800, as Playwright records.
-    expect(info).toMatchObject({ codec: 'h264', pixFmt: 'yuv420p', width: W, height: H });
-    expect(info.duration).toBeGreaterThan(0.5);
-    expect(await cursorPixelsInLastFrame(outputPath)).toBeGreaterThan(60);
-  });
+  it.each<[string, VideoSource | undefined]>([
+    ['the browser’s own recorder (default)', undefined],
+    ['the screencast (browsers without one)', 'screencast'],
+  ])(
+    'records a passing run as H.264/yuv420p mp4 with the drawn cursor where the click happened: %s',
+    async (_name, source) => {
+      const { result, video, outputPath } = await record(
+        `passing-${source ?? 'default'}`,
+        `open $SITE/\nwait 500 ms\nclick "Press me"\nthe page shows "Clicked"`,
+        true,
+        source,
+      );
+      expect(result.verdict).toBe('succeeded');
+      expect(result.video).toMatchObject({ captured: true, path: outputPath, source: source ?? 'browser' });
+      expect(video).toMatchObject({ ok: true, path: outputPath });
+      const info = await probe(outputPath);
+      // The 1280x720 viewport scaled down to fit 800x800, as Playwright records.
+      expect(info).toMatchObject({ codec: 'h264', pixFmt: 'yuv420p', width: W, height: H });
+      expect(info.duration).toBeGreaterThan(0.5);
+      expect(await cursorPixelsInLastFrame(outputPath)).toBeGreaterThan(60);
+    },
+  );
 
   it('records a failing run too, and draws no cursor without highlightMouse', async () => {
     const { result, video, outputPath } = await record(
@@ -200,17 +237,94 @@ describe('VideoRecorder (real Chromium and ffmpeg)', () => {
     expect(await cursorPixelsInLastFrame(outputPath)).toBeLessThan(20);
   });
 
-  it('ends on the final state of the page, which the last step made, with nothing to wait for', async () => {
-    const { result, video, outputPath } = await record('final', `open $SITE/paint\nclick "Paint it"`, false);
+  it.each<[string, VideoSource | undefined]>([
+    ['the browser’s own recorder (default)', undefined],
+    ['the screencast', 'screencast'],
+  ])('ends on the final state of the page, which the last step made: %s', async (_name, source) => {
+    const { result, video, outputPath } = await record(
+      `final-${source ?? 'default'}`,
+      `open $SITE/paint\nclick "Paint it"`,
+      false,
+      source,
+    );
     expect(result.verdict).toBe('succeeded');
     expect(video?.ok).toBe(true);
-    const rgb = await lastFrameRgb(outputPath);
-    // Bottom left, away from the heading and the button: the body's new colour (H.264 shifts it a little).
-    const at = (H - 25) * W * 3 + 25 * 3;
-    const [r, g, b] = [rgb[at]!, rgb[at + 1]!, rgb[at + 2]!];
-    expect(Math.abs(r - FINAL_GREEN.r)).toBeLessThan(25);
-    expect(Math.abs(g - FINAL_GREEN.g)).toBeLessThan(25);
-    expect(Math.abs(b - FINAL_GREEN.b)).toBeLessThan(25);
+    expectGreen(await lastFrameCorner(outputPath));
+  });
+
+  it('ends on the final state even when it came right after the previous frame (within one frame period)', async () => {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const context = await browser.createBrowserContext();
+      try {
+        const page = await context.newPage();
+        const outputPath = join(dir, `twice-${attempt}.mp4`);
+        const recorder = new VideoRecorder({ outputPath });
+        await recorder.start(page);
+        await page.goto(`${site.url}/twice`);
+        await page.click('#t');
+        await page.waitForFunction("document.body.style.background.includes('170')");
+        // Stopped at once: the green came 10 ms after the blue, which was captured.
+        const video = await recorder.stop();
+        expect(video).toMatchObject({ ok: true });
+        expectGreen(await lastFrameCorner(outputPath));
+      } finally {
+        await context.close();
+      }
+    }
+  });
+
+  it('keeps recording across a navigation to another site (another renderer process)', async () => {
+    const context = await browser.createBrowserContext();
+    try {
+      const page = await context.newPage();
+      const outputPath = join(dir, 'cross-site.mp4');
+      const recorder = new VideoRecorder({ outputPath });
+      await recorder.start(page);
+      await page.goto(`${site.url}/`);
+      // 127.0.0.1 and localhost are different sites: Chromium swaps the renderer process.
+      await page.goto(`${site.url.replace('127.0.0.1', 'localhost')}/paint`);
+      await page.click('#p');
+      const video = await recorder.stop();
+      expect(video).toMatchObject({ ok: true });
+      expect((await probe(outputPath)).duration).toBeGreaterThan(0);
+      expectGreen(await lastFrameCorner(outputPath));
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('records with the screencast where the browser has no recorder of its own', async () => {
+    const context = await browser.createBrowserContext();
+    try {
+      const page = await context.newPage();
+      // An older or hosted browser: Page.startScreenRecording does not exist there (it cannot be
+      // run here, so this one browser session refuses it as such a browser does).
+      const createSession = page.createCDPSession.bind(page);
+      page.createCDPSession = async () => {
+        const session = await createSession();
+        const send = session.send.bind(session);
+        session.send = ((method: string, ...rest: unknown[]) =>
+          method === 'Page.startScreenRecording'
+            ? Promise.reject(new Error(`Protocol error (${method}): '${method}' wasn't found`))
+            : (send as (m: string, ...r: unknown[]) => Promise<unknown>)(
+                method,
+                ...rest,
+              )) as typeof session.send;
+        return session;
+      };
+      const outputPath = join(dir, 'fallback.mp4');
+      const recorder = new VideoRecorder({ outputPath });
+      await recorder.start(page);
+      await page.goto(`${site.url}/paint`);
+      await page.click('#p');
+      const recorded = await recorder.stopCapture();
+      expect(recorded).toMatchObject({ captured: true, source: 'screencast' });
+      expect(await recorded.finished).toMatchObject({ ok: true });
+      expect(await probe(outputPath)).toMatchObject({ codec: 'h264', width: W, height: H });
+      expectGreen(await lastFrameCorner(outputPath));
+    } finally {
+      await context.close();
+    }
   });
 
   it('writes a keyframe at least every second, so players can seek anywhere', async () => {
@@ -248,7 +362,8 @@ describe('VideoRecorder (real Chromium and ffmpeg)', () => {
       try {
         const page = await context.newPage();
         const outputPath = join(jobs, job, 'video.mp4');
-        const recorder = new VideoRecorder({ outputPath, encoders: pool });
+        // The pool serves the screencast's encoders (the browser's recorder needs none).
+        const recorder = new VideoRecorder({ outputPath, encoders: pool, source: 'screencast' });
         await recorder.start(page);
         const startedWith = spawned;
         await page.goto(`${site.url}/`);
@@ -291,8 +406,10 @@ describe('VideoRecorder (real Chromium and ffmpeg)', () => {
       await page.click('#b');
       const recorded = await recorder.stopCapture();
       expect(recorded.captured).toBe(true);
-      // The capture is over and the page may go; the encoder is still finishing the file elsewhere.
+      // The capture is over; the page may go once the recorder lets go of it, and the file is
+      // still being finished elsewhere.
       expect(existsSync(outputPath)).toBe(false);
+      await recorded.released;
       await context.close();
       const video = await recorded.finished;
       expect(video).toMatchObject({ ok: true, path: outputPath });

@@ -1,9 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { copyFile, rename, rm } from 'node:fs/promises';
+import { copyFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { CDPSession, Frame, Page } from 'puppeteer-core';
 import { CursorOverlay } from './cursor-overlay.js';
-import { type EncoderPool, FfmpegEncoder, type SpawnEncoder } from './ffmpeg-encoder.js';
+import { type EncoderPool, FfmpegEncoder, FINAL_HOLD_S, type SpawnEncoder } from './ffmpeg-encoder.js';
+import { ScreenRecording } from './screen-recording.js';
+
+/**
+ * How frames are taken: `browser` records with Chromium's own recorder (`Page.startScreenRecording`:
+ * captured and encoded in the browser, see ScreenRecording) and falls back to `screencast` where the
+ * browser has none; `screencast` takes JPEG frames over DevTools and encodes them with ffmpeg.
+ */
+export type VideoSource = 'browser' | 'screencast';
 
 export interface VideoRecorderOptions {
   outputPath: string;
@@ -14,8 +22,13 @@ export interface VideoRecorderOptions {
    */
   width?: number;
   height?: number;
-  /** Constant output frame rate. Default 12. */
+  /**
+   * Frames per second: the most the browser's recorder captures (only when the page changed), or
+   * the constant rate of the screencast's encoder. Default 12.
+   */
   fps?: number;
+  /** Default `browser` (with the screencast as its fallback). */
+  source?: VideoSource;
   /** Draw a cursor that follows the mouse (headless frames have none). */
   highlightMouse?: boolean;
   ffmpegPath?: string;
@@ -29,8 +42,11 @@ export interface VideoRecorderOptions {
 export interface VideoResult {
   ok: boolean;
   path: string;
-  /** Distinct frames sent to the encoder (it repeats each until the next, at a constant rate). */
-  frames: number;
+  /**
+   * Distinct frames sent to the encoder (it repeats each until the next, at a constant rate); not
+   * counted when the browser encoded the video.
+   */
+  frames?: number;
   durationMs: number;
   error?: string;
 }
@@ -44,9 +60,17 @@ export interface RecordedVideo {
   path: string;
   /** False when nothing could be captured; `error` says why and `finished` resolves not ok. */
   captured: boolean;
-  /** Length of the video: from the first frame after the first navigation to the final state. */
+  /** Length of the video: from the start of the recording (screencast: the first navigation) to the final state. */
   durationMs: number;
+  /** Which recorder made it (`browser` unless the browser has no recorder of its own). */
+  source?: VideoSource;
   error?: string;
+  /**
+   * Resolves once the recorder no longer needs the page: close it (or its browser context) only
+   * after. The screencast is done with it when the capture ends; the browser's recorder takes one
+   * more frame first (about one frame period).
+   */
+  released: Promise<void>;
   /** Resolves once the file is complete at `path`, or with why it is not; never rejects. */
   finished: Promise<VideoResult>;
 }
@@ -66,7 +90,7 @@ export function defaultVideoSize(viewport: { width: number; height: number } | n
 }
 
 /** How long the video shows the final state after the run ended (video time; nobody waits for it). */
-const FINAL_HOLD_MS = 500;
+const FINAL_HOLD_MS = FINAL_HOLD_S * 1000;
 
 interface ScreencastFrame {
   data: string;
@@ -74,7 +98,12 @@ interface ScreencastFrame {
 }
 
 /**
- * Records one page as an H.264 mp4 from its first navigation until `stopCapture()`.
+ * Records one page as an mp4 until `stopCapture()`.
+ *
+ * By default the browser records and encodes the video itself (see ScreenRecording): AV1 in
+ * fragmented MP4, captured only when the page changed, at most `fps` frames a second, with nothing
+ * to decode or encode outside the browser. Where the browser has no recorder of its own, frames
+ * come from the screencast (below) and ffmpeg encodes H.264 from the first navigation on.
  *
  * Chromium's screencast sends a frame only when something on screen changes. Each one is stamped
  * with the output frame (at `fps`) it arrived in; of several in one output frame only the latest is
@@ -93,6 +122,8 @@ export class VideoRecorder {
   private encoder: FfmpegEncoder | undefined;
   private session: CDPSession | undefined;
   private page: Page | undefined;
+  /** Chromium's own recorder, when the browser has one (see VideoSource). */
+  private recording: ScreenRecording | undefined;
   /** The latest frame of the output frame it arrived in, not yet sent (base64, decoded when sent). */
   private pending: { data: string; index: number } | undefined;
   /** The last frame sent, to repeat at the end when the final screenshot cannot be taken. */
@@ -119,6 +150,21 @@ export class VideoRecorder {
     if (this.page) throw new Error('this recorder has already been started');
     this.page = page;
     if (!this.width) ({ width: this.width, height: this.height } = defaultVideoSize(page.viewport()));
+    if ((this.options.source ?? 'browser') === 'browser') {
+      // Not every browser has its own recorder (older and hosted ones): the screencast does then.
+      this.recording = await ScreenRecording.start(page, {
+        maxWidth: this.width,
+        maxHeight: this.height,
+        fps: this.fps,
+      }).catch(() => undefined);
+      if (this.recording) {
+        if (this.options.highlightMouse)
+          await CursorOverlay.for(page)
+            .install()
+            .catch(() => undefined);
+        return;
+      }
+    }
     try {
       const encoderOptions = {
         outputPath: this.partialPath,
@@ -204,8 +250,16 @@ export class VideoRecorder {
       this.encoder?.kill();
       void rm(this.partialPath, { force: true });
       const result: VideoResult = { ok: false, path, frames: 0, durationMs: 0, error };
-      return { path, captured: false, durationMs: 0, error, finished: Promise.resolve(result) };
+      return {
+        path,
+        captured: false,
+        durationMs: 0,
+        error,
+        released: Promise.resolve(),
+        finished: Promise.resolve(result),
+      };
     };
+    if (this.recording) return this.endRecording(this.recording);
     const encoder = this.encoder;
     if (!encoder) return failed(this.setupError ?? 'recording never started');
     // The screen as the run left it: a screenshot is taken from a fresh frame.
@@ -232,7 +286,60 @@ export class VideoRecorder {
     const durationMs = Math.round(((encoder.lastFrameIndex + 1) * 1000) / this.fps);
     if (encoder.error) return failed(encoder.error);
     const finished = this.finishFile(encoder, frames, durationMs);
-    return { path, captured: true, durationMs, finished };
+    return { path, captured: true, durationMs, source: 'screencast', released: Promise.resolve(), finished };
+  }
+
+  /**
+   * The browser's recorder. The capture ends now: the recorder still needs the page for a moment
+   * (`released`) to take a still of its final state and collect the browser's file; then ffmpeg
+   * converts the browser's AV1 into the usual H.264 mp4 (a keyframe every second), ending on that
+   * still. All of it after the run has returned: the job does not wait for it.
+   */
+  private endRecording(recording: ScreenRecording): RecordedVideo {
+    const path = this.options.outputPath;
+    const durationMs = recording.elapsedMs + FINAL_HOLD_MS;
+    const file = recording.stop();
+    const released = file.then(
+      () => undefined,
+      () => undefined,
+    );
+    const finished = (async (): Promise<VideoResult> => {
+      const scratch = join(dirname(path), `.${basename(path)}.${randomUUID().slice(0, 8)}`);
+      const [source, still] = [`${scratch}.browser.mp4`, `${scratch}.still.jpg`];
+      try {
+        const recorded = await file;
+        if (recorded.data.length === 0) throw new Error('the browser recorded no video');
+        await writeFile(source, recorded.data);
+        if (recorded.still) await writeFile(still, recorded.still);
+        const encoder = new FfmpegEncoder(
+          {
+            outputPath: this.partialPath,
+            inputPath: source,
+            ...(recorded.still ? { stillPath: still } : {}),
+            width: this.width,
+            height: this.height,
+            fps: this.fps,
+            ...(this.options.ffmpegPath ? { ffmpegPath: this.options.ffmpegPath } : {}),
+          },
+          this.options.spawnEncoder,
+        );
+        const converted = await encoder.finish();
+        if (!converted.ok) throw new Error(converted.error);
+        await moveIntoPlace(this.partialPath, path);
+        return { ok: true, path, durationMs };
+      } catch (error) {
+        await rm(this.partialPath, { force: true }).catch(() => undefined);
+        return {
+          ok: false,
+          path,
+          durationMs,
+          error: `the video could not be finished: ${(error as Error).message}`,
+        };
+      } finally {
+        await Promise.all([source, still].map((f) => rm(f, { force: true }).catch(() => undefined)));
+      }
+    })();
+    return { path, captured: true, durationMs, source: 'browser', released, finished };
   }
 
   private async screenshot(session: CDPSession): Promise<Buffer | undefined> {

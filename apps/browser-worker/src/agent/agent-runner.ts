@@ -1,5 +1,5 @@
 import type { JobStepDto } from '@suite/contracts';
-import type { RecordedVideo } from '@suite/browser-agent';
+import type { BrowserSession, RecordedVideo } from '@suite/browser-agent';
 import type { MainDb } from '@suite/db';
 
 /** What the worker hands an agent, and what it gets back. Engines (interpreter, LLM) implement it. */
@@ -46,4 +46,16 @@ export class InfrastructureError extends Error {
 /** The run's video as the worker tracks it: nothing captured, or the file being finished. */
 export function videoOutcome(video: RecordedVideo | undefined): false | Promise<boolean> {
   return video?.captured ? video.finished.then((finished) => finished.ok) : false;
+}
+
+/**
+ * Closes a job's browser context once the recorder has let go of its page: the browser's own
+ * recorder takes the final frame just after the run, and the job does not wait for that.
+ */
+export async function closeAfterRecording(
+  session: BrowserSession,
+  video: RecordedVideo | undefined,
+): Promise<void> {
+  if (!video) return session.close();
+  void video.released.then(() => session.close());
 }

@@ -1,5 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AgentLog, formatLogLine, runInstructionTest, type StepResult } from '@suite/browser-agent';
+import {
+  AgentLog,
+  formatLogLine,
+  type RecordedVideo,
+  runInstructionTest,
+  type StepResult,
+} from '@suite/browser-agent';
 import type { JobStepDto, StepStatus } from '@suite/contracts';
 import { secretsFromMetadata } from '@suite/llm-agent';
 import type { BrowserWorkerConfig } from '../browser-worker.config.js';
@@ -10,6 +16,7 @@ import {
   type AgentRunContext,
   type AgentRunner,
   type AgentRunResult,
+  closeAfterRecording,
   videoOutcome,
 } from './agent-runner.js';
 import { BrowserSessions, type BrowserEnvName } from './browser-sessions.js';
@@ -46,6 +53,7 @@ export class InterpreterAgentRunner implements AgentRunner {
     const secrets = secretsFromMetadata(job.metadata);
     const session = await this.browsers.acquire(job.env as BrowserEnvName);
     const network = reportNetwork(session, agentLog);
+    let video: RecordedVideo | undefined;
     try {
       const result = await runInstructionTest({
         page: session.page,
@@ -63,6 +71,7 @@ export class InterpreterAgentRunner implements AgentRunner {
         failureScreenshot: true,
         secretValues: Object.values(secrets),
       });
+      video = result.video;
       // A browser that died under the test is the machinery's failure, not the test's: retry it.
       if (!session.browser.connected)
         throw new InfrastructureError('the browser crashed or disconnected during the run');
@@ -78,7 +87,7 @@ export class InterpreterAgentRunner implements AgentRunner {
       };
     } finally {
       network.stop();
-      await session.close();
+      await closeAfterRecording(session, video);
     }
   }
 }

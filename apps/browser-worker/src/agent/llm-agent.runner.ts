@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AgentLog, captureFailureScreenshot, formatLogLine } from '@suite/browser-agent';
+import { AgentLog, captureFailureScreenshot, formatLogLine, type RecordedVideo } from '@suite/browser-agent';
 import {
   type HealingReplayResult,
   type LlmTestOptions,
@@ -18,6 +18,7 @@ import {
   type AgentRunContext,
   type AgentRunner,
   type AgentRunResult,
+  closeAfterRecording,
   videoOutcome,
 } from './agent-runner.js';
 import { BrowserSessions, type BrowserEnvName } from './browser-sessions.js';
@@ -58,6 +59,7 @@ export class LlmAgentRunner implements AgentRunner {
     else if (stored) agentLog.info(`replay: found the recorded steps of job ${stored.jobId}, which passed`);
     const session = await this.browsers.acquire(job.env as BrowserEnvName);
     const network = reportNetwork(session, agentLog);
+    let video: RecordedVideo | undefined;
     try {
       const options: LlmTestOptions = {
         page: session.page,
@@ -82,6 +84,7 @@ export class LlmAgentRunner implements AgentRunner {
         ? await runHealingReplay({ ...options, script: stored.script, recordedModelCalls: stored.llmCalls })
         : undefined;
       result ??= await runLlmTest(options);
+      video = result.video;
       if (!session.browser.connected)
         throw new InfrastructureError('the browser crashed or disconnected during the run');
       const replay = 'replay' in result ? result.replay : undefined;
@@ -123,7 +126,7 @@ export class LlmAgentRunner implements AgentRunner {
       };
     } finally {
       network.stop();
-      await session.close();
+      await closeAfterRecording(session, video);
     }
   }
 }

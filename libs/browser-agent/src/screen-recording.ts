@@ -1,0 +1,119 @@
+import type { CDPSession, Page } from 'puppeteer-core';
+
+export interface ScreenRecordingOptions {
+  /** Largest frame size; Chromium scales the page down to fit it (keeping its aspect ratio). */
+  maxWidth: number;
+  maxHeight: number;
+  /** Most frames per second; frames are only made when something on screen changed. */
+  fps: number;
+}
+
+/** What `stop()` hands back: the whole file, how long the recording ran, and the page at its end. */
+export interface ScreenRecordingFile {
+  data: Buffer;
+  durationMs: number;
+  /** A JPEG of the page as it was when the recording stopped (see `stop`), at the recording's size. */
+  still?: Buffer;
+}
+
+/** Bytes asked for per IO.read (the stream is Chromium's, in memory; a job's video is a few MB at most). */
+const READ_CHUNK = 4 * 1024 * 1024;
+/**
+ * Chromium's own recorder (`Page.startScreenRecording`): the browser captures the page at most
+ * `fps` times a second, only when it changed, and encodes the video itself (AV1 in fragmented
+ * MP4, which Chromium and Firefox play and seek). Nothing is decoded or re-encoded outside the
+ * browser: no JPEG per frame over the DevTools connection, no ffmpeg process. Capturing is
+ * throttled at the source, so a page that repaints often costs a few frames a second, not sixty.
+ *
+ * A change made within one frame period of the previous frame is not captured until something
+ * else changes (and frames still being encoded when the recording stops can be lost on a busy
+ * machine), so `stop()` also takes a screenshot of the page as it is: the video ends on it.
+ * Throws from `start()` where the browser has no such recorder (older or hosted browsers): the
+ * caller records with the screencast instead.
+ */
+export class ScreenRecording {
+  private readonly startedAt = Date.now();
+  private stopping: Promise<ScreenRecordingFile> | undefined;
+
+  private constructor(
+    private readonly session: CDPSession,
+    private readonly options: ScreenRecordingOptions,
+  ) {}
+
+  static async start(page: Page, options: ScreenRecordingOptions): Promise<ScreenRecording> {
+    const session = await page.createCDPSession();
+    try {
+      await session.send('Page.startScreenRecording', {
+        maxWidth: options.maxWidth,
+        maxHeight: options.maxHeight,
+        frameRate: options.fps,
+      });
+    } catch (error) {
+      await session.detach().catch(() => undefined);
+      throw error;
+    }
+    return new ScreenRecording(session, options);
+  }
+
+  /** Milliseconds since the recording started. */
+  get elapsedMs(): number {
+    return Date.now() - this.startedAt;
+  }
+
+  /** Ends the recording with the page's final state and returns the file. Safe to call more than once. */
+  stop(): Promise<ScreenRecordingFile> {
+    this.stopping ??= this.end();
+    return this.stopping;
+  }
+
+  private async end(): Promise<ScreenRecordingFile> {
+    const { session } = this;
+    try {
+      const still = await this.screenshot();
+      const { stream } = await session.send('Page.stopScreenRecording');
+      const durationMs = Date.now() - this.startedAt;
+      const chunks: Buffer[] = [];
+      try {
+        for (;;) {
+          const chunk = await session.send('IO.read', { handle: stream, size: READ_CHUNK });
+          chunks.push(Buffer.from(chunk.data, chunk.base64Encoded ? 'base64' : 'utf8'));
+          if (chunk.eof) break;
+        }
+      } finally {
+        await session.send('IO.close', { handle: stream }).catch(() => undefined);
+      }
+      return { data: Buffer.concat(chunks), durationMs, ...(still ? { still } : {}) };
+    } finally {
+      void session.detach().catch(() => undefined);
+    }
+  }
+
+  /** The page now, from a fresh frame, scaled to the recording's size (fewer pixels to draw and encode). */
+  private async screenshot(): Promise<Buffer | undefined> {
+    const metrics = await this.session.send('Page.getLayoutMetrics').catch(() => undefined);
+    // The part of the page on screen (clip is in page coordinates: a scrolled page is offset).
+    const view = metrics?.cssVisualViewport;
+    const scale = view
+      ? Math.min(1, this.options.maxWidth / view.clientWidth, this.options.maxHeight / view.clientHeight)
+      : 1;
+    const shot = await this.session
+      .send('Page.captureScreenshot', {
+        format: 'jpeg',
+        quality: 80,
+        optimizeForSpeed: true,
+        ...(view
+          ? {
+              clip: {
+                x: view.pageX,
+                y: view.pageY,
+                width: view.clientWidth,
+                height: view.clientHeight,
+                scale,
+              },
+            }
+          : {}),
+      })
+      .catch(() => undefined);
+    return shot ? Buffer.from(shot.data, 'base64') : undefined;
+  }
+}
