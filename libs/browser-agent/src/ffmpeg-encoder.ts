@@ -10,12 +10,11 @@ export interface EncoderOptions {
   fps: number;
   ffmpegPath?: string;
   /**
-   * A finished video to convert (the browser's own recording) instead of JPEG frames on stdin: it
-   * comes out in the same format, with its last frame held a moment (FINAL_HOLD_S).
+   * What ffmpeg reads on stdin: JPEG frames (`frames`, the default), or the browser's own recording
+   * (an MP4, see `convert`) followed by a still of the final state that is read from
+   * `stillPathOf(outputPath)` (`recording-without-still` when there is none: its last frame is held).
    */
-  inputPath?: string;
-  /** With `inputPath`: a JPEG of the final state, shown after it (held FINAL_HOLD_S) instead of its last frame. */
-  stillPath?: string;
+  input?: EncoderInput;
 }
 
 /**
@@ -33,6 +32,11 @@ const BT709_TAGS = [
   '-color_range',
   'tv',
 ];
+
+export type EncoderInput = 'frames' | 'recording' | 'recording-without-still';
+
+/** Where a converting encoder reads the final still: beside its output (write it before `convert`). */
+export const stillPathOf = (outputPath: string): string => `${outputPath}.still.jpg`;
 
 /** How long a converted recording holds its last frame: a player stops on it, and it is also seen playing. */
 export const FINAL_HOLD_S = 0.5;
@@ -65,23 +69,23 @@ export function defaultFfmpegPath(): string {
  * index first (`+faststart`) to a file of its own and renamed into place when complete.
  */
 export function ffmpegArgs(options: EncoderOptions): string[] {
-  const { width, height, fps, inputPath, stillPath } = options;
+  const { width, height, fps, outputPath } = options;
+  const input = options.input ?? 'frames';
   // Scaled into the frame, limited range (the browser's recording and JPEGs are full range), and
   // at a constant rate: a converted recording has frames only where the page changed, and `fps`
   // fills the gaps, so there is a keyframe every second there too.
   const chain = (range: string) =>
     `scale=${width}:${height}:force_original_aspect_ratio=decrease:force_divisible_by=2${range},pad=${width}:${height}:(ow-iw)/2:(oh-ih)/2:color=white,format=yuv420p,fps=${fps}`;
   const head = ['-hide_banner', '-loglevel', 'error', '-y'];
+  // The browser's recording is fragmented MP4 (its index first), which can be read from a pipe.
+  const recording = ['-threads', '1', '-f', 'mp4', '-i', 'pipe:0'];
   let filter: string[];
-  if (!inputPath) {
+  if (input === 'frames') {
     filter = ['-f', 'ivf', '-i', 'pipe:0', '-vf', chain('')];
-  } else if (stillPath) {
+  } else if (input === 'recording') {
     // The recording, then the final state held a moment: a player stops on it, and it is also seen playing.
     filter = [
-      '-threads',
-      '1',
-      '-i',
-      inputPath,
+      ...recording,
       '-loop',
       '1',
       '-framerate',
@@ -89,7 +93,7 @@ export function ffmpegArgs(options: EncoderOptions): string[] {
       '-t',
       String(FINAL_HOLD_S),
       '-i',
-      stillPath,
+      stillPathOf(outputPath),
       '-filter_complex',
       `[0:v]${chain(BT709)},setsar=1[recording];[1:v]${chain(`:in_color_matrix=bt601${BT709}`)},setsar=1[still];[recording][still]concat=n=2:v=1:a=0[video]`,
       '-map',
@@ -98,10 +102,7 @@ export function ffmpegArgs(options: EncoderOptions): string[] {
     ];
   } else {
     filter = [
-      '-threads',
-      '1',
-      '-i',
-      inputPath,
+      ...recording,
       '-vf',
       `${chain(BT709)},tpad=stop_mode=clone:stop_duration=${FINAL_HOLD_S}`,
       ...BT709_TAGS,
@@ -181,7 +182,8 @@ export class FfmpegEncoder {
     this.child.stderr?.on('data', (chunk: Buffer) => {
       this.stderr = (this.stderr + chunk.toString()).slice(-STDERR_KEEP);
     });
-    if (!options.inputPath) this.child.stdin?.write(ivfHeader(options.width, options.height, options.fps));
+    if ((options.input ?? 'frames') === 'frames')
+      this.child.stdin?.write(ivfHeader(options.width, options.height, options.fps));
   }
 
   /** Distinct frames written. */
@@ -221,6 +223,17 @@ export class FfmpegEncoder {
     stdin.write(jpeg);
     this.lastIndex = index;
     this.framesWritten += 1;
+  }
+
+  /**
+   * Hands a converting encoder the browser's recording, whole (write the final still to
+   * `stillPathOf(outputPath)` first); then `finish()`.
+   */
+  convert(recording: Buffer): void {
+    const stdin = this.child.stdin;
+    if (this.failure || !stdin || stdin.destroyed || stdin.writableEnded) return;
+    this.lastIndex = 0;
+    stdin.end(recording);
   }
 
   /** Closes stdin and waits for ffmpeg to write the file; kills it after `timeoutMs`. */
@@ -298,8 +311,11 @@ export class EncoderPool {
       spare?.encoder.kill();
       encoder = new FfmpegEncoder(options, this.spawnEncoder);
     }
-    // The next one starts once this recording is under way, not in its first moment.
-    setTimeout(() => this.prepare(options), SPARE_DELAY_MS).unref();
+    // The next one starts once this recording is under way, not in its first moment (a converter:
+    // once this one is done); a converter without a still is the exception, not what comes next.
+    const next: EncoderOptions =
+      options.input === 'recording-without-still' ? { ...options, input: 'recording' } : options;
+    setTimeout(() => this.prepare(next), SPARE_DELAY_MS).unref();
     return encoder;
   }
 
@@ -346,4 +362,4 @@ function sweepSpool(spool: string): void {
 const SPARE_DELAY_MS = 1_000;
 
 const poolKey = (options: EncoderOptions) =>
-  `${options.width}x${options.height}@${options.fps}:${options.ffmpegPath ?? defaultFfmpegPath()}`;
+  `${options.input ?? 'frames'}:${options.width}x${options.height}@${options.fps}:${options.ffmpegPath ?? defaultFfmpegPath()}`;

@@ -3,6 +3,9 @@ import type { CursorOverlay } from './cursor-overlay.js';
 import { coveringElement, pointerProxy } from './element-state-script.js';
 import { LimitExceededError } from './run-limits.js';
 
+/** Most mouse-move steps of one move with a drawn cursor. */
+const MAX_CURSOR_STEPS = 5;
+
 export interface Point {
   x: number;
   y: number;
@@ -22,8 +25,10 @@ export class PagePointer {
 
   async moveTo(point: Point): Promise<void> {
     const distance = Math.hypot(point.x - this.position.x, point.y - this.position.y);
-    // Travel in steps only when a drawn cursor shows it; each step is a browser round trip.
-    const steps = this.cursor ? Math.max(1, Math.min(20, Math.round(distance / 30))) : 1;
+    // Travel in steps only when a drawn cursor shows it. The steps go out back to back (a whole
+    // move takes a few tens of ms) and a video shows one position per frame (12 a second), so a
+    // few steps look the same as many; each one is a round trip and a repaint the recorder pays for.
+    const steps = this.cursor ? Math.max(1, Math.min(MAX_CURSOR_STEPS, Math.round(distance / 30))) : 1;
     await this.cursor?.moveTo(this.position.x, this.position.y);
     await this.page.mouse.move(point.x, point.y, { steps });
     this.position = point;

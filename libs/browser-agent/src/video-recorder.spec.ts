@@ -395,6 +395,62 @@ describe('VideoRecorder (real Chromium and ffmpeg)', () => {
     expect(await readdir(spool)).toEqual(['other-worker.mp4.partial']);
   });
 
+  it('with a worker’s encoder pool, the browser’s recording is converted by an ffmpeg started ahead of need', async () => {
+    let spawned = 0;
+    const pool = new EncoderPool((command, args) => {
+      spawned += 1;
+      return spawn(command, args, { stdio: ['pipe', 'ignore', 'pipe'] });
+    });
+    const jobs = join(dir, 'converters', 'jobs');
+    const recordOne = async (job: string) => {
+      await mkdir(join(jobs, job), { recursive: true });
+      const context = await browser.createBrowserContext();
+      try {
+        const page = await context.newPage();
+        const outputPath = join(jobs, job, 'video.mp4');
+        const recorder = new VideoRecorder({ outputPath, encoders: pool });
+        await recorder.start(page);
+        await page.goto(`${site.url}/paint`);
+        await page.click('#p');
+        const recorded = await recorder.stopCapture();
+        const video = await recorded.finished;
+        const spawnedBy = spawned;
+        return { video, outputPath, spawnedBy, source: recorded.source };
+      } finally {
+        await context.close();
+      }
+    };
+    try {
+      // Nothing runs beside the test; the first conversion starts its own ffmpeg.
+      const first = await recordOne('a');
+      expect(first.spawnedBy).toBe(1);
+      // A second later the pool has a converter waiting; the next recording takes it.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(spawned).toBe(2);
+      const second = await recordOne('b');
+      expect(second.spawnedBy).toBe(2);
+      for (const { video, outputPath, source } of [first, second]) {
+        expect(source).toBe('browser');
+        expect(video).toMatchObject({ ok: true, path: outputPath });
+        expect(await probe(outputPath)).toMatchObject({
+          codec: 'h264',
+          pixFmt: 'yuv420p',
+          width: W,
+          height: H,
+        });
+        expectGreen(await lastFrameCorner(outputPath));
+        expect(await readdir(dirname(outputPath))).toEqual(['video.mp4']);
+      }
+    } finally {
+      pool.close();
+    }
+    // The converter's still and output left the spool with it.
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    expect(
+      (await readdir(join(jobs, '.encoder-spool'))).filter((name) => !name.endsWith('.partial')),
+    ).toEqual([]);
+  });
+
   it('puts nothing at the output path until the file is complete, and a whole mp4 once it is', async () => {
     const context = await browser.createBrowserContext();
     try {

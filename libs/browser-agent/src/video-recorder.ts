@@ -3,7 +3,13 @@ import { copyFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { CDPSession, Frame, Page } from 'puppeteer-core';
 import { CursorOverlay } from './cursor-overlay.js';
-import { type EncoderPool, FfmpegEncoder, FINAL_HOLD_S, type SpawnEncoder } from './ffmpeg-encoder.js';
+import {
+  type EncoderPool,
+  FfmpegEncoder,
+  FINAL_HOLD_S,
+  type SpawnEncoder,
+  stillPathOf,
+} from './ffmpeg-encoder.js';
 import { ScreenRecording } from './screen-recording.js';
 
 /**
@@ -304,25 +310,24 @@ export class VideoRecorder {
       () => undefined,
     );
     const finished = (async (): Promise<VideoResult> => {
-      const scratch = join(dirname(path), `.${basename(path)}.${randomUUID().slice(0, 8)}`);
-      const [source, still] = [`${scratch}.browser.mp4`, `${scratch}.still.jpg`];
+      let encoder: FfmpegEncoder | undefined;
       try {
         const recorded = await file;
         if (recorded.data.length === 0) throw new Error('the browser recorded no video');
-        await writeFile(source, recorded.data);
-        if (recorded.still) await writeFile(still, recorded.still);
-        const encoder = new FfmpegEncoder(
-          {
-            outputPath: this.partialPath,
-            inputPath: source,
-            ...(recorded.still ? { stillPath: still } : {}),
-            width: this.width,
-            height: this.height,
-            fps: this.fps,
-            ...(this.options.ffmpegPath ? { ffmpegPath: this.options.ffmpegPath } : {}),
-          },
-          this.options.spawnEncoder,
-        );
+        const options = {
+          outputPath: this.partialPath,
+          input: recorded.still ? ('recording' as const) : ('recording-without-still' as const),
+          width: this.width,
+          height: this.height,
+          fps: this.fps,
+          ...(this.options.ffmpegPath ? { ffmpegPath: this.options.ffmpegPath } : {}),
+        };
+        // The worker's pool has one started ahead of need (see EncoderPool).
+        encoder =
+          this.options.encoders?.take(options) ?? new FfmpegEncoder(options, this.options.spawnEncoder);
+        this.partialPath = encoder.outputPath;
+        if (recorded.still) await writeFile(stillPathOf(encoder.outputPath), recorded.still);
+        encoder.convert(recorded.data);
         const converted = await encoder.finish();
         if (!converted.ok) throw new Error(converted.error);
         await moveIntoPlace(this.partialPath, path);
@@ -336,7 +341,7 @@ export class VideoRecorder {
           error: `the video could not be finished: ${(error as Error).message}`,
         };
       } finally {
-        await Promise.all([source, still].map((f) => rm(f, { force: true }).catch(() => undefined)));
+        if (encoder) await rm(stillPathOf(encoder.outputPath), { force: true }).catch(() => undefined);
       }
     })();
     return { path, captured: true, durationMs, source: 'browser', released, finished };
