@@ -136,6 +136,10 @@ describe('job artifacts on S3-compatible storage', () => {
     });
     expect(created.status).toBe(202);
     job = await waitForEnd((created.json as Job).id);
+    // The job ends as its capture ends; the video is completed (and uploaded) just after.
+    const video = `${PREFIX}jobs/${job.id}/video.mp4`;
+    for (let i = 0; i < 150 && (await bucketKeys(video)).length === 0; i++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
   }, 180_000);
 
   afterAll(async () => {
