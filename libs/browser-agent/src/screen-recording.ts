@@ -18,12 +18,15 @@ export interface ScreenRecordingFile {
 
 /** Bytes asked for per IO.read (the stream is Chromium's, in memory; a job's video is a few MB at most). */
 const READ_CHUNK = 4 * 1024 * 1024;
+
 /**
- * Chromium's own recorder (`Page.startScreenRecording`): the browser captures the page at most
- * `fps` times a second, only when it changed, and encodes the video itself (AV1 in fragmented
- * MP4, which Chromium and Firefox play and seek). Nothing is decoded or re-encoded outside the
- * browser: no JPEG per frame over the DevTools connection, no ffmpeg process. Capturing is
- * throttled at the source, so a page that repaints often costs a few frames a second, not sixty.
+ * Chromium's own recorder (`Page.startScreenRecording`): the browser captures the page when it
+ * changed, at most `fps` frames a second, and encodes the video itself (AV1 in fragmented MP4).
+ * No JPEG per frame crosses the DevTools connection and no encoder runs beside the test; what is
+ * left to pay during the run is the capture of each changed frame (its cost follows how often the
+ * page repaints more than `fps`: measured the same at 6 and 12 frames a second). The browser's file
+ * is not what a job serves: Firefox reads its length as that of its first fragment, and its
+ * keyframes are tens of frames apart, so the recorder converts it (see VideoRecorder).
  *
  * A change made within one frame period of the previous frame is not captured until something
  * else changes (and frames still being encoded when the recording stops can be lost on a busy

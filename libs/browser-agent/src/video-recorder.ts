@@ -298,8 +298,9 @@ export class VideoRecorder {
   /**
    * The browser's recorder. The capture ends now: the recorder still needs the page for a moment
    * (`released`) to take a still of its final state and collect the browser's file; then ffmpeg
-   * converts the browser's AV1 into the usual H.264 mp4 (a keyframe every second), ending on that
-   * still. All of it after the run has returned: the job does not wait for it.
+   * converts the browser's AV1 into the usual H.264 mp4 (a keyframe every second; Firefox misreads
+   * the browser's fragmented file), ending on that still. All of it after the run has returned:
+   * the job does not wait for it.
    */
   private endRecording(recording: ScreenRecording): RecordedVideo {
     const path = this.options.outputPath;
