@@ -72,7 +72,11 @@ export class ScreenRecording {
   private async end(): Promise<ScreenRecordingFile> {
     const { session } = this;
     try {
-      const still = await this.screenshot();
+      const still = await captureStill(session, {
+        width: this.options.maxWidth,
+        height: this.options.maxHeight,
+        quality: 80,
+      });
       const { stream } = await session.send('Page.stopScreenRecording');
       const durationMs = Date.now() - this.startedAt;
       const chunks: Buffer[] = [];
@@ -90,33 +94,31 @@ export class ScreenRecording {
       void session.detach().catch(() => undefined);
     }
   }
+}
 
-  /** The page now, from a fresh frame, scaled to the recording's size (fewer pixels to draw and encode). */
-  private async screenshot(): Promise<Buffer | undefined> {
-    const metrics = await this.session.send('Page.getLayoutMetrics').catch(() => undefined);
-    // The part of the page on screen (clip is in page coordinates: a scrolled page is offset).
-    const view = metrics?.cssVisualViewport;
-    const scale = view
-      ? Math.min(1, this.options.maxWidth / view.clientWidth, this.options.maxHeight / view.clientHeight)
-      : 1;
-    const shot = await this.session
-      .send('Page.captureScreenshot', {
-        format: 'jpeg',
-        quality: 80,
-        optimizeForSpeed: true,
-        ...(view
-          ? {
-              clip: {
-                x: view.pageX,
-                y: view.pageY,
-                width: view.clientWidth,
-                height: view.clientHeight,
-                scale,
-              },
-            }
-          : {}),
-      })
-      .catch(() => undefined);
-    return shot ? Buffer.from(shot.data, 'base64') : undefined;
-  }
+/**
+ * The page as it is now (a fresh frame) as a JPEG scaled down to fit `size`: fewer pixels to draw
+ * and encode than the viewport's. The clip is in page coordinates, so a scrolled page is offset by
+ * where its visible part starts. Undefined when the page cannot be captured.
+ */
+export async function captureStill(
+  session: CDPSession,
+  size: { width: number; height: number; quality: number },
+): Promise<Buffer | undefined> {
+  const metrics = await session.send('Page.getLayoutMetrics').catch(() => undefined);
+  const view = metrics?.cssVisualViewport;
+  const scale = view ? Math.min(1, size.width / view.clientWidth, size.height / view.clientHeight) : 1;
+  const shot = await session
+    .send('Page.captureScreenshot', {
+      format: 'jpeg',
+      quality: size.quality,
+      optimizeForSpeed: true,
+      ...(view
+        ? {
+            clip: { x: view.pageX, y: view.pageY, width: view.clientWidth, height: view.clientHeight, scale },
+          }
+        : {}),
+    })
+    .catch(() => undefined);
+  return shot ? Buffer.from(shot.data, 'base64') : undefined;
 }

@@ -10,7 +10,7 @@ import {
   type SpawnEncoder,
   stillPathOf,
 } from './ffmpeg-encoder.js';
-import { ScreenRecording } from './screen-recording.js';
+import { captureStill, ScreenRecording } from './screen-recording.js';
 
 /**
  * How frames are taken: `browser` records with Chromium's own recorder (`Page.startScreenRecording`:
@@ -73,8 +73,8 @@ export interface RecordedVideo {
   error?: string;
   /**
    * Resolves once the recorder no longer needs the page: close it (or its browser context) only
-   * after. The screencast is done with it when the capture ends; the browser's recorder takes one
-   * more frame first (about one frame period).
+   * after. The screencast is done with it when the capture ends; the browser's recorder first takes
+   * a still of the final state and collects the browser's file (a few tens of ms).
    */
   released: Promise<void>;
   /** Resolves once the file is complete at `path`, or with why it is not; never rejects. */
@@ -106,10 +106,10 @@ interface ScreencastFrame {
 /**
  * Records one page as an mp4 until `stopCapture()`.
  *
- * By default the browser records and encodes the video itself (see ScreenRecording): AV1 in
- * fragmented MP4, captured only when the page changed, at most `fps` frames a second, with nothing
- * to decode or encode outside the browser. Where the browser has no recorder of its own, frames
- * come from the screencast (below) and ffmpeg encodes H.264 from the first navigation on.
+ * By default the browser records and encodes the video itself while the test runs (see
+ * ScreenRecording), and ffmpeg converts its file into H.264 after the run (see `endRecording`).
+ * Where the browser has no recorder of its own, frames come from the screencast (below) and ffmpeg
+ * encodes H.264 from the first navigation on.
  *
  * Chromium's screencast sends a frame only when something on screen changes. Each one is stamped
  * with the output frame (at `fps`) it arrived in; of several in one output frame only the latest is
@@ -269,7 +269,10 @@ export class VideoRecorder {
     const encoder = this.encoder;
     if (!encoder) return failed(this.setupError ?? 'recording never started');
     // The screen as the run left it: a screenshot is taken from a fresh frame.
-    const still = this.session && !this.setupError ? await this.screenshot(this.session) : undefined;
+    const still =
+      this.session && !this.setupError
+        ? await captureStill(this.session, { width: this.width, height: this.height, quality: this.quality })
+        : undefined;
     await this.session?.detach().catch(() => undefined);
     if (this.setupError) return failed(this.setupError);
     if (this.startedAt === 0) {
@@ -346,23 +349,6 @@ export class VideoRecorder {
       }
     })();
     return { path, captured: true, durationMs, source: 'browser', released, finished };
-  }
-
-  private async screenshot(session: CDPSession): Promise<Buffer | undefined> {
-    // Taken at the video's size, not the viewport's: fewer pixels to draw and encode.
-    const viewport = this.page?.viewport();
-    const scale = viewport ? Math.min(1, this.width / viewport.width, this.height / viewport.height) : 1;
-    const shot = await session
-      .send('Page.captureScreenshot', {
-        format: 'jpeg',
-        quality: this.quality,
-        optimizeForSpeed: true,
-        ...(viewport && scale < 1
-          ? { clip: { x: 0, y: 0, width: viewport.width, height: viewport.height, scale } }
-          : {}),
-      })
-      .catch(() => undefined);
-    return shot ? Buffer.from(shot.data, 'base64') : undefined;
   }
 
   private async finishFile(encoder: FfmpegEncoder, frames: number, durationMs: number): Promise<VideoResult> {

@@ -50,7 +50,8 @@ export function videoOutcome(video: RecordedVideo | undefined): false | Promise<
 
 /**
  * Closes a job's browser context once the recorder has let go of its page: the browser's own
- * recorder takes the final frame just after the run, and the job does not wait for that.
+ * recorder takes a still of the final state and collects its file just after the run, and the job
+ * does not wait for that.
  */
 export async function closeAfterRecording(
   session: BrowserSession,
