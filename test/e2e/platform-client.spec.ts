@@ -131,7 +131,30 @@ describe('platform client in Chromium', () => {
     await a.page.evaluate(
       `${CLIENT}.auth.signIn.email({ email: ${JSON.stringify(email)}, password: ${JSON.stringify(password)} })`,
     );
-    const refresh = `(async () => { const p = await ${CLIENT}.auth.refresh(); return p.refreshToken; })()`;
+    // "At once": a refresh request waits until both tabs have asked for a refresh (on a busy
+    // machine one tab's whole refresh could otherwise finish before the other tab asks, and that
+    // second refresh would rightly send the new token again).
+    const bothAsked = async () => {
+      for (;;) {
+        const asked = await Promise.all(
+          [a.page, b.page].map((p) => p.evaluate('window.__refreshAsked === true')),
+        );
+        if (asked.every(Boolean)) return;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    };
+    for (const { page } of [a, b]) {
+      await page.setRequestInterception(true);
+      page.on('request', (request) => {
+        const held = request.url().endsWith('/api/user/auth/refresh') && request.method() === 'POST';
+        void (held ? bothAsked() : Promise.resolve()).then(() => request.continue());
+      });
+    }
+    const refresh = `(async () => {
+      const pending = ${CLIENT}.auth.refresh();
+      window.__refreshAsked = true;
+      return (await pending).refreshToken;
+    })()`;
     const [ra, rb] = await Promise.all([a.page.evaluate(refresh), b.page.evaluate(refresh)]);
     expect(ra).toBe(rb);
     expect(a.refreshes() + b.refreshes()).toBe(1);
@@ -148,7 +171,30 @@ describe('platform client in Chromium', () => {
     await a.page.evaluate(
       `${CLIENT}.auth.signIn.email({ email: ${JSON.stringify(email)}, password: ${JSON.stringify(password)} })`,
     );
-    const refresh = `(async () => { const p = await ${CLIENT}.auth.refresh(); return p.refreshToken; })()`;
+    // "At once": a refresh request waits until both tabs have asked for a refresh (on a busy
+    // machine one tab's whole refresh could otherwise finish before the other tab asks, and that
+    // second refresh would rightly send the new token again).
+    const bothAsked = async () => {
+      for (;;) {
+        const asked = await Promise.all(
+          [a.page, b.page].map((p) => p.evaluate('window.__refreshAsked === true')),
+        );
+        if (asked.every(Boolean)) return;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    };
+    for (const { page } of [a, b]) {
+      await page.setRequestInterception(true);
+      page.on('request', (request) => {
+        const held = request.url().endsWith('/api/user/auth/refresh') && request.method() === 'POST';
+        void (held ? bothAsked() : Promise.resolve()).then(() => request.continue());
+      });
+    }
+    const refresh = `(async () => {
+      const pending = ${CLIENT}.auth.refresh();
+      window.__refreshAsked = true;
+      return (await pending).refreshToken;
+    })()`;
     const [ra, rb] = await Promise.all([a.page.evaluate(refresh), b.page.evaluate(refresh)]);
     expect(ra).toBe(rb);
     expect(a.refreshes() + b.refreshes()).toBe(1);
