@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser } from 'puppeteer-core';
+import { COMPOSITOR_NICE, watchCompositorPriority } from './compositor-priority.js';
 
 export const DEFAULT_CHROMIUM_PATH = '/usr/lib/chromium/chromium';
 
@@ -79,6 +80,12 @@ export interface LocalBrowserOptions {
   warn?: (message: string) => void;
   /** Default `auto`: Chromium's sandbox unless running as root. */
   sandbox?: ChromiumSandbox;
+  /**
+   * CPU niceness of Chromium's GPU process (its display compositor, which draws what a recording
+   * captures): default COMPOSITOR_NICE (10), below the pages and the worker; `false` leaves
+   * Chromium's own priorities. See watchCompositorPriority.
+   */
+  compositorNice?: number | false;
 }
 
 export const DEFAULT_VIEWPORT = { width: 1280, height: 720 } as const;
@@ -116,7 +123,11 @@ export async function launchLocalBrowser(options: LocalBrowserOptions = {}): Pro
       handleSIGTERM: false,
       handleSIGHUP: false,
     });
+    const nice = options.compositorNice ?? COMPOSITOR_NICE;
+    const stopWatching =
+      nice === false ? () => undefined : watchCompositorPriority(browser.process()?.pid, nice);
     browser.once('disconnected', () => {
+      stopWatching();
       void removeProfile();
     });
     return browser;

@@ -22,6 +22,7 @@ export {
   type LocalBrowserOptions,
   runningAsRoot,
 } from './browser-launcher.js';
+export { COMPOSITOR_NICE, watchCompositorPriority } from './compositor-priority.js';
 export {
   type BlockedConnection,
   type BrowserNetworkOptions,

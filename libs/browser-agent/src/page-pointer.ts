@@ -4,7 +4,7 @@ import { coveringElement, pointerProxy } from './element-state-script.js';
 import { LimitExceededError } from './run-limits.js';
 
 /** Most mouse-move steps of one move with a drawn cursor. */
-const MAX_CURSOR_STEPS = 5;
+const MAX_CURSOR_STEPS = 2;
 
 export interface Point {
   x: number;
