@@ -58,6 +58,9 @@ export interface ConcurrencyRun {
     perConcurrentJobPssMb: number;
     perConcurrentJobRssMb: number;
     peakByKind: Record<Kind, { rssMb: number; pssMb: number; processes: number }>;
+    /** PSS by kind when idle (mean) and in the sample of the highest total: where the growth is. */
+    idleByKindPssMb?: Record<Kind, number>;
+    atPeakByKindPssMb?: Record<Kind, number>;
     samples: number;
   };
   cpuPercent: Record<string, number>;
@@ -105,7 +108,8 @@ function sampleTree(workerPid: number): MemorySample {
 const mb = (value: number): number => round(value, 0);
 
 export async function runConcurrency(ctx: BenchContext): Promise<ConcurrencyResult> {
-  const jobsPerRun = ctx.quick ? 4 : 12;
+  // 24: at concurrency 4 that is six rounds, so the first and last (partly idle) weigh less.
+  const jobsPerRun = ctx.quick ? 4 : 24;
   const intervalMs = 300;
   const prefix = `${ctx.infra.prefix}-conc`;
   const site = await startSite();
@@ -204,6 +208,14 @@ export async function runConcurrency(ctx: BenchContext): Promise<ConcurrencyResu
               processes: Math.max(...samples.map((s) => s.byKind[kind].processes)),
             };
           }
+          const kinds = Object.keys(samples[0]?.byKind ?? {}) as Kind[];
+          const atPeak = samples.find((s) => s.pssMb === peakPss);
+          const idleByKindPssMb = Object.fromEntries(
+            kinds.map((kind) => [kind, mb(mean(idle.map((s) => s.byKind[kind].pssMb)))]),
+          ) as Record<Kind, number>;
+          const atPeakByKindPssMb = Object.fromEntries(
+            kinds.map((kind) => [kind, mb(atPeak?.byKind[kind].pssMb ?? 0)]),
+          ) as Record<Kind, number>;
           const run: ConcurrencyRun = {
             concurrency,
             ...(baseline ? { code } : {}),
@@ -232,6 +244,8 @@ export async function runConcurrency(ctx: BenchContext): Promise<ConcurrencyResu
               perConcurrentJobPssMb: mb((peakPss - idlePss) / concurrency),
               perConcurrentJobRssMb: mb((peakRss - idleRss) / concurrency),
               peakByKind,
+              idleByKindPssMb,
+              atPeakByKindPssMb,
               samples: samples.length,
             },
             cpuPercent,
@@ -272,6 +286,21 @@ export function concurrencyMarkdown(r: ConcurrencyResult): string {
         `| ${run.concurrency}${run.code === 'baseline' ? ' (baseline)' : ''} | ${run.succeeded}/${run.jobs} | ${run.wallS} | ${run.jobsPerMinute} | ${run.jobDurationS.p50} | ${run.queueWaitS.p50} | ${run.memory.idle.pssMb} | ${run.memory.peak.pssMb} | ${run.memory.perConcurrentJobPssMb} | ${run.memory.idle.rssMb} | ${run.memory.peak.rssMb} | ${run.memory.perConcurrentJobRssMb} | ${run.memory.peakByKind.chromium?.processes ?? 0} | ${run.cpuPercent['worker tree (node, chromium, ffmpeg)']}% of a core | ${run.cpuPercent.machine}% | ${run.verdictToFinishedMs ? `${run.verdictToFinishedMs.p50} / ${run.verdictToFinishedMs.p95}` : '—'} | ${run.finishedToVideoMs ? `${run.finishedToVideoMs.p50} / ${run.finishedToVideoMs.max}` : '—'} |`,
     ),
     '',
+    'PSS by kind, idle → at the peak of the total (MB): ' +
+      r.runs
+        .filter((run) => run.memory.idleByKindPssMb && run.memory.atPeakByKindPssMb)
+        .map(
+          (run) =>
+            `c=${run.concurrency}${run.code === 'baseline' ? ' (baseline)' : ''}: ` +
+            Object.keys(run.memory.idleByKindPssMb!)
+              .map(
+                (k) =>
+                  `${k} ${run.memory.idleByKindPssMb![k as Kind]} → ${run.memory.atPeakByKindPssMb![k as Kind]}`,
+              )
+              .join(', '),
+        )
+        .join('; ') +
+      '. ',
     'Peak PSS by kind (MB): ' +
       r.runs
         .map(
