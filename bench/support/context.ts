@@ -1,6 +1,7 @@
 import type { BenchInfra } from './infra.ts';
 import { freePort, startApp, waitForHttp, type AppProcess } from './processes.ts';
 import { RunnerApi } from './runner-api.ts';
+import { WORKER_NODE_OPTIONS } from '../../tools/devstack/dist/worker-node-options.js';
 
 /** What every benchmark gets from the entry point. */
 export interface BenchContext {
@@ -86,6 +87,8 @@ export async function startWorker(
       REAPER_INTERVAL_MS: '0',
       // The benchmarks' site runs on 127.0.0.1, as an app tested under `make start` does.
       BROWSER_NETWORK_POLICY: 'allow-private',
+      // As the image and `make start` run this checkout's worker; a baseline runs as it was run.
+      ...(root ? {} : { NODE_OPTIONS: WORKER_NODE_OPTIONS }),
     },
     { name, logDir: ctx.logDir, ...(root ? { root } : {}) },
   );

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { readdirSync } from 'node:fs';
+import { WORKER_NODE_OPTIONS } from '../../tools/devstack/src/worker-node-options.js';
 import {
   appServices,
   buildTarget,
@@ -157,6 +158,13 @@ describe('deploy/Dockerfile: reproducible, lean builds', () => {
     // The prune starts from an empty node_modules: `pnpm install --prod` over a full one keeps the
     // devDependencies in node_modules/.pnpm.
     expect(commands[prodInstall - 1]).toMatch(/^rm -rf node_modules\b/);
+  });
+
+  it('runs the browser worker with the node options `make start` and the benchmarks use (a small young generation)', () => {
+    expect(WORKER_NODE_OPTIONS).toContain('--max-semi-space-size=');
+    expect(effectiveEnv(stage('browser-worker')).NODE_OPTIONS).toBe(WORKER_NODE_OPTIONS);
+    // Only the worker: the other services keep node's defaults.
+    expect(effectiveEnv(stage('jobs-api')).NODE_OPTIONS).toBeUndefined();
   });
 
   it('only the browser worker carries Chromium and ffmpeg, and points CHROMIUM_PATH at the binary', () => {

@@ -5,6 +5,7 @@ import { prepareInfrastructure } from './infrastructure.js';
 import { devLog, prefixer } from './log.js';
 import { dataDir, repoRoot } from './paths.js';
 import { loadOrCreateSecrets } from './secrets.js';
+import { WORKER_NODE_OPTIONS } from './worker-node-options.js';
 
 /**
  * `make start`: Postgres, Redis, migrations, then every app of the suite in the foreground.
@@ -58,7 +59,8 @@ async function main(): Promise<void> {
     ...Array.from({ length: workers }, (_, i) => ({
       name: workers > 1 ? `browser-worker-${i + 1}` : 'browser-worker',
       app: 'browser-worker',
-      env: { HEALTH_PORT: String(8083 + i), WORKER_ID: `worker-${i + 1}` },
+      // As the image runs it (deploy/Dockerfile): a small young generation.
+      env: { HEALTH_PORT: String(8083 + i), WORKER_ID: `worker-${i + 1}`, NODE_OPTIONS: WORKER_NODE_OPTIONS },
     })),
     // The consumers of the host's queues (mail, auth hooks, project jobs) and of the gateway's
     // push notifications; health and metrics on the ports after the browser workers'.
