@@ -285,59 +285,72 @@ function defaultSpawn(command: string, args: string[]): ChildProcess {
 }
 
 /**
- * One encoder started ahead of need per worker process: ffmpeg takes about 200 ms of CPU to start
- * (it loads its codec libraries), which a recording would otherwise pay as its test begins. `take`
- * hands out the spare when it was started for the same size and rate, then starts the next one.
- * A spare writes into `.encoder-spool/` beside the job directories (the same file system, so the
- * finished file is renamed into place); an unused one is killed by `close` and leaves no file, as
- * ffmpeg opens its output only when the first frame arrives.
+ * Encoders started ahead of need (`size` of them, one by default): ffmpeg takes about 60-70 ms of
+ * CPU to start (mostly the dynamic linker, for its codec libraries), which a video would otherwise
+ * pay when it is needed: a screencast as its test begins, a conversion as the job ends (on a busy
+ * worker, where jobs end every few hundred ms, a spare that is there makes the video complete
+ * sooner). `take` hands out a spare started for the same input, size and rate, then starts the
+ * next one a moment later. A spare writes into `.encoder-spool/` beside the job directories (the
+ * same file system, so the finished file is renamed into place); an unused one is killed by
+ * `close` and leaves no file, as ffmpeg opens its output only when the first frame arrives.
  */
 export class EncoderPool {
-  private spare: { key: string; encoder: FfmpegEncoder } | undefined;
+  private spares: { key: string; encoder: FfmpegEncoder }[] = [];
   private closed = false;
   private swept = false;
 
-  constructor(private readonly spawnEncoder?: SpawnEncoder) {}
+  constructor(
+    private readonly spawnEncoder?: SpawnEncoder,
+    /** How many spares to keep (a worker running several jobs at once: 2). */
+    private readonly size = 1,
+  ) {}
 
   /** An encoder for `options`; `outputPath` is where the recorder wants it (the spare's may differ). */
   take(options: EncoderOptions): FfmpegEncoder {
     const key = poolKey(options);
-    const spare = this.spare;
-    this.spare = undefined;
+    // Spares that died (or were fed) are of no use; one started for other options is replaced.
+    for (const spare of this.spares.filter((s) => !s.encoder.fresh)) spare.encoder.kill();
+    this.spares = this.spares.filter((s) => s.encoder.fresh);
+    const index = this.spares.findIndex((s) => s.key === key);
     let encoder: FfmpegEncoder;
-    if (spare && spare.key === key && spare.encoder.fresh) {
-      encoder = spare.encoder;
+    if (index >= 0) {
+      encoder = this.spares.splice(index, 1)[0]!.encoder;
     } else {
-      spare?.encoder.kill();
+      for (const spare of this.spares) spare.encoder.kill();
+      this.spares = [];
       encoder = new FfmpegEncoder(options, this.spawnEncoder);
     }
     // The next one starts once this recording is under way, not in its first moment (a converter:
-    // once this one is done); a converter without a still is the exception, not what comes next.
+    // once this one has had its moment); a converter without a still is the exception, not what
+    // comes next.
     const next: EncoderOptions =
       options.input === 'recording-without-still' ? { ...options, input: 'recording' } : options;
-    setTimeout(() => this.prepare(next), SPARE_DELAY_MS).unref();
+    const delay = (options.input ?? 'frames') === 'frames' ? SPARE_DELAY_MS : CONVERTER_SPARE_DELAY_MS;
+    setTimeout(() => this.prepare(next), delay).unref();
     return encoder;
   }
 
-  /** Kills the spare (when the worker stops). */
+  /** Kills the spares (when the worker stops). */
   close(): void {
     this.closed = true;
-    this.spare?.encoder.kill();
-    this.spare = undefined;
+    for (const spare of this.spares) spare.encoder.kill();
+    this.spares = [];
   }
 
   private prepare(options: EncoderOptions): void {
-    if (this.closed || this.spare) return;
+    if (this.closed) return;
+    this.spares = this.spares.filter((s) => s.encoder.fresh);
+    if (this.spares.length >= this.size) return;
     try {
       const spool = join(dirname(dirname(options.outputPath)), '.encoder-spool');
       mkdirSync(spool, { recursive: true });
       if (!this.swept) sweepSpool(spool);
       this.swept = true;
       const outputPath = join(spool, `${randomUUID()}.mp4.partial`);
-      this.spare = {
+      this.spares.push({
         key: poolKey(options),
         encoder: new FfmpegEncoder({ ...options, outputPath }, this.spawnEncoder),
-      };
+      });
     } catch {
       // No spare: the next recording starts its own encoder.
     }
@@ -360,6 +373,8 @@ function sweepSpool(spool: string): void {
 
 /** How long after a recording started its successor's encoder is started. */
 const SPARE_DELAY_MS = 1_000;
+/** How long after a conversion started (the job has ended) the next converter is started. */
+const CONVERTER_SPARE_DELAY_MS = 250;
 
 const poolKey = (options: EncoderOptions) =>
   `${options.input ?? 'frames'}:${options.width}x${options.height}@${options.fps}:${options.ffmpegPath ?? defaultFfmpegPath()}`;

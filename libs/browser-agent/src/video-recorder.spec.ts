@@ -451,6 +451,41 @@ describe('VideoRecorder (real Chromium and ffmpeg)', () => {
     ).toEqual([]);
   });
 
+  it('a pool of two keeps a second converter when videos end together, so neither of the next two starts its own', async () => {
+    const sizes = async (size: number) => {
+      let spawned = 0;
+      const pool = new EncoderPool((command, args) => {
+        spawned += 1;
+        return spawn(command, args, { stdio: ['pipe', 'ignore', 'pipe'] });
+      }, size);
+      const jobs = join(dir, `pool-of-${size}`, 'jobs');
+      await mkdir(jobs, { recursive: true });
+      const options = (job: string) => ({
+        outputPath: join(jobs, job, 'video.mp4'),
+        width: W,
+        height: H,
+        fps: 12,
+        input: 'recording' as const,
+      });
+      const taken: { kill(): void }[] = [];
+      try {
+        // Two videos end at once: no spare yet, each starts its own converter.
+        taken.push(pool.take(options('a')), pool.take(options('b')));
+        expect(spawned).toBe(2);
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        const ready = spawned - 2;
+        // The next two end together too: the spares that are there are taken.
+        taken.push(pool.take(options('c')), pool.take(options('d')));
+        return { ready, startedForTheNextTwo: spawned - 2 - ready };
+      } finally {
+        for (const encoder of taken) encoder.kill();
+        pool.close();
+      }
+    };
+    expect(await sizes(2)).toEqual({ ready: 2, startedForTheNextTwo: 0 });
+    expect(await sizes(1)).toEqual({ ready: 1, startedForTheNextTwo: 1 });
+  });
+
   it('puts nothing at the output path until the file is complete, and a whole mp4 once it is', async () => {
     const context = await browser.createBrowserContext();
     try {

@@ -22,11 +22,15 @@ export type BrowserEnvName = 'local_browser' | 'hosted_browser';
 export class BrowserSessions implements OnApplicationShutdown {
   private readonly logger = new Logger('browsers');
   private readonly pools = new Map<BrowserEnvName, BrowserPool>();
-  /** Video encoders started ahead of need: a recording does not wait for ffmpeg to start. */
-  readonly encoders = new EncoderPool();
+  /**
+   * Video encoders started ahead of need: a recording does not wait for ffmpeg to start. Two when
+   * jobs run side by side, whose videos are then often finished close together.
+   */
+  readonly encoders: EncoderPool;
   private readonly network: BrowserNetworkOptions;
 
   constructor(@Inject(BROWSER_WORKER_CONFIG) private readonly config: BrowserWorkerConfig) {
+    this.encoders = new EncoderPool(undefined, config.WORKER_CONCURRENCY > 1 ? 2 : 1);
     this.network = {
       policy: new EgressPolicy({
         mode: config.BROWSER_NETWORK_POLICY,
