@@ -2,19 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser } from 'puppeteer-core';
 import { page as html, type LocalSite, serveLocalSite } from '../testing/local-site.js';
 import { launchLocalBrowser } from './browser-launcher.js';
-import { linuxProc } from './compositor-priority.js';
+import { descendants, linuxProc } from './compositor-priority.js';
 
-/** Renderer processes of the browser right now, as pid:start (a pid can be reused). */
+/** Renderer processes of the browser right now, as pid:cmdline length (a pid can be reused). */
 function renderers(browser: Browser): string[] {
-  const out: string[] = [];
-  const queue = [browser.process()!.pid!];
-  while (queue.length > 0) {
-    const pid = queue.shift()!;
-    const cmdline = linuxProc.cmdline(pid);
-    if (cmdline.includes('--type=renderer')) out.push(`${pid}:${cmdline.length}`);
-    queue.push(...linuxProc.children(pid));
-  }
-  return out;
+  return descendants(browser.process()!.pid!)
+    .map((pid) => ({ pid, cmdline: linuxProc.cmdline(pid) }))
+    .filter(({ cmdline }) => cmdline.includes('--type=renderer'))
+    .map(({ pid, cmdline }) => `${pid}:${cmdline.length}`);
 }
 
 const onLinux = process.platform === 'linux' ? describe : describe.skip;

@@ -2,28 +2,23 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { getPriority } from 'node:os';
 import type { Browser } from 'puppeteer-core';
 import { launchLocalBrowser } from './browser-launcher.js';
-import { COMPOSITOR_NICE, linuxProc } from './compositor-priority.js';
+import { COMPOSITOR_NICE, descendants, linuxProc } from './compositor-priority.js';
 
 /** Every process of the browser: its pid, its Chromium process type and each thread's niceness. */
 function browserProcesses(browser: Browser): { pid: number; type: string; nice: number[] }[] {
   const root = browser.process()?.pid;
   if (root === undefined) throw new Error('the browser has no local process');
-  const out: { pid: number; type: string; nice: number[] }[] = [];
-  const queue = [root];
-  while (queue.length > 0) {
-    const pid = queue.shift()!;
-    const type = /--type=([\w-]+)/.exec(linuxProc.cmdline(pid))?.[1] ?? 'browser';
-    const nice = linuxProc.threads(pid).flatMap((tid) => {
+  return [root, ...descendants(root)].map((pid) => ({
+    pid,
+    type: /--type=([\w-]+)/.exec(linuxProc.cmdline(pid))?.[1] ?? 'browser',
+    nice: linuxProc.threads(pid).flatMap((tid) => {
       try {
         return [getPriority(tid)];
       } catch {
         return [];
       }
-    });
-    out.push({ pid, type, nice });
-    queue.push(...linuxProc.children(pid));
-  }
-  return out;
+    }),
+  }));
 }
 
 async function until<T>(read: () => T, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {

@@ -102,7 +102,7 @@ export function watchCompositorPriority(
 }
 
 /** Every process below `root` (Chromium starts its GPU process from a zygote, not directly). */
-function descendants(root: number, proc: ProcReader): number[] {
+export function descendants(root: number, proc: ProcReader = linuxProc): number[] {
   const out: number[] = [];
   const queue = [root];
   while (queue.length > 0 && out.length < 1000) {
