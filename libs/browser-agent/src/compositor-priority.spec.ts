@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { getPriority } from 'node:os';
 import type { Browser } from 'puppeteer-core';
 import { launchLocalBrowser } from './browser-launcher.js';
-import { COMPOSITOR_NICE, descendants, linuxProc } from './compositor-priority.js';
+import { childrenByScan, COMPOSITOR_NICE, descendants, linuxProc } from './compositor-priority.js';
 
 /** Every process of the browser: its pid, its Chromium process type and each thread's niceness. */
 function browserProcesses(browser: Browser): { pid: number; type: string; nice: number[] }[] {
@@ -62,6 +62,21 @@ onLinux('the compositor priority of a local Chromium', () => {
     expect(renderers.length).toBeGreaterThan(0);
     for (const renderer of renderers) expect(Math.min(...renderer.nice)).toBeLessThan(COMPOSITOR_NICE);
     expect(await page.$eval('p', (p) => p.textContent)).toBe('ready');
+  });
+
+  it('finds the same child processes by scanning /proc as from the kernel’s children files (kernels without them)', async () => {
+    browser = await launchLocalBrowser();
+    await (await browser.newPage()).goto('data:text/html,<p>ready</p>');
+    const root = browser.process()!.pid!;
+    const sorted = (pids: number[]) => [...pids].sort((a, b) => a - b);
+    // Chromium may start or end a helper between the two reads: read again until they agree.
+    const { fromFiles, byScan } = await until(
+      () => ({ fromFiles: sorted(linuxProc.children(root)), byScan: sorted(childrenByScan(root)) }),
+      (now) => now.fromFiles.join() === now.byScan.join(),
+      5_000,
+    );
+    expect(fromFiles.length).toBeGreaterThan(1);
+    expect(byScan).toEqual(fromFiles);
   });
 
   it('leaves Chromium its own priorities with compositorNice: false', async () => {

@@ -17,15 +17,26 @@ const RECHECK_MS = 2_000;
 const FIND_FOR_MS = 10_000;
 const FIND_EVERY_MS = 100;
 
-/** Reads /proc; swapped in tests. */
+/** What is read from /proc. */
 export interface ProcReader {
   children(pid: number): number[];
   cmdline(pid: number): string;
   threads(pid: number): number[];
 }
 
+/** Kernels built without CONFIG_PROC_CHILDREN have no `children` files: scan every process's parent. */
+const hasChildrenFiles = (() => {
+  try {
+    readFileSync(`/proc/${process.pid}/task/${process.pid}/children`);
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
 export const linuxProc: ProcReader = {
   children(pid) {
+    if (!hasChildrenFiles) return childrenByScan(pid);
     // Every thread's children: Chromium launches its helpers from threads other than the main one.
     const out: number[] = [];
     for (const tid of linuxProc.threads(pid)) {
@@ -33,7 +44,7 @@ export const linuxProc: ProcReader = {
         const text = readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').trim();
         if (text) out.push(...text.split(/\s+/).map(Number));
       } catch {
-        // The thread ended, or the kernel has no children file: nothing to add.
+        // The thread ended: nothing to add.
       }
     }
     return out;
@@ -112,6 +123,30 @@ export function descendants(root: number, proc: ProcReader = linuxProc): number[
     }
   }
   return out;
+}
+
+/** The children of `parent` found by reading every process's parent (no `children` files needed). */
+export function childrenByScan(parent: number): number[] {
+  let names: string[];
+  try {
+    names = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  return names
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .filter((pid) => parentOf(pid) === parent);
+}
+
+function parentOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name may hold spaces and parentheses: the fields after it start past the last ")".
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return undefined;
+  }
 }
 
 function lower(tid: number, nice: number): void {
