@@ -40,6 +40,35 @@ async function clientBundle(): Promise<string> {
   return result.outputFiles[0]!.text;
 }
 
+/**
+ * Both tabs call `auth.refresh()` at once and return the refresh token each ends with. "At once": a
+ * refresh request waits until both tabs have asked for a refresh (on a busy machine one tab's whole
+ * refresh could otherwise finish before the other tab asks, and that second refresh would rightly
+ * send the new token again).
+ */
+async function refreshAtOnce(a: Page, b: Page): Promise<unknown[]> {
+  const bothAsked = async () => {
+    for (;;) {
+      const asked = await Promise.all([a, b].map((p) => p.evaluate('window.__refreshAsked === true')));
+      if (asked.every(Boolean)) return;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  };
+  for (const page of [a, b]) {
+    await page.setRequestInterception(true);
+    page.on('request', (request) => {
+      const held = request.url().endsWith('/api/user/auth/refresh') && request.method() === 'POST';
+      void (held ? bothAsked() : Promise.resolve()).then(() => request.continue());
+    });
+  }
+  const refresh = `(async () => {
+    const pending = ${CLIENT}.auth.refresh();
+    window.__refreshAsked = true;
+    return (await pending).refreshToken;
+  })()`;
+  return Promise.all([a.evaluate(refresh), b.evaluate(refresh)]);
+}
+
 async function openPage(query = ''): Promise<{ page: Page; refreshes: () => number }> {
   const page = await browser.newPage();
   let refreshes = 0;
@@ -131,31 +160,7 @@ describe('platform client in Chromium', () => {
     await a.page.evaluate(
       `${CLIENT}.auth.signIn.email({ email: ${JSON.stringify(email)}, password: ${JSON.stringify(password)} })`,
     );
-    // "At once": a refresh request waits until both tabs have asked for a refresh (on a busy
-    // machine one tab's whole refresh could otherwise finish before the other tab asks, and that
-    // second refresh would rightly send the new token again).
-    const bothAsked = async () => {
-      for (;;) {
-        const asked = await Promise.all(
-          [a.page, b.page].map((p) => p.evaluate('window.__refreshAsked === true')),
-        );
-        if (asked.every(Boolean)) return;
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-    };
-    for (const { page } of [a, b]) {
-      await page.setRequestInterception(true);
-      page.on('request', (request) => {
-        const held = request.url().endsWith('/api/user/auth/refresh') && request.method() === 'POST';
-        void (held ? bothAsked() : Promise.resolve()).then(() => request.continue());
-      });
-    }
-    const refresh = `(async () => {
-      const pending = ${CLIENT}.auth.refresh();
-      window.__refreshAsked = true;
-      return (await pending).refreshToken;
-    })()`;
-    const [ra, rb] = await Promise.all([a.page.evaluate(refresh), b.page.evaluate(refresh)]);
+    const [ra, rb] = await refreshAtOnce(a.page, b.page);
     expect(ra).toBe(rb);
     expect(a.refreshes() + b.refreshes()).toBe(1);
     await a.page.close();
@@ -171,31 +176,7 @@ describe('platform client in Chromium', () => {
     await a.page.evaluate(
       `${CLIENT}.auth.signIn.email({ email: ${JSON.stringify(email)}, password: ${JSON.stringify(password)} })`,
     );
-    // "At once": a refresh request waits until both tabs have asked for a refresh (on a busy
-    // machine one tab's whole refresh could otherwise finish before the other tab asks, and that
-    // second refresh would rightly send the new token again).
-    const bothAsked = async () => {
-      for (;;) {
-        const asked = await Promise.all(
-          [a.page, b.page].map((p) => p.evaluate('window.__refreshAsked === true')),
-        );
-        if (asked.every(Boolean)) return;
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-    };
-    for (const { page } of [a, b]) {
-      await page.setRequestInterception(true);
-      page.on('request', (request) => {
-        const held = request.url().endsWith('/api/user/auth/refresh') && request.method() === 'POST';
-        void (held ? bothAsked() : Promise.resolve()).then(() => request.continue());
-      });
-    }
-    const refresh = `(async () => {
-      const pending = ${CLIENT}.auth.refresh();
-      window.__refreshAsked = true;
-      return (await pending).refreshToken;
-    })()`;
-    const [ra, rb] = await Promise.all([a.page.evaluate(refresh), b.page.evaluate(refresh)]);
+    const [ra, rb] = await refreshAtOnce(a.page, b.page);
     expect(ra).toBe(rb);
     expect(a.refreshes() + b.refreshes()).toBe(1);
     // The shared pair works: the session was not revoked as a reuse.
