@@ -116,8 +116,6 @@ export interface InterpreterResult {
   jobEndToVideoMaxMs: number;
   /** The same up to the verdict (the steps with the recorder running). */
   recordingOverheadToVerdictPercent: number;
-  /** The same up to the end of the capture (when a job can be marked finished). */
-  recordingOverheadToCaptureEndPercent: number;
   /**
    * With BENCH_BASELINE: the baseline's recording overhead in the same rounds (its job ended with
    * the file complete, so to its end and to its file are the same), and to the verdict.
@@ -345,7 +343,6 @@ export async function runInterpreterBench(ctx: BenchContext): Promise<Interprete
       verdictToJobEndP95Ms,
       jobEndToVideoMaxMs,
       recordingOverheadToVerdictPercent: recordingToVerdict,
-      recordingOverheadToCaptureEndPercent: overhead('interpreter+video', 'toCaptureEndMs'),
       ...(dir
         ? {
             baseline: {
