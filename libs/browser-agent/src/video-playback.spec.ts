@@ -66,8 +66,14 @@ async function play(browser: Browser, mp4: Buffer): Promise<Playback> {
         const seeks = [];
         for (const to of [video.duration * 0.5, 0.3, video.duration - 0.05]) {
           const seeked = event('seeked');
+          // The frame read below is the one presented: 'seeked' can come before it is (Chromium on
+          // a busy machine), so wait for it where the browser says (at most 2 s).
+          const presented = video.requestVideoFrameCallback
+            ? new Promise((resolve) => { video.requestVideoFrameCallback(resolve); setTimeout(resolve, 2000); })
+            : Promise.resolve();
           video.currentTime = to;
           await seeked;
+          await presented;
           seeks.push({ to, at: video.currentTime });
         }
         const canvas = document.createElement('canvas');
