@@ -473,7 +473,11 @@ describe('runner hub and job page', () => {
     await shot(page, 'job-queued-phone');
     await page.click('#job-cancel');
     await page.waitForSelector('#job-status .status-cancelled');
-    expect(await page.$eval('#job-action-note', (n) => n.textContent)).toMatch(/cancelled/i);
+    // The event stream may show the new status before the DELETE's answer has been read and
+    // written as the note, so the note is waited for rather than read at once.
+    await page.waitForFunction(`/cancelled/i.test(document.querySelector('#job-action-note').textContent)`, {
+      timeout: 10_000,
+    });
     expect(await isShown(page, '#job-cancel')).toBe(false);
     expect(await isShown(page, '#job-rerun')).toBe(true);
     expect(((await api.request(`/v1/jobs/${id}`)).json as Job).status).toBe('cancelled');
