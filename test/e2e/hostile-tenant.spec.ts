@@ -147,13 +147,33 @@ async function rowsOf(p: TestProject, where: Where): Promise<Map<string, Row>> {
   return new Map(rows.map((row) => [row.attack, row]));
 }
 
-/** The host's log lines of a project since `offset` that say a hook or job failed (their errors). */
-function failuresLogged(projectId: string, offset: number): string[] {
-  return host.app
-    .output()
-    .slice(offset)
-    .split('\n')
-    .flatMap((line) => {
+/**
+ * How far the host's and the worker's logs have come. The two are kept apart: `host.app.output()`
+ * is the host's log followed by the worker's, so one offset into it would slide back over the
+ * worker's earlier lines whenever the host logs something.
+ */
+interface LogMark {
+  host: number;
+  worker: number;
+}
+
+/** The host's log and the worker's, read at the same moment. */
+function logs(): { hostLog: string; workerLog: string } {
+  const both = host.app.output();
+  const workerLog = host.worker.output();
+  return { hostLog: both.slice(0, both.length - workerLog.length), workerLog };
+}
+
+function logMark(): LogMark {
+  const { hostLog, workerLog } = logs();
+  return { host: hostLog.length, worker: workerLog.length };
+}
+
+/** The host's and the worker's log lines of a project since `mark` that say a hook or job failed (their errors). */
+function failuresLogged(projectId: string, mark: LogMark): string[] {
+  const { hostLog, workerLog } = logs();
+  return [...hostLog.slice(mark.host).split('\n'), ...workerLog.slice(mark.worker).split('\n')].flatMap(
+    (line) => {
       try {
         const entry = JSON.parse(line) as { projectId?: string; msg?: string; err?: string };
         // `auth hook failed`, `project job failed`, and the sandbox's own word that it ended.
@@ -165,7 +185,8 @@ function failuresLogged(projectId: string, offset: number): string[] {
       } catch {
         return [];
       }
-    });
+    },
+  );
 }
 
 class Context {
@@ -179,7 +200,7 @@ class Context {
    * place, so a hook or job failure the host logs meanwhile is this attack's.
    */
   async start(attack: string, alone = false): Promise<() => Promise<Attempt>> {
-    const offset = host.app.output().length;
+    const mark = logMark();
     if (this.where === 'route') {
       const path = attack === 'cpu.loop' ? '/api/loop' : `/api/attack?name=${encodeURIComponent(attack)}`;
       const answered = (async () => {
@@ -227,7 +248,7 @@ class Context {
       for (;;) {
         const row = (await rowsOf(this.p, this.where)).get(attack);
         if (row?.state === 'done' && row.outcome) return judge(this.where, row.outcome);
-        const failures = alone ? failuresLogged(this.p.id, offset) : [];
+        const failures = alone ? failuresLogged(this.p.id, mark) : [];
         if (row && failures.length > 0) return this.failed(attack, `ended by the host: ${failures[0]}`);
         if (Date.now() > deadline) {
           return this.failed(attack, row ? 'started, never finished' : 'never started');
