@@ -69,30 +69,47 @@ export class ScreenRecording {
     return this.stopping;
   }
 
+  /**
+   * The still and the browser's file are asked for at once: each is a few DevTools round trips
+   * through the browser's busy main thread (and the still waits for a fresh frame), so one after
+   * the other they took twice as long on a worker running several jobs. The order does not
+   * matter to the video: the recording's last frames are followed by the still, taken as the
+   * recording ends.
+   */
   private async end(): Promise<ScreenRecordingFile> {
     const { session } = this;
     try {
-      const still = await captureStill(session, {
+      const still = captureStill(session, {
         width: this.options.maxWidth,
         height: this.options.maxHeight,
         quality: 80,
       });
-      const { stream } = await session.send('Page.stopScreenRecording');
-      const durationMs = Date.now() - this.startedAt;
-      const chunks: Buffer[] = [];
-      try {
-        for (;;) {
-          const chunk = await session.send('IO.read', { handle: stream, size: READ_CHUNK });
-          chunks.push(Buffer.from(chunk.data, chunk.base64Encoded ? 'base64' : 'utf8'));
-          if (chunk.eof) break;
-        }
-      } finally {
-        await session.send('IO.close', { handle: stream }).catch(() => undefined);
-      }
-      return { data: Buffer.concat(chunks), durationMs, ...(still ? { still } : {}) };
+      const file = this.collect();
+      // Both settle before the session is detached; a failed still only means the video ends on its last frame.
+      const [data, shot] = await Promise.all([file, still]);
+      return { data: data.data, durationMs: data.durationMs, ...(shot ? { still: shot } : {}) };
     } finally {
       void session.detach().catch(() => undefined);
     }
+  }
+
+  /** Stops the browser's recorder and reads its file whole. */
+  private async collect(): Promise<{ data: Buffer; durationMs: number }> {
+    const { session } = this;
+    const { stream } = await session.send('Page.stopScreenRecording');
+    const durationMs = Date.now() - this.startedAt;
+    const chunks: Buffer[] = [];
+    try {
+      for (;;) {
+        const chunk = await session.send('IO.read', { handle: stream, size: READ_CHUNK });
+        chunks.push(Buffer.from(chunk.data, chunk.base64Encoded ? 'base64' : 'utf8'));
+        if (chunk.eof) break;
+      }
+    } finally {
+      // Nothing waits for the close: the stream's memory is the browser's to free.
+      void session.send('IO.close', { handle: stream }).catch(() => undefined);
+    }
+    return { data: Buffer.concat(chunks), durationMs };
   }
 }
 
