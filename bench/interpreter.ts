@@ -252,7 +252,7 @@ async function runOnce(
 }
 
 export async function runInterpreterBench(ctx: BenchContext): Promise<InterpreterResult> {
-  const iterations = ctx.quick ? 3 : 10;
+  const iterations = ctx.quick ? 3 : iterationsFromEnv(10);
   const site = await startSite();
   const browser = await launchLocalBrowser();
   const current = await import('../libs/browser-agent/dist/index.js');
@@ -428,4 +428,14 @@ export function interpreterMarkdown(r: InterpreterResult): string {
     '| --- | --- | --- |',
     ...r.perStepP50Ms.map((s) => `| ${s.step.replace(/\|/g, '\\|')} | ${s.puppeteer} | ${s.interpreter} |`),
   ].join('\n');
+}
+
+/** BENCH_ITERATIONS: rounds of the interpreter benchmark (default `fallback`); anything but a positive integer is refused. */
+function iterationsFromEnv(fallback: number): number {
+  const raw = process.env.BENCH_ITERATIONS;
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1)
+    throw new Error(`BENCH_ITERATIONS must be a positive integer, not ${raw}`);
+  return n;
 }
