@@ -252,7 +252,7 @@ async function runOnce(
 }
 
 export async function runInterpreterBench(ctx: BenchContext): Promise<InterpreterResult> {
-  const iterations = ctx.quick ? 3 : iterationsFromEnv(10);
+  const iterations = ctx.quick ? 3 : iterationsFromEnv(20);
   const site = await startSite();
   const browser = await launchLocalBrowser();
   const current = await import('../libs/browser-agent/dist/index.js');
