@@ -85,7 +85,8 @@ export class ScreenRecording {
         quality: 80,
       });
       const file = this.collect();
-      // Both settle before the session is detached; a failed still only means the video ends on its last frame.
+      // A still that fails (or is cut short by the detach after a failed file) only means the
+      // video ends on the recording's last frame: captureStill never rejects.
       const [data, shot] = await Promise.all([file, still]);
       return { data: data.data, durationMs: data.durationMs, ...(shot ? { still: shot } : {}) };
     } finally {
