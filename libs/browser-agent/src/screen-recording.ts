@@ -79,16 +79,13 @@ export class ScreenRecording {
   private async end(): Promise<ScreenRecordingFile> {
     const { session } = this;
     try {
-      const still = captureStill(session, {
-        width: this.options.maxWidth,
-        height: this.options.maxHeight,
-        quality: 80,
-      });
-      const file = this.collect();
       // A still that fails (or is cut short by the detach after a failed file) only means the
       // video ends on the recording's last frame: captureStill never rejects.
-      const [data, shot] = await Promise.all([file, still]);
-      return { data: data.data, durationMs: data.durationMs, ...(shot ? { still: shot } : {}) };
+      const [still, file] = await Promise.all([
+        captureStill(session, { width: this.options.maxWidth, height: this.options.maxHeight, quality: 80 }),
+        this.collect(),
+      ]);
+      return { ...file, ...(still ? { still } : {}) };
     } finally {
       void session.detach().catch(() => undefined);
     }
