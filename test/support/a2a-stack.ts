@@ -89,6 +89,11 @@ export class A2aStack {
     return `http://127.0.0.1:${port}`;
   }
 
+  /** What the gateway logged so far. */
+  gatewayOutput(): string {
+    return this.gateway?.output() ?? '';
+  }
+
   async startWorker(): Promise<AppProcess> {
     const port = await freePort();
     const worker = startApp('browser-worker', { ...this.env, HEALTH_PORT: String(port) });

@@ -4,7 +4,7 @@ import { LoggerModule } from 'nestjs-pino';
 import { HealthModule } from './health/health.module.js';
 import type { HealthExtras } from './health/health.service.js';
 import { nestPinoParams } from './logging/logger.options.js';
-import { MetricsController } from './observability/metrics.controller.js';
+import { METRICS_OPTIONS, MetricsController } from './observability/metrics.controller.js';
 
 export interface CoreModuleOptions {
   service: string;
@@ -21,6 +21,8 @@ export interface CoreModuleOptions {
    * Processes without an HTTP app serve `renderMetrics()` themselves.
    */
   metrics?: boolean;
+  /** METRICS_TOKEN: the bearer /metrics needs; unset, it answers loopback clients only. */
+  metricsToken?: string;
 }
 
 /** Logging, health and metrics for one app of the suite. */
@@ -33,6 +35,7 @@ export class CoreModule {
       module: CoreModule,
       global: true,
       controllers: metrics && (options.healthController ?? true) ? [MetricsController] : [],
+      providers: [{ provide: METRICS_OPTIONS, useValue: { token: options.metricsToken } }],
       imports: [
         LoggerModule.forRoot(
           nestPinoParams({

@@ -42,5 +42,10 @@ export {
 } from './logging/logger.options.js';
 export { CoreModule, type CoreModuleOptions } from './core.module.js';
 export { ConfigValueModule } from './config-value.module.js';
-export { MetricsController } from './observability/metrics.controller.js';
+export {
+  METRICS_OPTIONS,
+  MetricsController,
+  type MetricsOptions,
+} from './observability/metrics.controller.js';
+export { metricsAccess, type MetricsAccess, type MetricsRequest } from './observability/metrics-access.js';
 export { registerHttpObservability } from './observability/http-observability.js';

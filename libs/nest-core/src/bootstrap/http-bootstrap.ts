@@ -4,6 +4,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Logger } from 'nestjs-pino';
 import { registerHttpObservability } from '../observability/http-observability.js';
+import { drainRefusedBodies } from './refused-body-drain.js';
 
 export interface HttpBootstrapOptions {
   service: string;
@@ -11,6 +12,8 @@ export interface HttpBootstrapOptions {
   port: number;
   /** Largest request body accepted, in bytes; larger ones get 413 before any handler runs. */
   bodyLimit?: number;
+  /** Largest request head (request line and headers), in bytes; larger ones get 431. Node's default: 16 KB. */
+  maxHeaderBytes?: number;
   /** false when `configure` registers its own content-type parsers (Nest would replace them). */
   bodyParser?: boolean;
   configure?: (app: NestFastifyApplication) => void | Promise<void>;
@@ -46,6 +49,7 @@ export async function bootstrapHttpApp(
     new FastifyAdapter({
       bodyLimit: options.bodyLimit ?? 1024 * 1024,
       trustProxy: true,
+      ...(options.maxHeaderBytes !== undefined && { http: { maxHeaderSize: options.maxHeaderBytes } }),
       // Fastify's own closing answer has its own body; closingError answers in the app's contract.
       return503OnClosing: options.closingError === undefined,
       ...(routerError && {
@@ -66,6 +70,8 @@ export async function bootstrapHttpApp(
   app.enableShutdownHooks();
   // Before any route or plugin is registered, so every request gets its span and timing.
   registerHttpObservability(app.getHttpAdapter().getInstance());
+  // A client still uploading a refused body reads the 413 instead of a reset connection.
+  drainRefusedBodies(app.getHttpAdapter().getInstance());
   await options.configure?.(app);
   await app.listen(options.port, options.host);
   app.get(Logger).log(`${options.service} listening on http://${options.host}:${options.port}`);

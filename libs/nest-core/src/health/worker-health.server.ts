@@ -11,6 +11,7 @@ import { renderMetrics } from '@suite/telemetry';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CoreModule } from '../core.module.js';
+import { metricsAccess } from '../observability/metrics-access.js';
 import { HealthService } from './health.service.js';
 
 export const WORKER_HEALTH_OPTIONS = Symbol('WORKER_HEALTH_OPTIONS');
@@ -20,6 +21,8 @@ export interface WorkerHealthOptions {
   /** 0: no listener (e.g. many workers on one machine without ports). */
   port: number;
   metrics: boolean;
+  /** METRICS_TOKEN: the bearer /metrics needs; unset, it answers loopback clients only. */
+  metricsToken?: string;
 }
 
 /**
@@ -42,6 +45,19 @@ export class WorkerHealthServer implements OnApplicationBootstrap, OnApplication
     const server = createServer((req, res) => {
       const path = (req.url ?? '/').split('?')[0];
       if (req.method === 'GET' && path === '/metrics' && this.options.metrics) {
+        const access = metricsAccess(
+          { socketAddress: req.socket.remoteAddress, headers: req.headers },
+          this.options.metricsToken,
+        );
+        if (!access.ok) {
+          res
+            .writeHead(access.status, {
+              'content-type': 'application/json',
+              ...(access.status === 401 ? { 'www-authenticate': 'Bearer' } : {}),
+            })
+            .end(JSON.stringify({ detail: access.message }));
+          return;
+        }
         renderMetrics().then(
           ({ contentType, body }) => res.writeHead(200, { 'content-type': contentType }).end(body),
           () => res.writeHead(500).end(),
@@ -85,6 +101,7 @@ export interface WorkerCoreConfig {
   LOG_LEVEL: string;
   LOG_FORMAT: 'json' | 'pretty';
   METRICS_ENABLED: boolean;
+  METRICS_TOKEN?: string;
 }
 
 /** CoreModule for a worker: logging, health and metrics, served by WorkerHealthServer on HEALTH_PORT. */
@@ -108,7 +125,12 @@ export class WorkerCoreModule {
       providers: [
         {
           provide: WORKER_HEALTH_OPTIONS,
-          useValue: { host: config.HOST, port: config.HEALTH_PORT, metrics: config.METRICS_ENABLED },
+          useValue: {
+            host: config.HOST,
+            port: config.HEALTH_PORT,
+            metrics: config.METRICS_ENABLED,
+            metricsToken: config.METRICS_TOKEN,
+          },
         },
         WorkerHealthServer,
       ],
