@@ -8,11 +8,13 @@ import {
   LLM_SENSITIVE,
   llmEnv,
   loadConfigOrExit,
+  runnerQueueEnv,
   serviceEnv,
   z,
 } from '@suite/config';
 import { dnsServerProblems, NETWORK_MODES, parseAllowList } from '@suite/egress-policy';
 import { servedLlmModels, type LlmModelRegistry } from '@suite/llm-agent';
+import { webhookEnv } from '@suite/push-delivery';
 import { cpus } from 'node:os';
 
 export const browserWorkerEnv = z.object({
@@ -33,6 +35,8 @@ export const browserWorkerEnv = z.object({
   CHROMIUM_SANDBOX: z.enum(['auto', 'off'], { error: 'must be auto or off' }).default('auto'),
   /** ARTIFACTS_DIR, ARTIFACT_STORE, ARTIFACT_DOWNLOAD, S3_*: where job artifacts live. */
   ...artifactEnv,
+  /** RUNNER_MAX_QUEUED_PER_OWNER, RUNNER_MAX_RUNNING_PER_OWNER, RUNNER_DISPATCH_AHEAD: fair share. */
+  ...runnerQueueEnv,
   /** Wall clock of one job, from claim to verdict. */
   JOB_TIMEOUT_MS: envFields.positiveInt(5 * 60_000),
   /** Longest wait for one action's element or effect. */
@@ -68,6 +72,14 @@ export const browserWorkerEnv = z.object({
     .string()
     .refine((v) => /^wss?:\/\//.test(v) && URL.canParse(v), 'must be a ws:// or wss:// URL')
     .optional(),
+  /** Scheduled suite runs followed at once by this process (each waits for its jobs); 0: none here. */
+  SUITE_SCHEDULE_CONCURRENCY: z.coerce.number({ error: 'must be a number' }).int().min(0).default(16),
+  /** How often a scheduled run's jobs are looked at. */
+  SUITE_RUN_POLL_MS: envFields.positiveInt(2_000),
+  /** PUSH_ALLOWED_HOSTS, PUSH_DNS_SERVERS: where suite webhooks may go (as A2A push webhooks). */
+  ...webhookEnv,
+  /** One suite webhook POST waits this long before it counts as failed. */
+  PUSH_TIMEOUT_MS: envFields.positiveInt(10_000),
 });
 export type BrowserWorkerConfig = z.infer<typeof browserWorkerEnv> & { llm: LlmModelRegistry };
 

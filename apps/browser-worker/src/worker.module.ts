@@ -12,6 +12,8 @@ import { BrowserJobConsumer } from './jobs/browser-job.consumer.js';
 import { JobReaper } from './jobs/job-reaper.js';
 import { JobRunService } from './jobs/job-run.service.js';
 import { workerConnectionProviders } from './jobs/worker-connections.js';
+import { SuiteScheduleConsumer } from './suites/suite-schedule.consumer.js';
+import { suiteScheduleProviders } from './suites/suite-schedule.providers.js';
 import { BROWSER_WORKER_CONFIG } from './worker.tokens.js';
 
 @Module({})
@@ -33,6 +35,8 @@ export class WorkerModule {
         JobRunService,
         BrowserJobConsumer,
         JobReaper,
+        ...suiteScheduleProviders,
+        SuiteScheduleConsumer,
       ],
     };
   }

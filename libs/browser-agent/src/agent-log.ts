@@ -19,6 +19,11 @@ export interface AgentLogEntry {
   durationMs?: number;
   url?: string;
   error?: string;
+  /**
+   * Hybrid engine: who resolved the step, on its outcome entry: `interpreted`, `model` (handed to
+   * the LLM), `replayed` (a stored resolution, no model call) or `healed` (re-resolved by the model).
+   */
+  resolvedBy?: 'interpreted' | 'model' | 'replayed' | 'healed';
   message: string;
 }
 
@@ -134,6 +139,13 @@ export function parseAgentLog(ndjson: string): AgentLogEntry[] {
     .map((line) => JSON.parse(line) as AgentLogEntry);
 }
 
+const RESOLVED_BY_WORDS: Readonly<Record<NonNullable<AgentLogEntry['resolvedBy']>, string>> = {
+  interpreted: 'interpreted',
+  model: 'resolved by the model',
+  replayed: 'replayed without the model',
+  healed: 'healed by the model',
+};
+
 /**
  * One readable line per entry, e.g.
  * `12:00:01.123 step 3 click "Sign in" [role+name, 1 match] passed 84 ms`.
@@ -158,6 +170,7 @@ export function formatLogLine(entry: AgentLogEntry): string {
   }
   if (entry.outcome !== 'info') parts.push(entry.outcome);
   if (entry.durationMs !== undefined) parts.push(`${Math.round(entry.durationMs)} ms`);
+  if (entry.resolvedBy) parts.push(`(${RESOLVED_BY_WORDS[entry.resolvedBy]})`);
   const line = parts.join(' ');
   // "started" and "skipped" lines carry the step as written; "passed" lines stay short.
   const detail =

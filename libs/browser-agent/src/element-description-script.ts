@@ -14,6 +14,8 @@ export interface ElementLocator {
   /** Visible text of an element without a usable role (a `<span>` with a click handler). */
   text?: string;
   css: string;
+  /** A step on every match ("check all the checkboxes"): the CSS path of each element, in the order acted on. */
+  each?: string[];
 }
 
 /** Describes an element for an exported script: role, accessible name, text and a CSS path. */

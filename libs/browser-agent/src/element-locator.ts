@@ -21,6 +21,15 @@ const ROLE_FAMILIES: Readonly<Record<TargetRole, readonly string[]>> = {
   row: ['row'],
   cell: ['cell', 'gridcell', 'columnheader', 'rowheader'],
   dialog: ['dialog', 'alertdialog'],
+  columnheader: ['columnheader'],
+  slider: ['slider'],
+  spinbutton: ['spinbutton'],
+  searchbox: ['searchbox', 'textbox', 'combobox'],
+  listbox: ['listbox', 'combobox'],
+  menu: ['menu', 'menubar'],
+  treeitem: ['treeitem'],
+  table: ['table', 'grid', 'treegrid'],
+  editor: ['textbox'],
 };
 
 /** Chromium's accessibility tree calls some roles differently from ARIA ("image" for "img"). */
@@ -89,13 +98,20 @@ export class ElementNotFoundError extends Error {
 }
 
 export function describeTarget(target: Target): string {
-  const position = target.nth === undefined ? '' : target.nth === -1 ? 'last ' : `${ordinal(target.nth)} `;
+  const position =
+    target.nth === undefined
+      ? ''
+      : target.nth === -1
+        ? 'last '
+        : target.nth < -1
+          ? `${ordinal(-target.nth)}-to-last `
+          : `${ordinal(target.nth)} `;
   const role = target.role ?? '';
   const near =
     target.near !== undefined
       ? ` next to "${target.near}"`
       : target.inRow !== undefined
-        ? ` in the ${target.inRow === -1 ? 'last' : ordinal(target.inRow)} row`
+        ? ` in the ${target.inRow === -1 ? 'last' : target.inRow < -1 ? `${ordinal(-target.inRow)}-to-last` : ordinal(target.inRow)} row`
         : '';
   if (!target.name) return `the ${position}${role || 'element'}${near}`;
   if (!role) return position || near ? `the ${position}"${target.name}"${near}` : `"${target.name}"`;
@@ -159,6 +175,9 @@ export async function findOnce(
     near: target.near ?? null,
     inRow: target.inRow ?? null,
     ignoreId: CURSOR_ELEMENT_ID,
+    // "The editor" is no ARIA role: contenteditable regions, textareas and multi-line textboxes.
+    // "The dropdown" may be a custom trigger with no role: any select-like widget counts.
+    kind: target.role === 'editor' ? 'editor' : target.role === 'combobox' ? 'select' : null,
   };
   const frames = page.frames().filter((frame) => !frame.detached);
   const outcomes: FrameOutcome[] = [];
@@ -364,4 +383,88 @@ export function isContextLost(error: unknown): boolean {
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * Every visible match of `target` in document order, for targets that mean all of them ("all the
+ * checkboxes", "Reply on every post", "the second-to-last row"): the matches of the best strategy,
+ * in the first frame (the page's first) that has any. Polls like `locate`; none visible by the
+ * deadline is an `ElementNotFoundError`. The caller disposes the handles. `keys` tell each match
+ * apart (its row's text and its own) should the page draw it anew before it is acted on.
+ */
+export async function locateAll(
+  page: Page,
+  target: Target,
+  options: Pick<LocateOptions, 'timeoutMs' | 'prefer' | 'signal' | 'limit' | 'pollMs'>,
+): Promise<{ handles: ElementHandle[]; strategy: string; keys: string[] }> {
+  const deadline = Date.now() + options.timeoutMs;
+  const query: PageQuery = {
+    name: target.name,
+    roles: target.role ? [...ROLE_FAMILIES[target.role]] : null,
+    prefer: target.role ? null : (options.prefer ?? null),
+    nth: null,
+    near: target.near ?? null,
+    inRow: target.inRow ?? null,
+    ignoreId: CURSOR_ELEMENT_ID,
+  };
+  let tried: string[] = [];
+  for (;;) {
+    options.signal?.throwIfAborted();
+    for (const frame of page.frames().filter((f) => !f.detached)) {
+      const match = await frame.evaluateHandle(findInPage, query).catch((error: unknown) => {
+        if (isContextLost(error)) return undefined;
+        throw error;
+      });
+      if (!match) continue;
+      // The ranked list puts visible matches first; document order is what "each" walks.
+      const found = await match
+        .evaluateHandle((m) => {
+          const shown = m.elements.slice(0, m.visibleCount);
+          shown.sort((a, b) =>
+            a === b
+              ? 0
+              : (a as unknown as { compareDocumentPosition(o: unknown): number }).compareDocumentPosition(b) &
+                  4
+                ? -1
+                : 1,
+          );
+          // What tells a match apart when the page draws it anew: its row's text and its own.
+          const keys = shown.map((el) => {
+            let row: typeof el | null = el;
+            while (
+              row &&
+              !/^(?:LI|TR|ARTICLE)$/.test(row.tagName) &&
+              !/^(?:row|listitem|article)$/.test(row.getAttribute('role') ?? '')
+            )
+              row = row.parentElement;
+            const text = (node: typeof el | null) => (node?.textContent ?? '').replace(/\s+/g, ' ').trim();
+            return `${el.tagName}|${text(row)}|${text(el)}`;
+          });
+          return { strategy: m.strategy, tried: m.tried, shown, keys };
+        })
+        .finally(() => void match.dispose().catch(() => undefined));
+      try {
+        const meta = await found.evaluate((f) => ({
+          strategy: f.strategy,
+          tried: f.tried,
+          count: f.shown.length,
+          keys: f.keys,
+        }));
+        if (frame === page.mainFrame()) tried = meta.tried;
+        if (meta.strategy === null || meta.count === 0) continue;
+        const list = await found.getProperty('shown');
+        const properties = await list.getProperties();
+        await list.dispose();
+        const handles = [...properties.values()]
+          .map((p) => p.asElement() as ElementHandle | null)
+          .filter((h): h is ElementHandle => h !== null);
+        return { handles, strategy: meta.strategy, keys: meta.keys };
+      } finally {
+        await found.dispose().catch(() => undefined);
+      }
+    }
+    if (Date.now() >= deadline)
+      throw new ElementNotFoundError(target, options.limit ?? `${options.timeoutMs} ms`, tried);
+    await delay(Math.min(options.pollMs ?? 100, Math.max(0, deadline - Date.now())));
+  }
 }

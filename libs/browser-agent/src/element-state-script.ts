@@ -41,7 +41,9 @@ export function readElementState(el: DomElement): ElementSnapshot {
     (tag === 'input' && !/^(?:checkbox|radio|button|submit|reset|image|hidden)$/.test(type));
   const disabled =
     Boolean(el.disabled) ||
-    el.getAttribute('aria-disabled') === 'true' ||
+    // aria-disabled holds for the element and what it contains (jQuery UI marks the menu's <li>,
+    // the role=menuitem <div> inside it is what a person names).
+    Boolean(el.closest('[aria-disabled="true"]')) ||
     Boolean(el.closest('fieldset[disabled]') && /^(?:input|select|textarea|button)$/.test(tag));
   const readonly = Boolean(el.readOnly) || el.getAttribute('aria-readonly') === 'true';
   const nativeCheckable = tag === 'input' && (type === 'checkbox' || type === 'radio');
@@ -100,7 +102,7 @@ export function readElementState(el: DomElement): ElementSnapshot {
     if (node.nodeType === 3) return node.textContent ?? '';
     if (node.nodeType !== 1) return '';
     const element = node as DomElement;
-    if (/^(?:SCRIPT|STYLE|TEMPLATE)$/.test(element.tagName)) return '';
+    if (/^(?:SCRIPT|STYLE|TEMPLATE|NOSCRIPT)$/.test(element.tagName)) return '';
     const assigned =
       element.tagName === 'SLOT' && element.assignedNodes ? element.assignedNodes({ flatten: true }) : [];
     const children =
@@ -225,6 +227,35 @@ export function pageText(): string {
   return text;
 }
 
+/**
+ * The texts of the innermost shown elements that hold `needle` (case-blind), each whitespace
+ * collapsed: where a message stands, to tell "says X" from "says X and more" (at most 40).
+ */
+export function textsHolding(needle: string): string[] {
+  const want = needle
+    .replace(/[\s\u00a0]+/g, ' ')
+    .trim()
+    .toLowerCase();
+  const holds = (el: DomElement): boolean =>
+    (el.textContent ?? '')
+      .replace(/[\s\u00a0]+/g, ' ')
+      .toLowerCase()
+      .includes(want);
+  const found: string[] = [];
+  const visit = (root: { querySelectorAll(selector: string): ArrayLike<DomElement> }): void => {
+    for (const el of Array.from(root.querySelectorAll('*'))) {
+      if (found.length >= 40) return;
+      if (el.shadowRoot) visit(el.shadowRoot);
+      if (/^(?:SCRIPT|STYLE|TEMPLATE|NOSCRIPT|HEAD|TITLE)$/.test(el.tagName) || !holds(el)) continue;
+      if (Array.from(el.children ?? []).some((child) => holds(child))) continue;
+      const shown = (el.innerText ?? '').replace(/[\s\u00a0]+/g, ' ').trim();
+      if (shown) found.push(shown);
+    }
+  };
+  visit(document);
+  return found;
+}
+
 export function scrollPage(how: { direction: 'up' | 'down' | 'top' | 'bottom'; pixels: number | null }): {
   before: number;
   after: number;
@@ -250,6 +281,36 @@ export function submitForm(): string | null {
   if (!form) return null;
   form.requestSubmit?.();
   return form.getAttribute('id') ?? form.getAttribute('name') ?? form.getAttribute('action') ?? 'form';
+}
+
+/**
+ * "There are 2 items", "I should see 2 todos": the shown list items of the page's content, leaving
+ * out navigation, menus, tabs, headers and footers (TodoMVC's filters are list items of its footer).
+ * Null when the page has no such item (the caller counts every list item then).
+ */
+export function contentListItemCount(): number | null {
+  const outside =
+    'nav, header, footer, [role=navigation], [role=menu], [role=menubar], [role=tablist], [role=banner], [role=contentinfo]';
+  const items = Array.from(document.querySelectorAll('li, [role=listitem]')).filter(
+    (el) => !el.closest(outside) && (!el.checkVisibility || el.checkVisibility()),
+  );
+  return items.length > 0 ? items.length : null;
+}
+
+/**
+ * On a page without a form ("submit" in an app that handles its button in script): the one shown
+ * button whose words say it sends (Submit, Send, Save, OK, Done, Apply, Continue, Confirm); null
+ * when there is none or more than one.
+ */
+export function submitButton(): DomElement | null {
+  const words = /^(?:submit|send|save|ok|done|apply|continue|confirm|go)\b/i;
+  const shown = Array.from(
+    document.querySelectorAll('button, input[type=submit], input[type=button], [role=button]'),
+  ).filter((el) => {
+    const text = (el.innerText || el.getAttribute('value') || el.getAttribute('aria-label') || '').trim();
+    return words.test(text) && (!el.checkVisibility || el.checkVisibility()) && !el.disabled;
+  });
+  return shown.length === 1 ? (shown[0] ?? null) : null;
 }
 
 /**

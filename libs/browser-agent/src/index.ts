@@ -50,7 +50,9 @@ export {
   ffmpegArgs,
   type SpawnEncoder,
 } from './ffmpeg-encoder.js';
+export { INSTRUCTION_LIMITS, InstructionLimitError } from './instruction-limits.js';
 export {
+  instructionLimitProblem,
   normalizeUrl,
   parseInstructions,
   type ParseResult,
@@ -68,6 +70,8 @@ export {
   runInterpreter,
   type RunInterpreterOptions,
   type RunResult,
+  type StepResolver,
+  type StepToResolve,
   type Verdict,
 } from './interpreter-agent.js';
 export { captureFailureScreenshot } from './failure-screenshot.js';
@@ -76,7 +80,9 @@ export {
   type ExecutedStep,
   StepExecutor,
   type StepExecutorOptions,
+  type StepResolution,
   type StepResult,
+  type StepResultAction,
   type StepStatus,
   stepBudgetMs,
   type StepView,
@@ -108,6 +114,7 @@ export {
 } from './run-limits.js';
 export { type ActionStep, runAction } from './step-actions.js';
 export { countHolds, runAssertion, textMatches, urlMatches } from './step-assertions.js';
+export { compileUserPattern, type UserPattern, UserPatternError } from './user-pattern.js';
 export { describeFound, sleep, type StepContext, type StepReport } from './step-context.js';
 export {
   type AssertCountStep,

@@ -480,7 +480,6 @@ const NONSENSE = [
   'open the pod bay doors',
   'wait for it',
   'select from the list',
-  'go to the login page',
   'scroll sideways forever',
   '42',
   'verify',
@@ -548,6 +547,14 @@ describe('parseInstructions: splitting a query into steps', () => {
         'Open example.com. Click Go, then press Enter and then wait 1 second; then reload. After that, go back',
       ),
     ).toEqual(['Open example.com', 'Click Go', 'press Enter', 'wait 1 second', 'reload', 'go back']);
+  });
+
+  it('splits ", so" into a step of its own, but keeps a purpose (", so that")', () => {
+    expect(texts('There should not be any suggestions, so "Cobol" should not appear anywhere')).toEqual([
+      'There should not be any suggestions',
+      '"Cobol" should not appear anywhere',
+    ]);
+    expect(texts('Click Save, so that the form is sent')).toEqual(['Click Save, so that the form is sent']);
   });
 
   it('splits "and" before a new verb, and between two assertions', () => {
@@ -628,5 +635,89 @@ describe('normalizeUrl', () => {
     ['sign in', undefined],
   ])('%s → %s', (input, expected) => {
     expect(normalizeUrl(input)).toBe(expected);
+  });
+});
+
+describe('parseInstructions: one sentence, several steps of a kind people write', () => {
+  function bodies(query: string): StepBody[] {
+    const { steps, unknown } = parseInstructions(query);
+    expect(unknown).toEqual([]);
+    return steps.map(({ index: _index, text: _text, ...body }) => body as StepBody);
+  }
+  const newTodo = (value: string): StepBody => ({
+    action: 'type',
+    value,
+    target: { name: 'new todo', role: 'textbox' },
+    submit: true,
+  });
+
+  it.each([
+    ['Add a todo "one"', ['one']],
+    ['add todo "Taxes"', ['Taxes']],
+    ['Create a new todo called alpha', ['alpha']],
+    ['Add "x1" and "x2" as todos', ['x1', 'x2']],
+    ['And I add the todos "Read", "Write" and "Sleep"', ['Read', 'Write', 'Sleep']],
+  ])('%s adds each to-do with Enter', (query, values) => {
+    expect(bodies(query)).toEqual(values.map(newTodo));
+  });
+
+  it('reads "add" after another verb as a clause of its own, with its list', () => {
+    expect(bodies('Open https://todo.example and add "Buy bread" and "Clean kitchen"')).toEqual([
+      { action: 'navigate', url: 'https://todo.example' },
+      newTodo('Buy bread'),
+      newTodo('Clean kitchen'),
+    ]);
+    // A name with "and add" in it stays a name.
+    expect(bodies('Click "Save and add another"')).toHaveLength(1);
+  });
+
+  it('types where the caret is, then Enter, for "write X and do enter"', () => {
+    expect(bodies('Write "Go to gym" and do enter')).toEqual([
+      { action: 'type', value: 'Go to gym', submit: true },
+    ]);
+  });
+
+  it('gives each ordinal of a list its own step, with the kind named once', () => {
+    expect(bodies('tick the second and the fourth checkboxes')).toEqual([
+      { action: 'check', target: { name: '', role: 'checkbox', nth: 2 } },
+      { action: 'check', target: { name: '', role: 'checkbox', nth: 4 } },
+    ]);
+    expect(
+      bodies('click the first, the third and the last links').map((b) => 'target' in b && b.target?.nth),
+    ).toEqual([1, 3, -1]);
+    // Two words joined by "and" before a kind are still one name.
+    expect(bodies('Check the Terms and Conditions checkbox')).toEqual([
+      { action: 'check', target: { name: 'Terms and Conditions', role: 'checkbox' } },
+    ]);
+  });
+
+  it('splits a value-and-field list after a typing verb, and two named boxes after a ticking verb', () => {
+    expect(bodies('Type ada in the username box and lovelace in the password box')).toEqual([
+      { action: 'type', value: 'ada', target: { name: 'username', role: 'textbox' } },
+      { action: 'type', value: 'lovelace', target: { name: 'password', role: 'textbox' } },
+    ]);
+    expect(bodies('tick the newsletter box and the terms box')).toEqual([
+      { action: 'check', target: { name: 'newsletter' } },
+      { action: 'check', target: { name: 'terms' } },
+    ]);
+    expect(bodies('Type "Rock and roll" in the search box')).toHaveLength(1);
+  });
+
+  it('reads terse notes and sorting orders in words', () => {
+    expect(bodies('quantity 4')).toEqual([
+      { action: 'type', value: '4', target: { name: 'quantity', role: 'textbox' } },
+    ]);
+    expect(bodies('Sort the orders by Total from highest to lowest')).toEqual([
+      {
+        action: 'click',
+        target: { name: 'Total', role: 'columnheader' },
+        clickCount: 1,
+        button: 'left',
+        sort: 'descending',
+      },
+    ]);
+    expect(bodies('The editor is empty at first')).toEqual([
+      { action: 'assertState', target: { name: '', role: 'editor' }, state: 'empty' },
+    ]);
   });
 });

@@ -1,7 +1,16 @@
-import { splitMaskedQuery } from './instruction-splitter.js';
+import {
+  INSTRUCTION_LIMITS,
+  InstructionLimitError,
+  ReadBudget,
+  stepTooLong,
+  tooManySteps,
+} from './instruction-limits.js';
+import { clauseTexts, type ClauseReader, Discourse, readSentence } from './clause-grammar.js';
+import { splitMaskedQuery, trimTrailing } from './instruction-splitter.js';
 import { parseKeys } from './key-names.js';
 import {
   containsQuote,
+  lengthOutsideTokens,
   maskQuery,
   type MaskToken,
   quotedValue,
@@ -18,7 +27,12 @@ import type {
   Target,
   TargetRole,
 } from './step-types.js';
+import { phraseVariants } from './phrase-variants.js';
+import { TABLE_PHRASINGS, tableAssertion } from './table-phrases.js';
+import { EARLY_RULES, LATE_RULES, ordinalListSteps, valueSteps } from './sentence-rules.js';
+import { todoSteps } from './todo-phrases.js';
 import { parseTarget } from './target-phrase.js';
+import { meansAndPurpose, WIDGET_RULES } from './widget-rules.js';
 
 export interface UnknownStep {
   /** 1-based position in the query, counted together with the understood steps. */
@@ -35,9 +49,11 @@ export interface ParseResult {
 export const SUPPORTED_PHRASINGS: string[] = [
   'open https://example.com (also: go to / visit / navigate to localhost:3000/login)',
   'go back / go forward / reload the page',
+  'Given I am on localhost:3000/login / When I click Save / Then I should see "Saved" (Gherkin keywords)',
   'click "Sign in" (also: click the Submit button, tap the link Learn more, double-click X, right-click X)',
   'type "jane@example.com" into the email field',
   'fill the "Password" field with "secret"',
+  'Username: ada (also: full name = Li Wei, In City write Oslo: a form line, label then value)',
   'clear the search field',
   'press Enter (also: press Tab 3 times, press Ctrl+A, press Escape in the search field)',
   'select "Blue" from the Color dropdown',
@@ -49,7 +65,7 @@ export const SUPPORTED_PHRASINGS: string[] = [
   'wait 2 seconds',
   'wait for "Saved" to appear / wait for "Loading" to disappear',
   'wait until the URL contains "/dashboard"',
-  'verify the page contains "Welcome" (also: does not contain, I should see "Welcome")',
+  'verify the page contains "Welcome" (also: does not contain, I should see "Welcome", Expect "Welcome", "Welcome" is shown)',
   'the title is "Dashboard" (also: contains, starts with, ends with)',
   'the URL ends with "/dashboard" (also: is, contains, starts with)',
   'the Submit button is disabled (also: visible, hidden, enabled, checked, unchecked, focused, empty)',
@@ -63,6 +79,26 @@ export const SUPPORTED_PHRASINGS: string[] = [
   'mark "Buy milk" as done (also: as not done; toggle all; mark all as complete; "Buy milk" is completed)',
   'turn on "Send me news" (also: turn off, switch on, enable: a switch or checkbox named by its label)',
   'double-click "Buy milk" then change it to "Buy bread" (also: edit "Buy milk" to "Buy bread"; press Enter to save)',
+  'click the Help link / the x / the close button / the bullet list button (also: text with a click handler, an icon-only ×, a toolbar icon named by its tooltip or class)',
+  'type "Nice post" into the comment editor / the search box / the spinner (also: set the slider to 30)',
+  'select "Bobine" from the list (also: choose 5ft 9in from the dropdown; pick "Berlin" from the suggestions: native, custom and autocomplete lists)',
+  'enter 10/11/2011 as the date / enter 8:04 PM as the time / pick 15 March 2024 in the date picker',
+  'select -3 with the spinner / increase the quantity to 4',
+  'open File > Export > PDF (also: each menu level is opened in turn)',
+  'sort by "Orders" / sort the table by Name descending (also: clicks the header until the column reads that way)',
+  'search for "Hello" (also: types into the search box and presses Enter)',
+  'replace "Hello World" with "Hi" / select all the text (Ctrl+A) (also: in the focused field or the editor)',
+  'close the dialog by clicking the x / close the dialog (also: a means after "by" is the step; a purpose after "to" is left out)',
+  'expand Documents in the tree / expand the section below',
+  ...TABLE_PHRASINGS,
+  'enter the username "ada" and the password "x1" into the text fields and press Log in (also: several actions in one sentence joined by commas, "and", "then", "after that" or ";")',
+  'fill in Name with "Ada", Email with "a@b.c" and submit (also: type "a" in the first field, "b" in the second)',
+  'select Apple, Kiwi and Plum (also: check "A" and "B"; one check step per label)',
+  'click the second-to-last row (also: the 2nd text box, the third checkbox, the last link, the first Delete button in the 2nd row, then the second one)',
+  'check all the checkboxes (also: uncheck every item; click Reply on every post by @ada; type the password into both fields: each match in page order)',
+  'enter the value of Color from the table into the field (also: copy the text in the textarea and paste it into the Notes box; remember the order number as ORDER, then type ORDER into the Reference field)',
+  'type "ADA" in lower case into the Name field (also: in upper case, without spaces, reversed, trimmed)',
+  'double-click "Buy milk", change it to "Buy bread", press Enter, then delete it (also: "it" is the item named last)',
 ];
 
 type Rule = (s: string, tokens: readonly MaskToken[]) => StepBody | undefined;
@@ -71,19 +107,75 @@ const Q = TOKEN_PATTERN.replace('[qu]', 'q');
 
 const VERB_START =
   '(?:open|go|visit|navigate|browse|click|double[- ]?click|right[- ]?click|tap|press|hit|type|enter|fill|input|write|clear|select|choose|pick|check|uncheck|tick|untick|hover|scroll|wait|reload|refresh|verify|assert|expect|ensure|confirm|make sure|submit|focus|delete|remove)\\b';
-const CONJUNCTION_BEFORE_VERB_RE = new RegExp(`(?:\\s*,\\s*(?:and\\s+)?|\\s+and\\s+)(?=${VERB_START})`, 'gi');
 const CONJUNCTION_RE = /\s*,\s*(?:and\s+)?|\s+and\s+/g;
 
-export function parseInstructions(query: string): ParseResult {
+/**
+ * The query cut into sentences (masked text) and its tokens, in time linear in its length; each
+ * sentence's clauses count as steps for the limits. Throws `InstructionLimitError` past
+ * `INSTRUCTION_LIMITS` (too many steps, a step too long).
+ */
+function stepPieces(query: string): { sentences: string[]; tokens: MaskToken[] } {
   const { masked, tokens } = maskQuery(query);
+  const sentences: string[] = [];
+  let count = 0;
+  for (const chunk of splitMaskedQuery(masked)) {
+    sentences.push(chunk);
+    for (const piece of clauseTexts(chunk)) {
+      count += 1;
+      if (count > INSTRUCTION_LIMITS.steps) throw tooManySteps();
+      const length = lengthOutsideTokens(piece);
+      if (length > INSTRUCTION_LIMITS.stepLength) throw stepTooLong(count, length);
+    }
+  }
+  return { sentences, tokens };
+}
+
+/** Why the query is over the interpreter's limits, or undefined; cuts it into steps, reads none. */
+export function instructionLimitProblem(query: string): string | undefined {
+  try {
+    stepPieces(query);
+    return undefined;
+  } catch (error) {
+    if (error instanceof InstructionLimitError) return error.message;
+    throw error;
+  }
+}
+
+/** Throws `InstructionLimitError` when the query is over `INSTRUCTION_LIMITS`. */
+export function parseInstructions(query: string): ParseResult {
+  const { sentences, tokens } = stepPieces(query);
+  const budget = new ReadBudget();
   const steps: Step[] = [];
   const unknown: UnknownStep[] = [];
-  for (const chunk of splitMaskedQuery(masked)) {
-    for (const piece of splitBeforeVerbs(chunk)) {
-      for (const item of parseChunk(piece, tokens)) {
+  const reader: ClauseReader = {
+    read: (text) => {
+      const trimmed = trimTrailing(text.trim(), ' .!;,');
+      budget.spend(trimmed);
+      return trimmed ? parseStep(trimmed, tokens) : undefined;
+    },
+    readSteps: (text) => {
+      // "And I add …": filler words can come two in a row (each pass drops one).
+      const trimmed = trimTrailing(text.trim(), ' .!;,')
+        .replace(LEADING_FILLER_RE, '')
+        .replace(LEADING_FILLER_RE, '');
+      budget.spend(trimmed);
+      if (!trimmed) return undefined;
+      return (
+        valueSteps(trimmed, tokens) ??
+        todoSteps(trimmed, tokens) ??
+        ordinalListSteps(trimmed, (piece) => parseStep(piece, tokens))
+      );
+    },
+    readPiece: (text) => parseChunk(text, tokens, budget, new Map()),
+  };
+  const discourse = new Discourse((token) => quotedValue(token, tokens));
+  for (const sentence of sentences) {
+    for (const item of readSentence(sentence, reader, discourse)) {
+      const text = unmask(item.masked, tokens, 'raw').trim();
+      for (const body of item.body ? [item.body, ...(item.extra ?? [])] : [undefined]) {
         const index = steps.length + unknown.length + 1;
-        const text = unmask(item.masked, tokens, 'raw').trim();
-        if (item.body) steps.push({ ...item.body, index, text } as Step);
+        if (index > INSTRUCTION_LIMITS.steps) throw tooManySteps();
+        if (body) steps.push({ ...body, index, text } as Step);
         else unknown.push({ index, text });
       }
     }
@@ -91,50 +183,70 @@ export function parseInstructions(query: string): ParseResult {
   return { steps, unknown };
 }
 
-const FILLER_ONLY_RE =
-  /^(?:first(?:ly)?|next|then|finally|lastly|now|also|and|so|ok(?:ay)?|please|afterwards|after that)$/i;
-
-/** "type 'x' into the email field and click Login": the verb after the "and" starts a new step. */
-function splitBeforeVerbs(chunk: string): string[] {
-  const pieces: string[] = [];
-  let carry = '';
-  for (const piece of chunk.split(CONJUNCTION_BEFORE_VERB_RE)) {
-    if (FILLER_ONLY_RE.test(piece.trim())) {
-      carry = `${carry}${piece}, `;
-      continue;
-    }
-    pieces.push(carry + piece);
-    carry = '';
-  }
-  if (carry) pieces.push(carry);
-  return pieces;
-}
-
 interface ParsedPiece {
   masked: string;
   body?: StepBody;
 }
 
-/** "the title is X and the URL contains Y" reads as one failed step until split at the "and". */
-function parseChunk(chunk: string, tokens: readonly MaskToken[]): ParsedPiece[] {
-  const trimmed = chunk.trim().replace(/[\s.!;,]+$/, '');
+/** At most this many "and"s and commas of one step are tried as the place where it splits in two. */
+const MAX_SPLIT_POINTS = 12;
+
+/**
+ * "the title is X and the URL contains Y" reads as one failed step until split at the "and". Each
+ * tail is read once (`memo`), and only the first split points are tried, so a step with many "and"s
+ * costs a bounded number of readings instead of one per way of splitting it.
+ */
+function parseChunk(
+  chunk: string,
+  tokens: readonly MaskToken[],
+  budget: ReadBudget,
+  memo: Map<string, ParsedPiece[]>,
+): ParsedPiece[] {
+  const trimmed = trimTrailing(chunk.trim(), ' .!;,');
   if (!trimmed) return [];
-  const body = parseStep(trimmed, tokens);
-  if (body) return [{ masked: trimmed, body }];
-  for (const match of trimmed.matchAll(CONJUNCTION_RE)) {
-    const left = trimmed.slice(0, match.index).trim();
-    const leftBody = left ? parseStep(left, tokens) : undefined;
-    if (!leftBody) continue;
-    const rest = parseChunk(trimmed.slice(match.index + match[0].length), tokens);
-    if (rest.length > 0 && rest.every((p) => p.body)) return [{ masked: left, body: leftBody }, ...rest];
+  const known = memo.get(trimmed);
+  if (known) return known;
+  const read = (text: string) => {
+    budget.spend(text);
+    return parseStep(text, tokens);
+  };
+  let result: ParsedPiece[] = [{ masked: trimmed }];
+  const body = read(trimmed);
+  if (body) result = [{ masked: trimmed, body }];
+  else {
+    let tried = 0;
+    for (const match of trimmed.matchAll(CONJUNCTION_RE)) {
+      if (++tried > MAX_SPLIT_POINTS) break;
+      const left = trimmed.slice(0, match.index).trim();
+      const leftBody = left ? read(left) : undefined;
+      if (!leftBody) continue;
+      const rest = parseChunk(trimmed.slice(match.index + match[0].length), tokens, budget, memo);
+      if (rest.length > 0 && rest.every((p) => p.body)) {
+        result = [{ masked: left, body: leftBody }, ...rest];
+        break;
+      }
+    }
   }
-  return [{ masked: trimmed }];
+  memo.set(trimmed, result);
+  return result;
 }
 
 /** Parses one step (masked text) or returns undefined when no phrase rule understands it. */
 export function parseStep(masked: string, tokens: readonly MaskToken[]): StepBody | undefined {
   const canonical = canonicalize(masked);
   if (!canonical) return undefined;
+  const body = readCanonical(canonical, tokens);
+  if (body) return body;
+  // Another way of saying what a rule reads ("Given I am on …", "Username: ada"): read once.
+  for (const variant of phraseVariants(tidy(masked), canonical)) {
+    const rewritten = canonicalize(variant);
+    const read = rewritten ? readCanonical(rewritten, tokens) : undefined;
+    if (read) return read;
+  }
+  return undefined;
+}
+
+function readCanonical(canonical: string, tokens: readonly MaskToken[]): StepBody | undefined {
   // A sentence that starts with a verb is an action ("click the link that says 'More'"); anything
   // else is read as an assertion first ("the Submit button is disabled").
   const rules = ACTION_VERB_RE.test(canonical)
@@ -162,15 +274,33 @@ const LEADING_FILLER_RE = new RegExp(
 );
 const TRAILING_FILLER_RE = /\s+(?:please|now|again|as well|too|thanks|thank you)$/i;
 const ASSERTION_PREFIX_RE =
-  /^(?:verify|assert|check|ensure|confirm|validate|test|make sure|be sure|see|expect)\s+(?:that|whether|if)\s+|^(?:verify|assert|expect|ensure|confirm|validate|make sure|be sure)\s+/i;
+  /^(?:verify|assert|check|ensure|confirm|validate|test|make sure|be sure|see|expect|control)\s+(?:that|whether|if)\s+|^(?:verify|assert|expect|ensure|confirm|validate|make sure|be sure)\s+/i;
 const THIRD_PERSON_RE =
   /^(opens|visits|navigates|goes|clicks|taps|presses|hits|types|enters|fills|inputs|writes|clears|selects|chooses|picks|checks|unchecks|ticks|hovers|scrolls|waits|reloads|refreshes|submits|focuses|sees)\b/i;
 
-function canonicalize(masked: string): string {
-  let s = masked
+// Gherkin: a Given says where the test starts ("Given I am on <url>" opens it, where "Then I am on
+// <url>" asserts it); the keywords themselves are read as filler.
+const GHERKIN_GIVEN_ON_RE =
+  /^given\s+(?:that\s+)?(?:i am|i'm|we are|the user is|user is)\s+(?:on|at)\s+(?=\S)/i;
+const GHERKIN_KEYWORD_RE = /^(?:given|when|then|and|but)\b[,:]?\s+(?=\S)/i;
+// "Check the page shows X", "check it lists X", "Control that X" (a checker's word in several
+// languages): a check of what follows, never a checkbox named "the page shows X".
+const CHECK_CLAUSE_RE =
+  /^(?:check|control)\s+(?:that\s+|if\s+|whether\s+)?(?=(?:the page|the screen|it|there|the title|the url|the address)\s+(?:shows?|says|contains?|lists|displays?|reads|has|have|is|are|ends|starts|includes?)\b)|^control\s+(?:that|if|whether)\s+/i;
+
+/** The step on one line, without its closing punctuation. */
+function tidy(masked: string): string {
+  return masked
     .replace(/\s+/g, ' ')
     .trim()
     .replace(/[.!?;,]+$/, '');
+}
+
+function canonicalize(masked: string): string {
+  let s = tidy(masked)
+    .replace(GHERKIN_GIVEN_ON_RE, 'open ')
+    .replace(GHERKIN_KEYWORD_RE, '')
+    .replace(CHECK_CLAUSE_RE, '');
   for (let previous = ''; previous !== s;) {
     previous = s;
     s = s
@@ -181,34 +311,51 @@ function canonicalize(masked: string): string {
       .trim();
   }
   s = s.replace(THIRD_PERSON_RE, (verb) => singularVerb(verb));
-  return s
-    .replace(/\b(is|are|was|does|do|has|have|should|must|can|could|will|would)n[’']t\b/gi, '$1 not')
-    .replace(/\bcan[’']t\b|\bcannot\b/gi, 'can not')
-    .replace(/\bwon[’']t\b/gi, 'will not')
-    .replace(/\b(?:should|must|will|shall|would) no longer be\b/gi, 'is no longer')
-    .replace(/\b(is|are|should be|must be|remains?|stays?)\s+still\b/gi, '$1')
-    .replace(/\bstill\s+(?=(?:is|are|shows?|contains?|there)\b)/gi, '')
-    .replace(/\b(should|must|will|would)\s+still\s+be\b/gi, '$1 be')
-    .replace(
-      /\b(?:should|must|will|shall|would) not be\b|\bnot to be\b|\bto not be\b|\bis not being\b/gi,
-      'is not',
-    )
-    .replace(
-      /\b(?:should|must|will|shall|would) be\b|\bto be\b|\bare\b|\bis being\b|\bwas\b|\bbecomes\b|\bstays\b|\bremains\b/gi,
-      'is',
-    )
-    .replace(
-      /\b(?:(?:should|must|will|shall|would|do|does) not|not to|to not)\s+(contain|include|show|display|have|equal|match|say|read|start with|begin with|end with|appear|exist)\b/gi,
-      (_m, verb: string) => `does not ${verb.toLowerCase()}`,
-    )
-    .replace(
-      /\b(?:should|must|will|shall|would|to)\s+(contain|include|show|display|have|equal|match|say|read|start with|begin with|end with|appear|disappear|exist)\b/gi,
-      (_m, verb: string) => thirdPerson(verb.toLowerCase()),
-    )
-    .replace(/\b(?:do not|does not|can not|should not|must not|will not) see\b/gi, 'not see')
-    .replace(/\b(?:should|can|will|must|do) see\b/gi, 'see')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return (
+    s
+      // "I should see 2 todos": a count of items, not the text "2 todos"; "first todo is X": the first.
+      .replace(
+        /^(?:(?:i|we|you)\s+)?(?:should\s+)?see\s+(?:only\s+)?(\d{1,4})\s+(?:todos?|to-dos?|tasks?|items?|entries)$/i,
+        'there are $1 items',
+      )
+      .replace(
+        /^(first|second|third|fourth|fifth|last)\s+(?=(?:todo|to-do|item|task|entry|row)\s+(?:is|shows|reads|says|contains)\s)/i,
+        'the $1 ',
+      )
+      // "Control the title of the page contains …": the title (and "control" as "check").
+      .replace(/^control\s+(?:that\s+)?(?=the\s+(?:title|url|address)\b)/i, '')
+      .replace(
+        /\bthe\s+(title|url|address)\s+of\s+the\s+(?:page|tab|site|window|browser|document)\b/gi,
+        'the $1',
+      )
+      .replace(/\b(is|are|was|does|do|has|have|should|must|can|could|will|would)n[’']t\b/gi, '$1 not')
+      .replace(/\bcan[’']t\b|\bcannot\b/gi, 'can not')
+      .replace(/\bwon[’']t\b/gi, 'will not')
+      .replace(/\b(?:should|must|will|shall|would) no longer be\b/gi, 'is no longer')
+      .replace(/\b(is|are|should be|must be|remains?|stays?)\s+still\b/gi, '$1')
+      .replace(/\b(?:still|now)\s+(?=(?:is|are|shows?|contains?|says|reads|has|have|there)\b)/gi, '')
+      .replace(/\b(should|must|will|would)\s+still\s+be\b/gi, '$1 be')
+      .replace(
+        /\b(?:should|must|will|shall|would) not be\b|\bnot to be\b|\bto not be\b|\bis not being\b/gi,
+        'is not',
+      )
+      .replace(
+        /\b(?:should|must|will|shall|would) be\b|\bto be\b|\bare\b|\bis being\b|\bwas\b|\bbecomes\b|\bstays\b|\bremains\b/gi,
+        'is',
+      )
+      .replace(
+        /\b(?:(?:should|must|will|shall|would|do|does) not|not to|to not)\s+(contain|include|show|display|have|equal|match|say|read|start with|begin with|end with|appear|exist)\b/gi,
+        (_m, verb: string) => `does not ${verb.toLowerCase()}`,
+      )
+      .replace(
+        /\b(?:should|must|will|shall|would|to)\s+(contain|include|show|display|have|equal|match|say|read|start with|begin with|end with|appear|disappear|exist)\b/gi,
+        (_m, verb: string) => thirdPerson(verb.toLowerCase()),
+      )
+      .replace(/\b(?:do not|does not|can not|should not|must not|will not) see\b/gi, 'not see')
+      .replace(/\b(?:should|can|will|must|do) see\b/gi, 'see')
+      .replace(/\s+/g, ' ')
+      .trim()
+  );
 }
 
 function singularVerb(verb: string): string {
@@ -794,7 +941,13 @@ const pageTextAssertion: Rule = (s, tokens) => {
     ) {
       return undefined;
     }
-    return { action: 'assertText', expected: text, negate: /not/i.test(page[1]) };
+    const says = /\b(?:says|say|reads)\b/i.test(page[1]);
+    return {
+      action: 'assertText',
+      expected: text,
+      negate: /not/i.test(page[1]),
+      ...(says && { whole: true }),
+    };
   }
   const see =
     /^(not see|see|notice|observe|not notice|find|not find)\s+(?:the\s+)?(?:text\s+|message\s+|words?\s+)?(.+?)(?:\s+(?:on|in)\s+the\s+(?:page|screen))?$/i.exec(
@@ -978,7 +1131,7 @@ const elementTextAssertion: Rule = (s, tokens) => {
 
 const stateAssertion: Rule = (s, tokens) => {
   const exists =
-    /^(.+?)\s+(exists|does not exist|appears|does not appear|shows up|disappears|is gone|is on the page|is not on the page|is (?:not )?(?:in|on) the (?:list|page|screen|table)(?: anymore| any more)?|is no longer (?:there|visible|shown|listed|in the list|on the page)|no longer (?:exists|appears|shows))(?:\s+on\s+the\s+(?:page|screen))?$/i.exec(
+    /^(.+?)\s+(exists|does not exist|appears|does not appear|shows up|disappears|is gone|is on the page|is not on the page|is (?:not )?(?:in|on) the (?:list|page|screen|table)(?: anymore| any more)?|is no longer (?:there|visible|shown|listed|in the list|on the page)|no longer (?:exists|appears|shows))(?:\s+on\s+the\s+(?:page|screen)|\s+anywhere(?:\s+on\s+the\s+(?:page|screen))?)?$/i.exec(
       s,
     );
   if (exists?.[1] && exists[2]) {
@@ -1008,6 +1161,7 @@ const stateAssertion: Rule = (s, tokens) => {
 
 function assertionRules(s: string, tokens: readonly MaskToken[]): StepBody | undefined {
   for (const rule of [
+    tableAssertion,
     titleAssertion,
     urlAssertion,
     pageTextAssertion,
@@ -1023,6 +1177,10 @@ function assertionRules(s: string, tokens: readonly MaskToken[]): StepBody | und
 }
 
 const ACTION_RULES: readonly Rule[] = [
+  // Widgets, means and purpose (widget-rules.ts): narrow rules, read before the general ones.
+  ...WIDGET_RULES,
+  (s, tokens) => meansAndPurpose((text) => parseStep(text, tokens))(s, tokens),
+  ...EARLY_RULES,
   allItems,
   navigation,
   waiting,
@@ -1037,6 +1195,7 @@ const ACTION_RULES: readonly Rule[] = [
   submitting,
   removing,
   clicking,
+  ...LATE_RULES,
 ];
 const ASSERTION_RULE: Rule = (s, tokens) => assertionRules(s, tokens);
 const ACTION_VERB_RE = new RegExp(`^${VERB_START}`, 'i');

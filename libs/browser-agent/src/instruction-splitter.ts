@@ -8,12 +8,19 @@ const LIST_MARKER_RE =
 const INLINE_STEP_MARKER_RE = /\s+(?=step\s+\d{1,3}\s*[:.)-])/gi;
 const SENTENCE_END_RE = /(?<=[.!?;])\s+(?=\S)/;
 const ABBREVIATION_RE = /(?:^|\s)(?:e\.g|i\.e|etc|vs|approx|mr|mrs|ms|dr|no|st)\.$/i;
+// ", so X" starts a step of its own ("There should be no suggestions, so "Cobol" is not offered");
+// ", so that X" is a purpose and stays.
+// "… should then read X": "then" after a modal verb is an adverb, not a new step.
 const THEN_RE =
-  /(?:\s*,\s*|\s+)(?:and\s+)?(?:then|after\s+that|afterwards|and\s+finally)\b\s*,?\s*|^\s*(?:then|after\s+that|afterwards)\b\s*,?\s*/gi;
+  /(?<!\b(?:should|must|will|would|can|could|shall|may|might))(?:\s*,\s*|\s+)(?:and\s+)?(?:then|after\s+that|afterwards|and\s+finally)\b\s*,?\s*|^\s*(?:then|after\s+that|afterwards)\b\s*,?\s*|\s*[,;]\s*so\s+(?!that\b|as\b|far\b|much\b|many\b|long\b)/gi;
+
+// Runs of spaces become one first: patterns that start with \s+ would otherwise rescan a long run
+// from each of its characters (quadratic time on a line of 20,000 spaces).
+const HORIZONTAL_SPACE_RE = /[^\S\r\n]+/g;
 
 export function splitMaskedQuery(masked: string): string[] {
   const chunks: string[] = [];
-  for (const line of masked.split(/\r\n|\r|\n/)) {
+  for (const line of masked.replace(HORIZONTAL_SPACE_RE, ' ').split(/\r\n|\r|\n/)) {
     for (const item of splitInlineList(line)) {
       const body = item.replace(LIST_MARKER_RE, '');
       for (const sentence of splitSentences(body)) {
@@ -56,7 +63,8 @@ function splitSentences(text: string): string[] {
   const out: string[] = [];
   for (const part of parts) {
     const previous = out.at(-1);
-    if (previous !== undefined && ABBREVIATION_RE.test(previous)) {
+    // Only the end can be an abbreviation: testing all of a growing sentence would be quadratic.
+    if (previous !== undefined && ABBREVIATION_RE.test(previous.slice(-10))) {
       out[out.length - 1] = `${previous} ${part}`;
     } else {
       out.push(part);
@@ -67,9 +75,16 @@ function splitSentences(text: string): string[] {
 
 function cleanChunk(chunk: string | undefined): string {
   if (!chunk) return '';
-  return chunk
-    .replace(/\s+/g, ' ')
-    .replace(/^[\s,;:]+/, '')
-    .replace(/[\s.!;:,]+$/, '')
-    .trim();
+  return trimTrailing(chunk.replace(/\s+/g, ' ').replace(/^[\s,;:]+/, ''), ' .!;:,').trim();
+}
+
+/** `text` without the trailing characters in `chars` (whitespace counts as a space); linear time. */
+export function trimTrailing(text: string, chars: string): string {
+  let end = text.length;
+  while (end > 0) {
+    const c = text[end - 1]!;
+    if (!chars.includes(c) && !(chars.includes(' ') && /\s/.test(c))) break;
+    end -= 1;
+  }
+  return text.slice(0, end);
 }

@@ -19,6 +19,8 @@ export interface InstructionTestOptions {
   failureScreenshot?: boolean;
   /** Values to mask in the log, the results and the screenshot (`metadata.secrets`). */
   secretValues?: readonly string[];
+  /** `metadata.secrets` by name, for the steps' `{{secret.NAME}}` placeholders. */
+  secrets?: Readonly<Record<string, string>>;
 }
 
 export interface InstructionTestResult extends RunResult {
@@ -66,6 +68,7 @@ export async function runInstructionTest(options: InstructionTestOptions): Promi
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.failureScreenshot ? { failureScreenshot: true } : {}),
       ...(options.secretValues ? { secretValues: options.secretValues } : {}),
+      ...(options.secrets ? { secrets: options.secrets } : {}),
     }),
   );
   return { ...result, rejected: false };

@@ -1,9 +1,10 @@
 import type { AgentLog } from './agent-log.js';
 import { captureFailureScreenshot } from './failure-screenshot.js';
+import { InstructionLimitError } from './instruction-limits.js';
 import { parseInstructions, SUPPORTED_PHRASINGS, type UnknownStep } from './instruction-parser.js';
 import { resolveLimits, type RunLimits } from './run-limits.js';
-import { secretFieldValues } from './secret-values.js';
-import { StepExecutor, type StepResult } from './step-executor.js';
+import { SecretValues, secretFieldValues } from './secret-values.js';
+import { StepExecutor, type StepResolution, type StepResult } from './step-executor.js';
 import { isAssertion, type Step } from './step-types.js';
 import type { Page } from 'puppeteer-core';
 
@@ -39,10 +40,54 @@ export interface RunInterpreterOptions {
   failureScreenshot?: boolean;
   /** Values to mask in the log, the results and the screenshot (`metadata.secrets`). */
   secretValues?: readonly string[];
+  /**
+   * `metadata.secrets` by name: a step's `{{secret.NAME}}` is typed (or opened, or compared) as
+   * its value, while the step's text, the log and the results keep the placeholder.
+   */
+  secrets?: Readonly<Record<string, string>>;
+  /** Steps the interpreter could not read (`interpretQuery`'s `unknown`): run in order by `resolveStep`. */
+  unknown?: readonly UnknownStep[];
+  /**
+   * The hybrid engine's hook: called for a step the interpreter could not read and for one that
+   * failed because its target matched no element (never for an assertion read as false). Its
+   * result replaces the step's; the run then goes on with the next step on the same page.
+   */
+  resolveStep?: StepResolver;
+  /**
+   * Steps `resolveStep` already knows how to do (a resolution stored by an earlier run): handed to
+   * it at once, without the interpreter's own attempt (which would wait out the action timeout).
+   */
+  resolvesFirst?: (step: { index: number; text: string }) => boolean;
 }
 
+/** A step the interpreter hands over: it could not read it, or could not find its target. */
+export interface StepToResolve {
+  index: number;
+  /** The step as written. */
+  text: string;
+  /** The step as the interpreter read it; absent when it could not read it. */
+  step?: Step;
+  reason: 'not understood' | 'target not found' | 'stored';
+  /** The interpreter's own failed attempt, when it made one. */
+  failed?: StepResult;
+  /** The run's executor: the same budgets, wall clock, cancel, dialogs and log. */
+  executor: StepExecutor;
+}
+
+export type StepResolver = (request: StepToResolve) => Promise<StepResult>;
+
+type PlannedStep = { step: Step; unknown?: undefined } | { step?: undefined; unknown: UnknownStep };
+
 export type InterpretedQuery =
-  { ok: true; steps: Step[] } | { ok: false; summary: string; steps: Step[]; unknown: UnknownStep[] };
+  | { ok: true; steps: Step[] }
+  | {
+      ok: false;
+      summary: string;
+      steps: Step[];
+      unknown: UnknownStep[];
+      /** Set when the query is over `INSTRUCTION_LIMITS`: which limit, and that nothing was read. */
+      limit?: string;
+    };
 
 /**
  * Parses a whole query before anything runs. When any step is not understood, the query is
@@ -50,7 +95,15 @@ export type InterpretedQuery =
  * work is wasted on a test that cannot finish.
  */
 export function interpretQuery(query: string): InterpretedQuery {
-  const { steps, unknown } = parseInstructions(query);
+  let parsed: ReturnType<typeof parseInstructions>;
+  try {
+    parsed = parseInstructions(query);
+  } catch (error) {
+    if (!(error instanceof InstructionLimitError)) throw error;
+    const summary = `The instructions were not read: ${error.message}.`;
+    return { ok: false, steps: [], unknown: [], summary, limit: error.message };
+  }
+  const { steps, unknown } = parsed;
   const phrasings = SUPPORTED_PHRASINGS.map((p) => `  - ${p}`).join('\n');
   if (steps.length === 0 && unknown.length === 0) {
     return {
@@ -76,7 +129,12 @@ export function interpretQuery(query: string): InterpretedQuery {
 
 /** Runs parsed steps in order against `page`; stops at the first failure and skips the rest. */
 export async function runInterpreter(options: RunInterpreterOptions): Promise<RunResult> {
-  const { page, steps, log, initialUrl } = options;
+  const { page, steps, log, initialUrl, resolveStep } = options;
+  const secrets = new SecretValues(options.secrets);
+  const planned: PlannedStep[] = [
+    ...steps.map((step): PlannedStep => ({ step: options.secrets ? secrets.revealStep(step) : step })),
+    ...(options.unknown ?? []).map((unknown): PlannedStep => ({ unknown })),
+  ].sort((a, b) => (a.step ?? a.unknown).index - (b.step ?? b.unknown).index);
   const executor = await StepExecutor.start({
     page,
     log,
@@ -85,51 +143,94 @@ export async function runInterpreter(options: RunInterpreterOptions): Promise<Ru
     highlightMouse: options.highlightMouse,
     typingDelayMs: options.typingDelayMs,
     baseUrl: initialUrl,
-    stepCount: steps.length,
+    stepCount: planned.length,
   });
-  for (const value of [...secretFieldValues(steps), ...(options.secretValues ?? [])]) log.addSecret(value);
+  for (const value of [...secretFieldValues(steps), ...(options.secretValues ?? []), ...secrets.values])
+    log.addSecret(value);
   const results: StepResult[] = [];
+  const skip = (item: PlannedStep) => executor.skip(item.step ?? { ...item.unknown, action: 'unknown' });
   let screenshot: Buffer | undefined;
   try {
-    if (initialUrl && steps[0]?.action !== 'navigate') {
+    if (initialUrl && planned[0]?.step?.action !== 'navigate') {
       const failed = await executor.openStartPage(initialUrl);
       if (failed) {
-        for (const step of steps) results.push(executor.skip(step));
+        for (const item of planned) results.push(skip(item));
         const summary = `The start page ${initialUrl} could not be opened (${failed.error}), so no steps ran.`;
-        return finish(results, steps, log, summary);
+        return finish(results, planned, log, summary);
       }
     }
     let failed = false;
-    for (const step of steps) {
+    for (const item of planned) {
       if (failed) {
-        results.push(executor.skip(step));
+        results.push(skip(item));
         continue;
       }
-      const { result } = await executor.run(step);
+      const result = await runPlanned(item, executor, resolveStep, options.resolvesFirst);
       results.push(result);
       failed = result.status === 'failed';
       if (failed && options.failureScreenshot) {
         screenshot = await captureFailureScreenshot(page, log.secretValues);
       }
     }
-    const outcome = finish(results, steps, log);
+    const outcome = finish(results, planned, log);
     return screenshot ? { ...outcome, screenshot } : outcome;
   } finally {
     await executor.close();
   }
 }
 
+/** One step: the interpreter's own run, handed to `resolve` when it cannot read or resolve it. */
+async function runPlanned(
+  item: PlannedStep,
+  executor: StepExecutor,
+  resolve: StepResolver | undefined,
+  resolvesFirst: RunInterpreterOptions['resolvesFirst'],
+): Promise<StepResult> {
+  const { index, text } = item.step ?? item.unknown;
+  if (resolve && resolvesFirst?.({ index, text })) {
+    return resolve({ index, text, ...(item.step ? { step: item.step } : {}), reason: 'stored', executor });
+  }
+  if (!item.step) {
+    if (resolve) return resolve({ index, text, reason: 'not understood', executor });
+    return notUnderstood(item.unknown);
+  }
+  if (!resolve) return (await executor.run(item.step)).result;
+  const executed = await executor.run(item.step, { resolvedBy: 'interpreted' });
+  if (executed.result.status === 'failed' && executed.unresolved && !executor.stopped) {
+    return resolve({
+      index,
+      text,
+      step: item.step,
+      reason: 'target not found',
+      failed: executed.result,
+      executor,
+    });
+  }
+  return executed.result;
+}
+
+/** Without a resolver a step that was not read fails as the query's rejection would say. */
+function notUnderstood(unknown: UnknownStep): StepResult {
+  const error = `not understood: "${unknown.text}"`;
+  return { ...unknown, action: 'unknown', status: 'failed', durationMs: 0, error };
+}
+
 function finish(
   results: StepResult[],
-  steps: readonly Step[],
+  planned: readonly PlannedStep[],
   log: AgentLog,
   openingError?: string,
 ): RunResult {
-  const assertionSteps = steps.filter(isAssertion);
-  const passedAssertions = results.filter(
-    (r) => r.status === 'passed' && assertionSteps.some((s) => s.index === r.index),
-  ).length;
-  const assertions = { total: assertionSteps.length, passed: passedAssertions };
+  // A step the model resolved counts as an assertion when the interpreter read it as one, or
+  // when it was not read and the model checked it with assertions.
+  const assertionAt = new Set(
+    planned
+      .filter((item) => (item.step ? isAssertion(item.step) : false))
+      .map((item) => (item.step ?? item.unknown).index),
+  );
+  for (const r of results) if (r.action.startsWith('assert')) assertionAt.add(r.index);
+  const passedAssertions = results.filter((r) => r.status === 'passed' && assertionAt.has(r.index)).length;
+  const assertions = { total: assertionAt.size, passed: passedAssertions };
   const failed = results.find((r) => r.status === 'failed');
   let verdict: Verdict;
   let summary: string;
@@ -142,18 +243,36 @@ function finish(
     const skippedNote =
       later === 0 ? '' : ` ${later} later ${later === 1 ? 'step was' : 'steps were'} skipped.`;
     const reason = (failed.error ?? 'unknown error').replace(/[.\s]+$/, '');
-    summary = `Step ${failed.index} of ${steps.length} failed ("${failed.text}"): ${reason}.${skippedNote}`;
-  } else if (steps.length === 0) {
+    summary = `Step ${failed.index} of ${planned.length} failed ("${failed.text}"): ${reason}.${skippedNote}`;
+  } else if (planned.length === 0) {
     verdict = 'failed';
     summary = 'There were no steps to run.';
   } else {
     verdict = 'succeeded';
-    const all = `All ${steps.length} ${steps.length === 1 ? 'step' : 'steps'}`;
+    const all = `All ${planned.length} ${planned.length === 1 ? 'step' : 'steps'}`;
     summary =
       assertions.total === 0
         ? `${all} ran, but no assertions were made, so nothing was verified.`
         : `${all} passed; ${assertions.total} ${assertions.total === 1 ? 'assertion' : 'assertions'} held.`;
   }
+  summary += resolutionNote(results);
   log.verdict(verdict, summary);
   return { verdict, summary: log.redactText(summary), steps: results, assertions };
+}
+
+const RESOLUTION_WORDS: ReadonlyArray<[StepResolution, string]> = [
+  ['interpreted', 'interpreted'],
+  ['model', 'resolved by the model'],
+  ['replayed', 'replayed without the model'],
+  ['healed', 'healed by the model'],
+];
+
+/** The hybrid engine's count of who resolved the steps that ran: " Steps: 3 interpreted, 1 …". */
+function resolutionNote(results: readonly StepResult[]): string {
+  if (!results.some((r) => r.resolvedBy)) return '';
+  const parts = RESOLUTION_WORDS.map(([kind, words]) => {
+    const count = results.filter((r) => r.resolvedBy === kind).length;
+    return count > 0 ? `${count} ${words}` : undefined;
+  }).filter((part) => part !== undefined);
+  return parts.length > 0 ? ` Steps: ${parts.join(', ')}.` : '';
 }

@@ -21,6 +21,11 @@ export interface PageQuery {
   inRow: number | null;
   /** Element id used by the drawn cursor, which must never be a match. */
   ignoreId: string;
+  /**
+   * The kind of widget the target role names when no name can say it ("the editor", "the slider"):
+   * 'editor', 'slider', 'spinbutton', 'searchbox'; null to read it from the name, if at all.
+   */
+  kind?: string | null;
 }
 
 export interface PageMatch {
@@ -156,6 +161,46 @@ export function findInPage(query: PageQuery): PageMatch {
         return el.isContentEditable && el.getAttribute('contenteditable') !== null ? 'textbox' : null;
     }
   };
+
+  // Text that behaves as a control is one to a person: a role-less span or div with a click
+  // handler, a keyboard stop (tabindex) or the pointing-hand cursor (the outermost element showing
+  // it: its children inherit the cursor).
+  const cursors = new Map<DomElement, string>();
+  const cursorOf = (el: DomElement): string => {
+    let cursor = cursors.get(el);
+    if (cursor === undefined) {
+      cursor = (window.getComputedStyle(el) as { cursor?: string }).cursor ?? '';
+      cursors.set(el, cursor);
+    }
+    return cursor;
+  };
+  const behaving = new Map<DomElement, boolean>();
+  const behavesAsControl = (el: DomElement): boolean => {
+    const known = behaving.get(el);
+    if (known !== undefined) return known;
+    let result = false;
+    if (
+      !el.getAttribute('role') &&
+      !/^(?:A|BUTTON|INPUT|SELECT|TEXTAREA|LABEL|OPTION|SUMMARY|BODY|HTML|SVG|PATH|USE|IMG|FORM|UL|OL|TABLE|TBODY|THEAD|TR|MAIN|NAV|SECTION|HEADER|FOOTER)$/i.test(
+        el.tagName,
+      ) &&
+      !el.isContentEditable
+    ) {
+      const tabindex = el.getAttribute('tabindex');
+      if (el.hasAttribute('onclick') || typeof (el as { onclick?: unknown }).onclick === 'function')
+        result = true;
+      else if (tabindex !== null && Number(tabindex) >= 0) result = true;
+      else if (cursorOf(el) === 'pointer') {
+        const parent = parentOf(el);
+        result = !parent || cursorOf(parent) !== 'pointer';
+      }
+    }
+    behaving.set(el, result);
+    return result;
+  };
+  /** The role a person gives the element: its ARIA role, or "button" for text that behaves as one. */
+  const roleFor = (el: DomElement): string | null =>
+    implicitRole(el) ?? (behavesAsControl(el) ? 'button' : null);
 
   const textOf = (node: DomNode): string => {
     if (node.nodeType === TEXT_NODE) return node.textContent ?? '';
@@ -312,6 +357,10 @@ export function findInPage(query: PageQuery): PageMatch {
   ]);
   const roleSet = query.roles ? new Set(query.roles) : null;
   const roleMatches = (el: DomElement): boolean => !roleSet || roleSet.has(implicitRole(el) ?? '');
+  /** "The Help link" may be a span that behaves as one: it counts when nothing with the role does. */
+  const wantsControl = roleSet !== null && (roleSet.has('button') || roleSet.has('link'));
+  const behavingMatches = (el: DomElement): boolean =>
+    wantsControl && implicitRole(el) === null && behavesAsControl(el);
 
   /** Text hits land on the innermost element; the thing a person means is usually its control. */
   const promote = (el: DomElement): DomElement | null => {
@@ -322,6 +371,9 @@ export function findInPage(query: PageQuery): PageMatch {
       const role = implicitRole(node);
       if (roleSet ? roleSet.has(role ?? '') : role !== null && INTERACTIVE.has(role)) return node;
     }
+    if (wantsControl)
+      for (let node: DomElement | null = el; node && node !== body; node = parentOf(node))
+        if (behavingMatches(node)) return node;
     return roleSet ? null : el;
   };
 
@@ -366,14 +418,16 @@ export function findInPage(query: PageQuery): PageMatch {
       return true;
     });
   };
-  const byRoleAndName = (mode: 'exact' | 'contains'): DomElement[] =>
-    outermostAcrossShadows(
-      everything.filter((el) => {
-        const role = implicitRole(el);
-        if (!roleSet || !roleSet.has(role ?? '')) return false;
-        return want === '' ? true : matches(nameOf(el, role), mode);
-      }),
-    );
+  const byRoleAndName = (mode: 'exact' | 'contains'): DomElement[] => {
+    const named = (el: DomElement, role: string | null) =>
+      want === '' ? true : matches(nameOf(el, role), mode);
+    const withRole = everything.filter((el) => {
+      const role = implicitRole(el);
+      return roleSet !== null && roleSet.has(role ?? '') && named(el, role);
+    });
+    if (withRole.length > 0 || !wantsControl) return outermostAcrossShadows(withRole);
+    return everything.filter((el) => behavingMatches(el) && named(el, 'button'));
+  };
 
   const byLabel = (mode: 'exact' | 'contains'): DomElement[] => {
     const controls: Array<DomElement | null> = [];
@@ -448,7 +502,12 @@ export function findInPage(query: PageQuery): PageMatch {
     .split(/\s+/)
     .filter(Boolean);
   const synonyms = new Set<string>();
-  if (wantWords.length === 1) {
+  let xMark = false;
+  // "The x" of a dialog or a chip is its close (or remove) mark, never its Cancel button.
+  if (wantWords.length === 1 && /^(?:x|×|✕|✖)$/.test(wantWords[0] ?? '')) {
+    xMark = true;
+    for (const w of ['x', '×', '✕', '✖', 'close', 'dismiss', 'remove', 'delete']) synonyms.add(w);
+  } else if (wantWords.length === 1) {
     for (const group of SYNONYMS)
       if (group.includes(wantWords[0] ?? '')) for (const w of group) synonyms.add(w);
   }
@@ -458,6 +517,8 @@ export function findInPage(query: PageQuery): PageMatch {
       .filter(Boolean);
   const iconSays = (el: DomElement): boolean => {
     const own = normalize(el.innerText ?? textOf(el));
+    // An x shows a cross, not a word: a "Delete" button is not one.
+    if (xMark && own && !/^(?:x|×|✕|✖)$/.test(own)) return false;
     if (own && synonyms.has(own)) return true;
     const marks = [
       el.getAttribute('aria-label'),
@@ -487,7 +548,9 @@ export function findInPage(query: PageQuery): PageMatch {
   const bySynonym = (): DomElement[] => {
     if (synonyms.size === 0) return [];
     const hits = everything.filter(
-      (el) => (roleSet ? roleMatches(el) : INTERACTIVE.has(implicitRole(el) ?? '')) && iconSays(el),
+      (el) =>
+        (roleSet ? roleMatches(el) || behavingMatches(el) : INTERACTIVE.has(roleFor(el) ?? '')) &&
+        iconSays(el),
     );
     return unique(innermost(hits));
   };
@@ -510,6 +573,166 @@ export function findInPage(query: PageQuery): PageMatch {
       }
     }
     return out;
+  };
+
+  // Widgets named by what they are, not by a label: "the comment editor", "the slider", "the
+  // spinner", "the search box", "the dropdown". A qualifier ("comment") must show in the widget's
+  // marks or its surroundings, unless the page has only one such widget.
+  const KIND_NOUNS: Array<[RegExp, string]> = [
+    [/^(?:(.+?)\s+)?(?:rich[- ]?text\s+|text\s+|wysiwyg\s+|content\s+|html\s+)?editor$/, 'editor'],
+    [/^(?:(.+?)\s+)?(?:range\s+)?slider$/, 'slider'],
+    [/^(?:(.+?)\s+)?(?:spinner|spin\s?button|stepper|number\s+(?:field|input|box))$/, 'spinbutton'],
+    [/^(?:(.+?)\s+)?search(?:\s+(?:box|field|bar|input))?$/, 'searchbox'],
+    [/^(?:(.+?)\s+)?(?:dropdown|drop-down|drop down|select|select box|list|options|choices)$/, 'select'],
+  ];
+  const kindQuery = ((): { kind: string; qualifier: string } | null => {
+    if (query.kind) return { kind: query.kind, qualifier: want };
+    for (const [pattern, kind] of KIND_NOUNS) {
+      const match = pattern.exec(want);
+      if (match) return { kind, qualifier: match[1] ?? '' };
+    }
+    return null;
+  })();
+  const marksOf = (el: DomElement): string => {
+    const own = [
+      nameOf(el, implicitRole(el)),
+      el.getAttribute('placeholder'),
+      el.getAttribute('data-placeholder'),
+      el.getAttribute('aria-label'),
+      el.getAttribute('title'),
+      el.getAttribute('name'),
+      el.id,
+      el.getAttribute('class'),
+    ];
+    for (let node = parentOf(el), up = 0; node && node !== body && up < 5; node = parentOf(node), up++)
+      own.push(
+        node.id,
+        node.getAttribute('class'),
+        node.getAttribute('aria-label'),
+        node.getAttribute('role'),
+      );
+    return normalize(own.filter(Boolean).join(' ').replace(/[_-]+/g, ' '));
+  };
+  const ofKind = (el: DomElement, kind: string): boolean => {
+    const role = implicitRole(el) ?? '';
+    switch (kind) {
+      case 'editor': {
+        if (el.tagName === 'TEXTAREA') return true;
+        if (role === 'textbox' && el.getAttribute('aria-multiline') === 'true') return true;
+        const parent = parentOf(el);
+        return Boolean(el.isContentEditable) && !(parent?.isContentEditable ?? false);
+      }
+      case 'slider':
+        return role === 'slider';
+      case 'spinbutton':
+        return role === 'spinbutton';
+      case 'searchbox':
+        return (
+          role === 'searchbox' ||
+          (/^(?:textbox|combobox)$/.test(role) &&
+            el.tagName !== 'TEXTAREA' &&
+            /search|query|filter/.test(marksOf(el)))
+        );
+      case 'select':
+        return (
+          /^(?:combobox|listbox)$/.test(role) ||
+          el.getAttribute('aria-haspopup') === 'listbox' ||
+          (behavesAsControl(el) &&
+            /select|dropdown|drop-down|picker|combo/.test(
+              `${el.getAttribute('class') ?? ''} ${el.id} ${parentOf(el)?.getAttribute('class') ?? ''}`.toLowerCase(),
+            ))
+        );
+      default:
+        return false;
+    }
+  };
+  const byKind = (): DomElement[] => {
+    if (!kindQuery) return [];
+    const candidates = outermostAcrossShadows(everything.filter((el) => ofKind(el, kindQuery.kind)));
+    const words = kindQuery.qualifier
+      .split(/\s+/)
+      .filter((w) => w.length > 1 && !/^(?:the|a|an|main|this|that)$/.test(w));
+    if (words.length === 0) return candidates;
+    const qualified = candidates.filter((el) => {
+      const marks = marksOf(el);
+      return words.every((w) => marks.includes(w));
+    });
+    if (qualified.length > 0) return qualified;
+    const shown = candidates.filter(isVisible);
+    return shown.length === 1 ? shown : [];
+  };
+
+  // A toolbar button named by what its icon shows or its tooltip says ("the bullet list button",
+  // "Bold"): every word of the name is among the words of its class, value, title, tooltip or icon.
+  const ICON_WORDS: Record<string, string[]> = {
+    bullet: ['bullet', 'bullets', 'bulleted', 'unordered', 'ul', 'disc'],
+    numbered: ['numbered', 'number', 'ordered', 'ol', 'numbers'],
+    bold: ['bold', 'strong'],
+    italic: ['italic', 'italics', 'em', 'emphasis'],
+    underline: ['underline', 'underlined'],
+    strikethrough: ['strikethrough', 'strike'],
+    link: ['link', 'hyperlink', 'anchor'],
+    list: ['list', 'lists', 'ul', 'ol'],
+    image: ['image', 'picture', 'photo', 'img'],
+    quote: ['quote', 'blockquote'],
+    code: ['code', 'codeblock'],
+    undo: ['undo'],
+    redo: ['redo'],
+  };
+  const byIconWords = (): DomElement[] => {
+    const words = want
+      .replace(/\b(?:icon|button|btn|the|a|an|tool|toolbar)\b/g, ' ')
+      .split(/\s+/)
+      .filter((w) => w.length > 1);
+    if (words.length === 0) return [];
+    const hits = everything.filter((el) => {
+      if (!(roleSet ? roleMatches(el) || behavingMatches(el) : INTERACTIVE.has(roleFor(el) ?? '')))
+        return false;
+      const marks: Array<string | null | undefined> = [
+        el.getAttribute('class'),
+        el.getAttribute('value'),
+        el.getAttribute('title'),
+        el.getAttribute('aria-label'),
+        el.getAttribute('data-tooltip'),
+        el.getAttribute('data-tip'),
+        el.getAttribute('data-title'),
+        el.getAttribute('data-original-title'),
+        el.getAttribute('data-bs-original-title'),
+        el.getAttribute('data-command'),
+        el.getAttribute('data-action'),
+        el.getAttribute('name'),
+        el.id,
+      ];
+      const parent = parentOf(el);
+      if (parent) marks.push(parent.getAttribute('title'), parent.getAttribute('data-tooltip'));
+      for (const id of (el.getAttribute('aria-describedby') ?? '').split(/\s+/).filter(Boolean)) {
+        const tip = byId(el, id);
+        if (tip) marks.push(textOf(tip));
+      }
+      for (const icon of Array.from(
+        el.querySelectorAll('svg, i, img, use, title, [class*=icon], [data-icon]'),
+      ))
+        marks.push(
+          icon.getAttribute('class'),
+          icon.getAttribute('data-icon'),
+          icon.getAttribute('href'),
+          icon.getAttribute('xlink:href'),
+          icon.getAttribute('alt'),
+          icon.tagName === 'title' || icon.tagName === 'TITLE' ? icon.textContent : null,
+        );
+      const said = new Set(
+        marks
+          .filter((mark): mark is string => Boolean(mark))
+          .flatMap((mark) =>
+            mark
+              .replace(/([a-z])([A-Z])/g, '$1 $2')
+              .toLowerCase()
+              .split(/[^a-z0-9]+/),
+          ),
+      );
+      return words.every((word) => (ICON_WORDS[word] ?? [word]).some((form) => said.has(form)));
+    });
+    return unique(innermost(hits));
   };
 
   // Role + accessible name needs a role: without one, the label/placeholder/text strategies below
@@ -575,11 +798,14 @@ export function findInPage(query: PageQuery): PageMatch {
   };
   const strategies: Array<[string, () => DomElement[]]> =
     want === ''
-      ? [['role', byRoleOnly]]
+      ? query.kind
+        ? [['kind', byKind]]
+        : [['role', byRoleOnly]]
       : [
           ...(query.near !== null ? ([['column', byColumn]] as Array<[string, () => DomElement[]]>) : []),
           ...byRole,
           ['label', () => byLabel('exact')],
+          ...(kindQuery ? ([['kind', byKind]] as Array<[string, () => DomElement[]]>) : []),
           ['placeholder', () => byAttribute('placeholder', '[placeholder]', 'exact')],
           ['aria-label', () => byAttribute('aria-label', '[aria-label]', 'exact')],
           ['title', () => byAttribute('title', '[title]', 'exact')],
@@ -596,6 +822,7 @@ export function findInPage(query: PageQuery): PageMatch {
           ],
           ['text (partial)', () => byText('contains')],
           ['icon or synonym', bySynonym],
+          ['icon words', byIconWords],
           ['id/name/test id', byIdentifier],
           ['css', byCss],
         ];
@@ -714,7 +941,7 @@ export function findInPage(query: PageQuery): PageMatch {
     const visibility = new Map(found.map((el) => [el, isVisible(el)] as const));
     // Visible beats hidden, the kind of element the action needs beats others, and a control beats
     // plain text ("click Sign in" means the button, not the heading above it); then document order.
-    const interactive = (el: DomElement) => INTERACTIVE.has(implicitRole(el) ?? '');
+    const interactive = (el: DomElement) => INTERACTIVE.has(roleFor(el) ?? '');
     // Without a role, a button beats a link of the same name: on a sign-in page "Click 'Sign in'"
     // means the form's button, not the header's link to the page already open.
     const buttonFirst = (el: DomElement) => (roleSet === null && implicitRole(el) === 'button' ? 0.5 : 0);
@@ -765,7 +992,7 @@ export function findInPage(query: PageQuery): PageMatch {
     const words = new Set(want.split(/[\s_-]+/).filter((w) => w.length > 1));
     const scored: Array<{ text: string; score: number }> = [];
     for (const el of everything) {
-      const role = implicitRole(el);
+      const role = roleFor(el);
       if (!role || !INTERACTIVE.has(role) || !isVisible(el)) continue;
       const shown = nameOf(el, role)
         .replace(/[\s\u00a0]+/g, ' ')
@@ -777,6 +1004,10 @@ export function findInPage(query: PageQuery): PageMatch {
       if (name && want && (name.includes(want) || want.includes(name))) score += 3;
       for (const word of name.split(/\s+/)) if (words.has(word)) score += 2;
       if (query.near !== null && nearRows.some((row) => holds(row, el))) score += 4;
+      if (kindQuery && ofKind(el, kindQuery.kind)) score += 3;
+      if (name && synonyms.has(name)) score += 2;
+      // Nothing alike: the page's controls still tell the person what is there.
+      if (score === 0 && (kindQuery || xMark)) score = 0.1;
       if (score === 0) continue;
       const row = rowOf(el);
       const rowText = row

@@ -27,10 +27,14 @@ const URL_ONLY_RE = new RegExp(`^${OPEN}u(\\d+)${CLOSE}$`);
 
 // Straight single quotes double as apostrophes ("don't", "user's"), so they only open after a
 // space or an opening bracket and only close before a space or punctuation.
+// A quote's text never holds its own opening mark: an unclosed mark then reads only up to the next
+// one, so a line of thousands of unclosed marks takes linear time, not a scan to the end per mark.
 const QUOTE_RE =
-  /"([^"\n]*)"|“([^”\n]*)”|„([^“”\n]*)[“”]|‘([^’\n]*)’|«([^»\n]*)»|`([^`\n]*)`|(?<=^|[\s([{:,=])'((?:[^'\n]|(?<=\w)'(?=\w))*?)'(?=$|[\s.,;:!?)\]}])/g;
+  /"([^"\n]*)"|“([^“”\n]*)”|„([^„“”\n]*)[“”]|‘([^‘’\n]*)’|«([^«»\n]*)»|`([^`\n]*)`|(?<=^|[\s([{:,=])'((?:[^'\n]|(?<=\w)'(?=\w))*?)'(?=$|[\s.,;:!?)\]}])/g;
 
-const SCHEME_URL_RE = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>“”‘’`\uE000]+/gi;
+// A scheme starts where a run of scheme characters starts (not at every \b inside "a.a.a…", each of
+// which would rescan the rest of the run).
+const SCHEME_URL_RE = /(?<![\w+.-])[a-z][a-z0-9+.-]*:\/\/[^\s"'<>“”‘’`\uE000]+/gi;
 const BARE_HOST_RE =
   /(?<![\w@./\\-])(?:localhost|\d{1,3}(?:\.\d{1,3}){3}|(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,24})(?::\d{1,5})?(?:[/?#][^\s"'<>“”‘’`\uE000]*)?(?![\w@-])/gi;
 const PATH_RE = /(?<=^|\s)\/[\w\-./?=&%#~+:@]*/g;
@@ -78,6 +82,11 @@ export function quotedValue(text: string, tokens: readonly MaskToken[]): string 
 export function urlValue(text: string, tokens: readonly MaskToken[]): string | undefined {
   const match = URL_ONLY_RE.exec(text.trim());
   return match ? tokens[Number(match[1])]?.value : undefined;
+}
+
+/** How long `text` is without its quotes and URLs (a typed paragraph or a long URL is one word). */
+export function lengthOutsideTokens(text: string): number {
+  return text.replace(TOKEN_RE, '').trim().length;
 }
 
 export function containsQuote(text: string): boolean {

@@ -7,10 +7,12 @@ import {
   pageText,
   readElementState,
   scrollPage,
+  submitButton,
   submitForm,
   type ElementSnapshot,
 } from './element-state-script.js';
 import { describeKeys } from './key-names.js';
+import { awaitCustomElementUpgrades } from './custom-element-upgrades.js';
 import { BLOCKED_HEADER } from './egress-proxy.js';
 import { NavigationWatcher } from './navigation-watcher.js';
 import { networkGuardOf } from './network-guard.js';
@@ -30,6 +32,7 @@ import type {
   CheckStep,
   ClickStep,
   PressStep,
+  ReadValueStep,
   SelectStep,
   Step,
   TypeStep,
@@ -37,11 +40,21 @@ import type {
   WaitForTextStep,
 } from './step-types.js';
 import { typeVisibly } from './visible-typing.js';
+import { nativeInputValue } from './date-values.js';
+import {
+  openMenuPath,
+  pickShownOption,
+  sortColumn,
+  stepRangeTo,
+  waitForShownOption,
+} from './widget-actions.js';
+import { monthFirstLocale, selectTextIn } from './widget-script.js';
 
 // Only used inside functions evaluated in the page.
 declare const document: DomDocument;
 
-export type ActionStep = Exclude<Step, AssertionStep>;
+/** Steps `runAction` runs; reading a value (`readValue`) runs in page-values.ts. */
+export type ActionStep = Exclude<Step, AssertionStep | ReadValueStep>;
 
 /** How long after an action a navigation it started is still attributed to it. */
 const NAVIGATION_GRACE_MS = 150;
@@ -60,6 +73,7 @@ export async function runAction(ctx: StepContext, step: ActionStep): Promise<str
       await withNavigationTimeout(ctx, 'reloading the page', () =>
         ctx.page.reload({ waitUntil: 'load', timeout: ctx.limits.navigationTimeoutMs }),
       );
+      await settleComponents(ctx);
       return `reloaded ${ctx.page.url()}`;
     case 'click':
       return click(ctx, step);
@@ -132,7 +146,7 @@ export async function runAction(ctx: StepContext, step: ActionStep): Promise<str
       }
       if (form === null) {
         watcher.dispose();
-        throw new StepFailedError('there is no form on the page to submit');
+        return submitWithButton(ctx);
       }
       await watcher.settle(NAVIGATION_GRACE_MS, ctx.limits.navigationTimeoutMs);
       return `submitted ${form}`;
@@ -159,6 +173,11 @@ export async function runAction(ctx: StepContext, step: ActionStep): Promise<str
       return `the page finished loading (${ctx.page.url()})`;
     }
   }
+}
+
+/** Lets lazily loaded web components (Shoelace, Lit…) finish defining before the next action. */
+function settleComponents(ctx: StepContext): Promise<void> {
+  return awaitCustomElementUpgrades(ctx.page, ctx.deadline - Date.now(), ctx.signal);
 }
 
 function timing(ctx: StepContext): { deadline: number; actionTimeoutMs: number } {
@@ -212,6 +231,7 @@ async function navigate(ctx: StepContext, raw: string): Promise<string> {
   const refused = response?.headers()[BLOCKED_HEADER];
   if (refused)
     throw new StepFailedError(`could not open ${url}: ${guard?.blockFor(url, started)?.message ?? refused}`);
+  await settleComponents(ctx);
   const status = response?.status();
   return status !== undefined && status >= 400 ? `opened ${url} (HTTP ${status})` : `opened ${url}`;
 }
@@ -226,15 +246,43 @@ async function history(ctx: StepContext, direction: 'goBack' | 'goForward'): Pro
   if (ctx.page.url() === before) {
     throw new StepFailedError(`there is no page to go ${word} to (still on ${before})`);
   }
+  await settleComponents(ctx);
   return `went ${word} to ${ctx.page.url()}`;
 }
 
-/** `known`: the element's state just read by the caller (saves reading it again when it is usable). */
+/** "Submit" on a page without a form: click its one submit-like button, as a person would. */
+async function submitWithButton(ctx: StepContext): Promise<string> {
+  const handle = (await ctx.page.evaluateHandle(submitButton)).asElement();
+  if (!handle)
+    throw new StepFailedError('there is no form on the page to submit, nor one button that sends it');
+  try {
+    const name = await handle.evaluate((el: DomElement) =>
+      (el.innerText || el.getAttribute('value') || el.getAttribute('aria-label') || '').trim(),
+    );
+    const navigated = await followingNavigation(ctx, () =>
+      ctx.pointer.clickOn(handle, `the button "${name}"`, timing(ctx)),
+    );
+    return navigated
+      ? `clicked the button "${name}", which opened ${navigated}`
+      : `clicked the button "${name}"`;
+  } finally {
+    await disposeQuietly(handle);
+  }
+}
+
+/**
+ * `known`: the element's state just read by the caller (saves reading it again when it is usable).
+ * `relocate`: finds the step's element again. Apps that render with React, Preact or Vue often
+ * replace a control instead of updating it (Grid.js's "Next" while its data loads): an element
+ * found before that stays disabled for ever, detached from the page, while the one shown is
+ * usable. A detached element is found again, in place in `found` (its old handle disposed).
+ */
 async function waitUntilEnabled(
   ctx: StepContext,
   found: FoundElement,
   what = 'disabled',
   known?: ElementSnapshot,
+  relocate?: () => Promise<FoundElement>,
 ): Promise<void> {
   for (let first = true; ; first = false) {
     const state = first && known ? known : await found.handle.evaluate(readElementState);
@@ -248,6 +296,11 @@ async function waitUntilEnabled(
       );
     }
     await sleep(100, ctx.signal);
+    if (relocate && !(await found.handle.evaluate((el: DomElement) => el.isConnected))) {
+      const fresh = await relocate();
+      await disposeQuietly(found.handle);
+      Object.assign(found, fresh);
+    }
   }
 }
 
@@ -264,9 +317,12 @@ async function followingNavigation(ctx: StepContext, act: () => Promise<void>): 
 }
 
 async function click(ctx: StepContext, step: ClickStep): Promise<string> {
+  await settleComponents(ctx);
+  if (step.menuPath) await openMenuPath(ctx, step.menuPath, step.target.name);
   const found = await findElement(ctx, step.target);
   try {
-    await waitUntilEnabled(ctx, found);
+    await waitUntilEnabled(ctx, found, 'disabled', undefined, () => findElement(ctx, step.target));
+    if (step.sort) return await sortColumn(ctx, found, step.sort);
     const navigated = await followingNavigation(ctx, () =>
       ctx.pointer.clickOn(found.handle, found.describe, timing(ctx), {
         button: step.button,
@@ -322,6 +378,7 @@ async function someFrameHasFocusedField(page: Page): Promise<boolean> {
 }
 
 async function type(ctx: StepContext, step: TypeStep): Promise<string> {
+  if (step.find !== undefined) return replaceText(ctx, step, step.find);
   if (!step.target) {
     if (step.replace) {
       const field = (await ctx.page.evaluateHandle(focusedField)).asElement() as ElementHandle | null;
@@ -349,6 +406,8 @@ async function type(ctx: StepContext, step: TypeStep): Promise<string> {
     const state = await found.handle.evaluate(readElementState);
     if (state.isSelect) return await selectNative(ctx, found, step.value, state);
     if (!state.editable) {
+      const stepped = await stepRangeTo(ctx, found, step.value);
+      if (stepped) return stepped;
       const edited = /^(?:button|a|input|select|option)$/.test(state.tag)
         ? undefined
         : await editInPlace(ctx, found, step.value);
@@ -357,16 +416,93 @@ async function type(ctx: StepContext, step: TypeStep): Promise<string> {
     }
     await focusField(ctx, found, state);
     if (SET_DIRECTLY.test(state.type)) {
-      await setValueDirectly(found.handle, step.value);
+      return await setNativeValue(ctx, found, state.type, step.value);
     } else {
       await clearField(ctx, found.handle);
       await typeVisibly(ctx.page, step.value, ctx.typingDelayMs);
     }
-    return state.isPassword
+    const typed = state.isPassword
       ? `typed ${step.value.length} characters into ${found.describe}`
       : `typed "${step.value}" into ${found.describe}`;
+    if (!step.submit) return typed;
+    const navigated = await followingNavigation(ctx, () => ctx.page.keyboard.press('Enter'));
+    return navigated ? `${typed} and pressed Enter, which opened ${navigated}` : `${typed} and pressed Enter`;
   } finally {
     await disposeQuietly(found.handle);
+  }
+}
+
+/**
+ * Date, time, colour and range inputs take their value in the browser's own form (2011-10-11,
+ * 20:04): what the person wrote is read as a date or time first, and the step fails when the field
+ * did not take it rather than leaving it empty or snapped to another value.
+ */
+async function setNativeValue(
+  ctx: StepContext,
+  found: FoundElement,
+  type: string,
+  wanted: string,
+): Promise<string> {
+  const monthFirst = await ctx.page.evaluate(monthFirstLocale);
+  const value = nativeInputValue(type, wanted, monthFirst);
+  if (value === undefined)
+    throw new StepFailedError(
+      `${found.describe} is a ${type} field, and "${wanted}" is not a ${type === 'time' ? 'time' : 'date'} it can take`,
+    );
+  await setValueDirectly(found.handle, value);
+  const after = (await found.handle.evaluate(readElementState)).value;
+  const same = type === 'range' || type === 'number' ? Number(after) === Number(value) : after === value;
+  if (!same)
+    throw new StepFailedError(
+      `${found.describe} did not take "${wanted}" (it holds ${after === '' ? 'nothing' : `"${after}"`})`,
+    );
+  return value === wanted
+    ? `set ${found.describe} to "${value}"`
+    : `set ${found.describe} to "${wanted}" (${value})`;
+}
+
+/**
+ * "Replace 'Hello World' with 'Hi'": in the field named, the one with the caret, or the page's only
+ * editor: the text is selected, as a person drags over it, and typed over.
+ */
+async function replaceText(ctx: StepContext, step: TypeStep, find: string): Promise<string> {
+  let found: FoundElement | undefined;
+  let handle: ElementHandle | null = null;
+  if (step.target) found = await findElement(ctx, step.target, { prefer: 'editable' });
+  else {
+    // The field with the caret when it holds the text; else the page's editor.
+    handle = (await ctx.page.evaluateHandle(focusedField)).asElement() as ElementHandle | null;
+    const holds = handle
+      ? await handle.evaluate((el: DomElement, text: string) => {
+          const value = el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' ? el.value : el.textContent;
+          return (value ?? '').toLowerCase().includes(text.toLowerCase());
+        }, find)
+      : false;
+    if (!holds) {
+      await disposeQuietly(handle ?? undefined);
+      handle = null;
+      found = await findElement(ctx, { name: '', role: 'editor' });
+    }
+  }
+  const field = (found?.handle ?? handle) as ElementHandle;
+  const describe = found?.describe ?? 'the focused field';
+  // An exported script edits this field.
+  if (!found) ctx.report.element = await describeFound(field);
+  try {
+    const before = (await field.evaluate(readElementState)).value;
+    if (!(await field.evaluate(selectTextIn, find)))
+      throw new StepFailedError(
+        `${describe} does not contain "${find}" (its text: "${before.slice(0, 80)}")`,
+      );
+    await typeVisibly(ctx.page, step.value, ctx.typingDelayMs);
+    const after = (await field.evaluate(readElementState)).value;
+    if (!after.includes(step.value))
+      throw new StepFailedError(
+        `${describe} did not take "${step.value}" (its text: "${after.slice(0, 80)}")`,
+      );
+    return `replaced "${find}" with "${step.value}" in ${describe}`;
+  } finally {
+    await disposeQuietly(field);
   }
 }
 
@@ -421,33 +557,48 @@ async function press(ctx: StepContext, step: PressStep): Promise<string> {
   }
 }
 
+/** "Pick Berlin from the suggestions": the list a combobox opened, whatever opened it. */
+const SUGGESTIONS_RE =
+  /^(?:suggestions?|autocomplete(?: (?:list|suggestions|results))?|(?:search )?results|completions|matches|list of suggestions)$/i;
+
 async function select(ctx: StepContext, step: SelectStep): Promise<string> {
+  if (!step.target.role && SUGGESTIONS_RE.test(step.target.name)) {
+    const picked = await pickShownOption(ctx, null, step.option, 'the page');
+    return `picked "${picked}" from the suggestions`;
+  }
   const found = await findElement(ctx, step.target, { prefer: 'selectable' });
   try {
     const state = await found.handle.evaluate(readElementState);
     if (state.isSelect) return await selectNative(ctx, found, step.option, state);
-    // A custom dropdown: open it, then click the option by name.
-    await waitUntilEnabled(ctx, found, 'disabled', state);
+    // A custom dropdown: open it, then click the option by name in the list it opened; a combobox
+    // that lists nothing until typed into gets the option's text typed first.
+    await waitUntilEnabled(ctx, found, 'disabled', state, () =>
+      findElement(ctx, step.target, { prefer: 'selectable' }),
+    );
     await ctx.pointer.clickOn(found.handle, found.describe, timing(ctx));
-    const option = await locateOption(ctx, step.option);
-    try {
-      await ctx.pointer.clickOn(option.handle, `the option "${step.option}"`, timing(ctx));
-    } finally {
-      await disposeQuietly(option.handle);
+    const opened = await waitForShownOption(ctx, found.handle, step.option, 1500);
+    await disposeQuietly(opened.option ?? undefined);
+    if (!opened.option && state.editable) {
+      await clearField(ctx, found.handle);
+      await typeVisibly(ctx.page, step.option, ctx.typingDelayMs);
+    } else if (!opened.option) {
+      // Some lists are not list-like at all: any visible element with the option's text.
+      const loose = await findOnce(ctx.page, { name: step.option });
+      if (loose.match?.visible) {
+        try {
+          await ctx.pointer.clickOn(loose.match.handle, `the option "${step.option}"`, timing(ctx));
+        } finally {
+          await disposeQuietly(loose.match.handle);
+        }
+        return `selected "${step.option}" in ${found.describe}`;
+      }
+      await disposeQuietly(loose.match?.handle);
     }
-    return `selected "${step.option}" in ${found.describe}`;
+    const picked = await pickShownOption(ctx, found.handle, step.option, found.describe);
+    return `selected "${picked}" in ${found.describe}`;
   } finally {
     await disposeQuietly(found.handle);
   }
-}
-
-async function locateOption(ctx: StepContext, name: string) {
-  const remaining = Math.max(0, ctx.deadline - Date.now());
-  const limit = `the action timeout of ${ctx.limits.actionTimeoutMs} ms`;
-  const asOption = await findOnce(ctx.page, { name, role: 'option' });
-  if (asOption.match?.visible) return asOption.match;
-  await disposeQuietly(asOption.match?.handle);
-  return locate(ctx.page, { name }, { timeoutMs: remaining, limit, signal: ctx.signal });
 }
 
 async function selectNative(

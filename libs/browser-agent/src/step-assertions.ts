@@ -1,5 +1,11 @@
 import { describeTarget, findOnce, type FindOutcome } from './element-locator.js';
-import { checkboxInRow, type ElementSnapshot, readElementState } from './element-state-script.js';
+import {
+  checkboxInRow,
+  contentListItemCount,
+  type ElementSnapshot,
+  readElementState,
+  textsHolding,
+} from './element-state-script.js';
 import { normalizeUrl } from './instruction-parser.js';
 import { StepFailedError } from './run-limits.js';
 import { safePageText } from './step-actions.js';
@@ -11,6 +17,10 @@ import {
   sleep,
   type StepContext,
 } from './step-context.js';
+import { compileUserPattern, UserPatternError } from './user-pattern.js';
+import { needsSettling, SettleTracker } from './page-settle.js';
+import { checkTable, countTableRows } from './table-assertions.js';
+import { countHolds, differsOnlyInCase, quote, saysWhole, textMatches } from './text-match.js';
 import type {
   AssertCountStep,
   AssertElementTextStep,
@@ -24,11 +34,17 @@ import type {
   Target,
 } from './step-types.js';
 
-interface Check {
+export interface Check {
   ok: boolean;
   /** What held, or what was expected and what was found. */
   message: string;
+  /** The answer read (a count, a row's text): a pass must read the same answer twice. Default: the message. */
+  key?: string;
+  /** The pass rests on nothing being there (0 rows, no such text): data may still be on its way. */
+  vacuous?: boolean;
 }
+
+export { countHolds, textMatches } from './text-match.js';
 
 const RETRY_INTERVAL_MS = 150;
 
@@ -40,10 +56,19 @@ export async function runAssertion(ctx: StepContext, step: AssertionStep): Promi
   const timeoutMs =
     step.timeoutMs ?? (step.patient ? ctx.limits.actionTimeoutMs : ctx.limits.assertionTimeoutMs);
   const deadline = Date.now() + timeoutMs;
+  refuseUnrunnablePattern(step);
+  // A list, table or "not" assertion passes only on a page that has settled: the same answer twice,
+  // nothing changing between, after a filter's debounce had time to run.
+  const settle = needsSettling(step) ? new SettleTracker(ctx.page) : undefined;
   for (;;) {
     const check = await checkOnce(ctx, step);
-    if (check.ok) return check.message;
-    if (Date.now() >= deadline) {
+    if (check.ok && !settle) return check.message;
+    if (check.ok && settle && (await settle.settled(check.key ?? check.message, check.vacuous === true)))
+      return check.message;
+    if (!check.ok) settle?.reset();
+    // Out of time on a pass not yet confirmed: it stands once the last action's effects had time to show.
+    if (Date.now() >= deadline && check.ok && (!settle || settle.actionSettled())) return check.message;
+    if (Date.now() >= deadline && !check.ok) {
       const limit =
         step.timeoutMs !== undefined
           ? `${timeoutMs} ms`
@@ -52,7 +77,20 @@ export async function runAssertion(ctx: StepContext, step: AssertionStep): Promi
             : `the assertion timeout of ${timeoutMs} ms`;
       throw new StepFailedError(`${check.message} (kept checking for ${limit})`);
     }
-    await sleep(Math.min(RETRY_INTERVAL_MS, Math.max(0, deadline - Date.now())), ctx.signal);
+    const pause = settle ? settle.nextReadMs(RETRY_INTERVAL_MS) : RETRY_INTERVAL_MS;
+    const room = deadline - Date.now();
+    await sleep(room > 0 ? Math.min(pause, room) : pause, ctx.signal);
+  }
+}
+
+/** A pattern RE2 cannot run fails the step at once: retrying would not change the answer. */
+function refuseUnrunnablePattern(step: AssertionStep): void {
+  if (!('mode' in step) || step.mode !== 'matches') return;
+  try {
+    compileUserPattern(step.expected);
+  } catch (error) {
+    if (error instanceof UserPatternError) throw new StepFailedError(error.message);
+    throw error;
   }
 }
 
@@ -74,16 +112,9 @@ function checkOnce(ctx: StepContext, step: AssertionStep): Promise<Check> {
       return checkElementText(ctx, step);
     case 'assertCount':
       return checkCount(ctx, step);
+    case 'assertTable':
+      return checkTable(ctx, step);
   }
-}
-
-function normalizeSpace(text: string): string {
-  return text.replace(/[\s\u00a0]+/g, ' ').trim();
-}
-
-function quote(text: string, max = 160): string {
-  const clean = normalizeSpace(text);
-  return `"${clean.length > max ? `${clean.slice(0, max - 1)}…` : clean}"`;
 }
 
 const VERBS: Readonly<Record<MatchMode, readonly [string, string]>> = {
@@ -93,36 +124,6 @@ const VERBS: Readonly<Record<MatchMode, readonly [string, string]>> = {
   endsWith: ['to end with', 'not to end with'],
   matches: ['to match', 'not to match'],
 };
-
-function toRegExp(pattern: string): RegExp {
-  const literal = /^\/(.+)\/([a-z]*)$/.exec(pattern);
-  try {
-    return literal?.[1] ? new RegExp(literal[1], literal[2]) : new RegExp(pattern, 'i');
-  } catch {
-    return new RegExp(pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i');
-  }
-}
-
-/**
- * Text comparisons: "is" means the same text (whitespace collapsed), the partial ones ignore case,
- * because "the title contains 'dashboard'" is what a person means whatever the capitalisation.
- */
-export function textMatches(actual: string, expected: string, mode: MatchMode): boolean {
-  const a = normalizeSpace(actual);
-  const e = normalizeSpace(expected);
-  switch (mode) {
-    case 'equals':
-      return a === e;
-    case 'contains':
-      return a.toLowerCase().includes(e.toLowerCase());
-    case 'startsWith':
-      return a.toLowerCase().startsWith(e.toLowerCase());
-    case 'endsWith':
-      return a.toLowerCase().endsWith(e.toLowerCase());
-    case 'matches':
-      return toRegExp(expected).test(actual);
-  }
-}
 
 function compareCheck(
   subject: string,
@@ -177,7 +178,7 @@ export function urlMatches(actual: string, expected: string, mode: MatchMode): b
     case 'endsWith':
       return actual.endsWith(expected) || stripSlash(actual).endsWith(stripSlash(expected));
     case 'matches':
-      return toRegExp(expected).test(actual);
+      return compileUserPattern(expected).test(actual);
   }
 }
 
@@ -202,7 +203,20 @@ async function checkPageText(ctx: StepContext, step: AssertTextStep): Promise<Ch
   const text = await safePageText(ctx.page);
   if (text === undefined)
     return { ok: false, message: 'the page text could not be read (the page was navigating)' };
-  const present = textMatches(text, step.expected, 'contains');
+  let present = textMatches(text, step.expected, 'contains');
+  if (present && step.whole) {
+    const texts = await ctx.page.evaluate(textsHolding, step.expected).catch(() => [] as string[]);
+    present = texts.some((shown) => saysWhole(shown, step.expected));
+    if (!present && !step.negate) {
+      return {
+        ok: false,
+        message: `expected the page to say "${step.expected}" but the page goes on with more of that list: ${texts
+          .slice(0, 3)
+          .map((shown) => quote(shown, 120))
+          .join(', ')}`,
+      };
+    }
+  }
   if (!step.negate) {
     if (present) return { ok: true, message: `the page contains ${excerptAround(text, step.expected)}` };
     const shows = text ? `; the page text begins ${quote(text, 120)}` : '; the page has no text';
@@ -211,7 +225,7 @@ async function checkPageText(ctx: StepContext, step: AssertTextStep): Promise<Ch
       message: `expected the page to contain "${step.expected}" but it is not present${shows}`,
     };
   }
-  if (!present) return { ok: true, message: `the page does not contain "${step.expected}"` };
+  if (!present) return { ok: true, vacuous: true, message: `the page does not contain "${step.expected}"` };
   return {
     ok: false,
     message: `expected the page not to contain "${step.expected}" but it does: ${excerptAround(text, step.expected)}`,
@@ -260,11 +274,26 @@ async function checkState(ctx: StepContext, step: AssertStateStep): Promise<Chec
   const describe = describeTarget(step.target);
   ctx.report.target = logTarget(step.target);
   const checkable = step.state === 'checked' || step.state === 'unchecked';
-  const { outcome, state } = await snapshot(ctx, step.target, checkable);
+  const { outcome, state: found } = await snapshot(ctx, step.target, checkable);
   const expectation = `to be ${step.state === 'readonly' ? 'read-only' : step.state}`;
+  // Text named without a kind ("\"User: ADA\" is shown") is the text as written: the locator's
+  // case-blind match on "User: ada" is another text (smart case, as for the page's text).
+  const otherCase =
+    found && !step.target.role && differsOnlyInCase([found.text, found.value], step.target.name);
+  const state = otherCase ? undefined : found;
+  if (otherCase && step.state !== 'hidden') {
+    return {
+      ok: false,
+      message: `expected ${describe} ${expectation} but the page shows it only as ${quote(found.text || found.value)} (another case)`,
+    };
+  }
   if (step.state === 'hidden') {
     if (!state || !state.visible)
-      return { ok: true, message: state ? `${describe} is hidden` : `${describe} is not on the page` };
+      return {
+        ok: true,
+        vacuous: true,
+        message: state ? `${describe} is hidden` : `${describe} is not on the page`,
+      };
     return { ok: false, message: `expected ${describe} to be hidden but it is visible` };
   }
   if (!state) return notFound(describe, expectation, outcome);
@@ -323,13 +352,56 @@ async function checkElementText(
     matches: `to match "${step.expected}"`,
   };
   const expectation = step.negate ? wording[step.mode].replace(/^to /, 'not to ') : wording[step.mode];
-  if (!state) return notFound(describe, expectation, outcome);
+  if (!state) {
+    const shown = await shownElsewhere(ctx, step);
+    if (shown)
+      return {
+        ok: true,
+        message: `no element is named ${describe}; the page shows ${quote(shown)} as expected`,
+      };
+    return notFound(describe, expectation, outcome);
+  }
   // A field's "text" is what is typed in it; anything else's "value" is its text.
-  const actual = state.isField || (state.editable && isValue) ? state.value : state.text;
-  const ok = textMatches(actual, step.expected, step.mode) !== step.negate;
-  if (ok) return { ok, message: `${describe} ${isValue ? 'has value' : 'shows'} ${quote(actual)}` };
-  const found = state.isField ? `its value was ${quote(actual)}` : `its text was ${quote(actual)}`;
+  const shown = state.isField || (state.editable && isValue) ? state.value : state.text;
+  // "The first row is "Eve Park"": a row is the one that holds that, not a row of that text alone.
+  const mode = step.target.role === 'row' && step.mode === 'equals' ? 'contains' : step.mode;
+  // The text as shown ("Clicks: 2") or without the element's own label ("ONE TWO" of "Log: ONE TWO").
+  const matched =
+    textMatches(shown, step.expected, mode) ||
+    textMatches(withoutOwnLabel(shown, step.target.name), step.expected, mode);
+  const ok = matched !== step.negate;
+  if (ok) return { ok, message: `${describe} ${isValue ? 'has value' : 'shows'} ${quote(shown)}` };
+  const found = state.isField ? `its value was ${quote(shown)}` : `its text was ${quote(shown)}`;
   return { ok, message: `expected ${describe} ${expectation} but ${found}` };
+}
+
+/**
+ * "The counter should read "0 items left"" where nothing is named "counter" (TodoMVC's
+ * `span.todo-count`): an element that shows exactly that text (or contains it, for "contains")
+ * stands for the thing described. Only for a positive text check of a target given by words alone
+ * (no kind, position or row): the text itself must be on the page, so a wrong value still fails.
+ */
+async function shownElsewhere(
+  ctx: StepContext,
+  step: AssertValueStep | AssertElementTextStep,
+): Promise<string | undefined> {
+  const { target } = step;
+  if (step.action !== 'assertElementText' || step.negate || step.mode === 'matches') return undefined;
+  if (target.role || target.nth !== undefined || target.near !== undefined || target.inRow !== undefined)
+    return undefined;
+  const texts = await ctx.page.evaluate(textsHolding, step.expected).catch(() => [] as string[]);
+  return texts.find((text) => textMatches(text, step.expected, step.mode));
+}
+
+/** "Log: ONE TWO" read as the "log" is "ONE TWO"; any other text is read as it is. */
+function withoutOwnLabel(text: string, name: string): string {
+  const label = name.trim().toLowerCase();
+  if (!label) return text;
+  const trimmed = text.trimStart();
+  const head = trimmed.slice(0, label.length).toLowerCase();
+  if (head !== label) return text;
+  const rest = trimmed.slice(label.length);
+  return /^\s*:\s*/.test(rest) ? rest.replace(/^\s*:\s*/, '') : text;
 }
 
 const COUNT_WORDS: Readonly<Record<CountComparison, string>> = {
@@ -340,24 +412,39 @@ const COUNT_WORDS: Readonly<Record<CountComparison, string>> = {
   lt: 'fewer than',
 };
 
-export function countHolds(actual: number, expected: number, comparison: CountComparison): boolean {
-  switch (comparison) {
-    case 'eq':
-      return actual === expected;
-    case 'gte':
-      return actual >= expected;
-    case 'lte':
-      return actual <= expected;
-    case 'gt':
-      return actual > expected;
-    case 'lt':
-      return actual < expected;
-  }
+/** "2 items", "3 todos" with nothing more said: the items of the page's content lists. */
+function countsContentItems(target: Target): boolean {
+  return (
+    target.role === 'listitem' && !target.name && target.near === undefined && target.inRow === undefined
+  );
+}
+
+/** "5 rows" with nothing more said: the data rows of the table, as a person counts them. */
+function countsTableRows(target: Target): boolean {
+  return target.role === 'row' && !target.name && target.near === undefined && target.inRow === undefined;
 }
 
 async function checkCount(ctx: StepContext, step: AssertCountStep): Promise<Check> {
   const describe = describeTarget({ ...step.target, nth: undefined });
   ctx.report.target = logTarget(step.target);
+  if (countsTableRows(step.target)) {
+    const rows = await countTableRows(ctx, step.count, step.comparison);
+    if (rows) return rows;
+  }
+  if (countsContentItems(step.target)) {
+    const items = await ctx.page.evaluate(contentListItemCount).catch(() => null);
+    if (items !== null) {
+      const holds = countHolds(items, step.count, step.comparison);
+      return {
+        ok: holds,
+        key: String(items),
+        vacuous: holds && items === 0,
+        message: holds
+          ? `found ${items} visible list ${items === 1 ? 'item' : 'items'} in the page's content`
+          : `expected ${COUNT_WORDS[step.comparison]} ${step.count} visible list ${step.count === 1 ? 'item' : 'items'} but found ${items} in the page's content (navigation, menus, headers and footers left out)`,
+      };
+    }
+  }
   const { match, tried } = await findOnce(ctx.page, { ...step.target, nth: undefined }, undefined, {
     all: true,
   });
@@ -372,6 +459,8 @@ async function checkCount(ctx: StepContext, step: AssertCountStep): Promise<Chec
   if (countHolds(actual, step.count, step.comparison)) {
     return {
       ok: true,
+      key: String(actual),
+      vacuous: actual === 0,
       message: `found ${actual} visible ${actual === 1 ? 'match' : 'matches'} for ${describe}`,
     };
   }

@@ -27,6 +27,11 @@ export interface StepContext {
   /** When the step's action budget runs out (started + action timeout). */
   deadline: number;
   report: StepReport;
+  /**
+   * The element the step acts on, already found (one match of an "every" target, or the one at a
+   * position counted from the end): the next `findElement` returns it instead of looking.
+   */
+  only?: { handle: ElementHandle; strategy: string; count: number };
 }
 
 export interface FoundElement extends LocateResult {
@@ -40,6 +45,14 @@ export async function findElement(
   options: { prefer?: LocatePreference; requireVisible?: boolean } = {},
 ): Promise<FoundElement> {
   ctx.report.target = logTarget(target);
+  if (ctx.only) {
+    const { handle, strategy, count } = ctx.only;
+    ctx.only = undefined;
+    ctx.report.strategy = strategy;
+    ctx.report.candidates = count;
+    const found = { handle, strategy, count, visibleCount: count, visible: true, ambiguous: false, tied: 1 };
+    return { ...found, describe: describeTarget(target) };
+  }
   const found = await locate(ctx.page, target, {
     timeoutMs: Math.max(0, ctx.deadline - Date.now()),
     limit: `the action timeout of ${ctx.limits.actionTimeoutMs} ms`,

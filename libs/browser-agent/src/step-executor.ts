@@ -2,21 +2,33 @@ import type { Dialog, Page } from 'puppeteer-core';
 import type { AgentLog } from './agent-log.js';
 import { CursorOverlay } from './cursor-overlay.js';
 import type { ElementLocator } from './element-description-script.js';
+import { ElementNotFoundError } from './element-locator.js';
 import { PagePointer } from './page-pointer.js';
 import { recordAction, type RecordedAction } from './recorded-action.js';
 import { RunGuard, type RunStoppedError } from './run-guard.js';
 import { LimitExceededError, type RunLimits } from './run-limits.js';
-import { type ActionStep, runAction } from './step-actions.js';
-import { runAssertion } from './step-assertions.js';
+import { noteActionDone } from './page-settle.js';
+import { runAction } from './step-actions.js';
+import { runStep } from './run-step.js';
 import type { StepContext, StepReport } from './step-context.js';
 import { isAssertion, type Step, type StepAction } from './step-types.js';
 
 export type StepStatus = 'passed' | 'failed' | 'skipped';
 
+/**
+ * Who resolved a step (the hybrid engine): the interpreter on its own, the model (the step was not
+ * understood or its target not found), a stored resolution replayed without the model, or one that
+ * no longer matched and was re-resolved by the model (healed).
+ */
+export type StepResolution = 'interpreted' | 'model' | 'replayed' | 'healed';
+
+/** A step's action, or `unknown` for a step the interpreter could not read (and nothing resolved). */
+export type StepResultAction = StepAction | 'unknown';
+
 export interface StepResult {
   index: number;
   text: string;
-  action: StepAction;
+  action: StepResultAction;
   status: StepStatus;
   durationMs: number;
   /** How the step's element was found ("role+name", "label", "text", "ref", …). */
@@ -29,6 +41,8 @@ export interface StepResult {
   url?: string;
   /** A passed step as it ran (with the element it found), for exporting the run as a script. */
   recorded?: RecordedAction;
+  /** Set by the hybrid engine: who resolved the step. */
+  resolvedBy?: StepResolution;
 }
 
 export interface StepExecutorOptions {
@@ -62,6 +76,8 @@ export interface StepView {
   recordAs?: Step;
   /** The element to record when the step did not describe one itself. */
   element?: ElementLocator;
+  /** Hybrid engine: who resolved the step, for its outcome entry and result. */
+  resolvedBy?: StepResolution;
 }
 
 export interface ExecutedStep {
@@ -70,6 +86,13 @@ export interface ExecutedStep {
   said: string;
   /** Set when the run was stopped (time limit, cancel) during the step: the step failed with it. */
   stopped?: RunStoppedError;
+  /**
+   * The step failed because its target matched no element (or no single one), not because
+   * something it read was false: an action's element was not found, or an assertion about an
+   * element's value, text or state found no such element. Presence checks (visible, hidden, text on
+   * the page, counts) never set it: for them "not there" is the answer.
+   */
+  unresolved?: boolean;
 }
 
 /** Room above a step's own timeouts before the watchdog calls the browser hung. */
@@ -192,15 +215,18 @@ export class StepExecutor {
     });
     let message: string | undefined;
     let error: string | undefined;
+    let notFound = false;
     const report: StepReport = {};
     try {
       message = await this.withBudget(
         step,
-        (ctx) => (isAssertion(step) ? runAssertion(ctx, step) : runAction(ctx, step as ActionStep)),
+        (ctx) =>
+          isAssertion(step) ? runStep(ctx, step) : runStep(ctx, step).finally(() => noteActionDone(ctx.page)),
         report,
       );
     } catch (caught) {
       error = rewrite(errorMessage(caught));
+      notFound = caught instanceof ElementNotFoundError || propertyTargetMissing(step, report);
     }
     const status: StepStatus = error === undefined ? 'passed' : 'failed';
     const durationMs = Date.now() - started;
@@ -233,6 +259,7 @@ export class StepExecutor {
       url,
       message: shown,
       error,
+      ...(view.resolvedBy ? { resolvedBy: view.resolvedBy } : {}),
     });
     const redact = (text: string) => this.log.redactText(text);
     const element = report.element ?? view.element;
@@ -248,13 +275,19 @@ export class StepExecutor {
       ...(error ? { error: redact(error) } : {}),
       ...(url ? { url: redact(url) } : {}),
       ...(status === 'passed' ? { recorded: recordAction(view.recordAs ?? step, element, this.log) } : {}),
+      ...(view.resolvedBy ? { resolvedBy: view.resolvedBy } : {}),
     };
     const stopped = status === 'failed' ? this.guard.stopped : undefined;
-    return { result, said, ...(stopped ? { stopped } : {}) };
+    return {
+      result,
+      said,
+      ...(stopped ? { stopped } : {}),
+      ...(notFound && !stopped ? { unresolved: true } : {}),
+    };
   }
 
   /** A step that did not run because an earlier one failed. */
-  skip(step: Step): StepResult {
+  skip(step: Pick<Step, 'index' | 'text'> & { action: StepResultAction }): StepResult {
     this.log.write({ outcome: 'skipped', step: step.index, action: step.action, message: step.text });
     return {
       index: step.index,
@@ -314,6 +347,23 @@ export class StepExecutor {
     this.log.info(`accepted a ${dialog.type()} dialog: "${dialog.message()}"`);
     void dialog.accept().catch(() => undefined);
   };
+}
+
+/**
+ * An assertion about an element's value, text or state (not its presence) that failed without
+ * finding the element: the step could not be resolved, nothing about the page was read as false.
+ */
+function propertyTargetMissing(step: Step, report: StepReport): boolean {
+  if (report.strategy !== undefined || report.target === undefined) return false;
+  switch (step.action) {
+    case 'assertValue':
+    case 'assertElementText':
+      return true;
+    case 'assertState':
+      return step.state !== 'visible' && step.state !== 'hidden';
+    default:
+      return false;
+  }
 }
 
 /** Stops waiting for a step when it is aborted; the step's own work is abandoned with the page. */

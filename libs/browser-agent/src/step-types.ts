@@ -18,7 +18,17 @@ export type TargetRole =
   | 'listitem'
   | 'row'
   | 'cell'
-  | 'dialog';
+  | 'dialog'
+  | 'columnheader'
+  | 'slider'
+  | 'spinbutton'
+  | 'searchbox'
+  | 'listbox'
+  | 'menu'
+  | 'treeitem'
+  | 'table'
+  /** Not an ARIA role: a rich-text editor or any contenteditable region ("the comment editor"). */
+  | 'editor';
 
 /** An element as a person names it. `name` may be empty when only the role is known ("the heading"). */
 export interface Target {
@@ -33,6 +43,13 @@ export interface Target {
   near?: string;
   /** The row the element is in, by position ("the archive button in the last row"); -1 is the last. */
   inRow?: number;
+  /**
+   * Every match, not one ("click Reply on every post", "both fields"): the step acts on each in
+   * document order and fails when there is none. Never combined with `nth`.
+   */
+  all?: boolean;
+  /** With `all`: how many matches the words promise ("both fields": 2); another number fails the step. */
+  count?: number;
 }
 
 export type MatchMode = 'equals' | 'contains' | 'startsWith' | 'endsWith' | 'matches';
@@ -84,6 +101,10 @@ export interface ClickStep extends StepBase {
   target: Target;
   clickCount: 1 | 2;
   button: 'left' | 'right';
+  /** Menu items opened first, in order ("Open File > Export > PDF": File, then Export). */
+  menuPath?: string[];
+  /** A column header clicked until the column sorts this way ("sort by Name descending"). */
+  sort?: 'ascending' | 'descending';
 }
 export interface TypeStep extends StepBase {
   action: 'type';
@@ -92,6 +113,33 @@ export interface TypeStep extends StepBase {
   value: string;
   /** Without a target: replace the focused field's text ("change it to …") instead of adding to it. */
   replace?: boolean;
+  /** Press Enter after typing, to submit it ("Search for 'Hello'"). */
+  submit?: boolean;
+  /** Replace only this text within the field or editor ("Replace 'Hello World' with 'Hi'"). */
+  find?: string;
+  /** Type the value an earlier `readValue` step kept under this name (`value` is then empty). */
+  valueFrom?: string;
+  /** Applied to the `valueFrom` value when the step runs ("… in upper case"). */
+  transforms?: TextTransform[];
+}
+
+/** What "in lower case", "without spaces", "reversed", "trimmed" do to a text. */
+export type TextTransform = 'lowercase' | 'uppercase' | 'noSpaces' | 'reversed' | 'trimmed';
+
+/**
+ * Reads a value from the page for later steps ("remember the order number as ORDER", "copy the
+ * text in the textarea", "the value of Color from the table"): a field's value, an element's text,
+ * or the cell a table's row or column heading names.
+ */
+export interface ReadValueStep extends StepBase {
+  action: 'readValue';
+  /** The element whose value (a field) or text (after its own label, if it starts with it) is read. */
+  target?: Target;
+  /** Instead of `target`: a table row or column heading (or a `<dt>`); the cell beside or under it. */
+  label?: string;
+  /** What later steps call it ("ORDER"; "clipboard" for copy and paste). */
+  name: string;
+  transforms?: TextTransform[];
 }
 export interface ClearStep extends StepBase {
   action: 'clear';
@@ -158,6 +206,11 @@ export interface AssertTextStep extends StepBase, WaitingAssertion {
   action: 'assertText';
   expected: string;
   negate: boolean;
+  /**
+   * "The page says X": when X ends in a list, the page does not go on with more of it ("You
+   * picked: Apple, Kiwi" is not said by "You picked: Apple, Kiwi, Plum"); see `saysWhole`.
+   */
+  whole?: boolean;
 }
 export interface AssertTitleStep extends StepBase, WaitingAssertion {
   action: 'assertTitle';
@@ -197,7 +250,31 @@ export interface AssertCountStep extends StepBase, WaitingAssertion {
   comparison: CountComparison;
 }
 
+/**
+ * What a table or grid assertion checks. Rows are data rows only: never header rows, hidden rows,
+ * "no results" placeholder rows or rows of another table. Row positions are 1-based; -1 is the last.
+ */
+export type TableCheck =
+  | { kind: 'rowCount'; count: number; comparison: CountComparison }
+  | { kind: 'cell'; row: number; column: string; mode: MatchMode; expected: string; negate: boolean }
+  | { kind: 'row'; row: number; mode: MatchMode; expected: string; negate: boolean }
+  /** Every value is in some data row ("shows Ada and Grace"); negated: none of them is. */
+  | { kind: 'shows'; values: string[]; negate: boolean }
+  | { kind: 'column'; column: string; mode: MatchMode; expected: string; negate: boolean }
+  /** `either`: "sorted by Name" holds ascending, or descending when the header says so. */
+  | { kind: 'sorted'; column: string; direction: 'ascending' | 'descending' | 'either' }
+  | { kind: 'empty'; negate: boolean }
+  | { kind: 'page'; page: number; of?: number };
+
+export interface AssertTableStep extends StepBase, WaitingAssertion {
+  action: 'assertTable';
+  /** The table as named ("the Users table"); empty: the one data table or grid on the page. */
+  table: string;
+  check: TableCheck;
+}
+
 export type AssertionStep =
+  | AssertTableStep
   | AssertTextStep
   | AssertTitleStep
   | AssertUrlStep
@@ -226,6 +303,7 @@ export type Step =
   | WaitForTextStep
   | WaitForElementStep
   | WaitForLoadStep
+  | ReadValueStep
   | AssertionStep;
 
 export type StepAction = Step['action'];
@@ -241,6 +319,7 @@ const ASSERTION_ACTIONS: ReadonlySet<StepAction> = new Set([
   'assertValue',
   'assertElementText',
   'assertCount',
+  'assertTable',
 ]);
 
 export function isAssertion(step: Step): step is AssertionStep {

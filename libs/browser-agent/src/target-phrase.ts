@@ -7,6 +7,32 @@ import type { Target, TargetRole } from './step-types.js';
  * button" wins over "button".
  */
 const ROLE_WORDS: ReadonlyArray<readonly [string, TargetRole | undefined]> = [
+  ['column headers', 'columnheader'],
+  ['column header', 'columnheader'],
+  ['column headings', 'columnheader'],
+  ['column heading', 'columnheader'],
+  ['spin buttons', 'spinbutton'],
+  ['spin button', 'spinbutton'],
+  ['spinbutton', 'spinbutton'],
+  ['spinners', 'spinbutton'],
+  ['spinner', 'spinbutton'],
+  ['steppers', 'spinbutton'],
+  ['stepper', 'spinbutton'],
+  ['range sliders', 'slider'],
+  ['range slider', 'slider'],
+  ['sliders', 'slider'],
+  ['slider', 'slider'],
+  ['searchbox', 'searchbox'],
+  ['tree items', 'treeitem'],
+  ['tree item', 'treeitem'],
+  ['treeitem', 'treeitem'],
+  ['rich text editor', 'editor'],
+  ['text editors', 'editor'],
+  ['text editor', 'editor'],
+  ['editors', 'editor'],
+  ['editor', 'editor'],
+  ['tables', 'table'],
+  ['table', 'table'],
   ['radio buttons', 'radio'],
   ['radio button', 'radio'],
   ['radio options', 'radio'],
@@ -132,8 +158,48 @@ const ORDINALS: Readonly<Record<string, number>> = {
   eighth: 8,
   ninth: 9,
   tenth: 10,
+  eleventh: 11,
+  twelfth: 12,
+  thirteenth: 13,
+  fourteenth: 14,
+  fifteenth: 15,
+  sixteenth: 16,
+  seventeenth: 17,
+  eighteenth: 18,
+  nineteenth: 19,
+  twentieth: 20,
   last: -1,
 };
+
+const ORDINAL_WORD =
+  '(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|\\d{1,3}(?:st|nd|rd|th))';
+/**
+ * A position: "second", "2nd", "last", and from the end "second-to-last", "next to last",
+ * "penultimate", "last but one", "third from last". Group 1 is the whole position.
+ */
+export const POSITION_WORDS = `(?:(?:${ORDINAL_WORD}|next)[- ](?:to|from)[- ]last|${ORDINAL_WORD}[- ]last|penultimate|last[- ]but[- ](?:one|two|three)|${ORDINAL_WORD}|last)`;
+const POSITION = `(${POSITION_WORDS})`;
+const POSITION_START_RE = new RegExp(`^${POSITION}\\s+`, 'i');
+const FROM_END_RE = /\s+(?:from|counting from)\s+the\s+(?:end|bottom|last)$/i;
+
+/** 1-based position, negative from the end (-1 the last, -2 the one before it), of a position phrase. */
+export function positionOf(phrase: string): number | undefined {
+  const text = phrase
+    .toLowerCase()
+    .replace(/[-\s]+/g, ' ')
+    .trim();
+  const ordinal = (word: string): number | undefined =>
+    /^\d/.test(word) ? Number.parseInt(word, 10) || undefined : ORDINALS[word];
+  if (text === 'penultimate') return -2;
+  const butLast = /^last but (one|two|three)$/.exec(text);
+  if (butLast?.[1]) return -1 - ({ one: 1, two: 2, three: 3 } as Record<string, number>)[butLast[1]]!;
+  const fromEnd = /^(\S+) (?:(?:to|from) )?last$/.exec(text);
+  if (fromEnd?.[1]) {
+    const n = fromEnd[1] === 'next' ? 2 : ordinal(fromEnd[1]);
+    return n === undefined ? undefined : n === 1 ? -1 : -n;
+  }
+  return ordinal(text);
+}
 
 const QUOTE_TOKEN_RE = new RegExp(TOKEN_PATTERN.replace('[qu]', 'q'));
 const CSS_LIKE_RE = /^(?:[#.[][^\s]|[a-z][a-z0-9-]*(?:[#.[:]|\s*>\s*)|\*)/i;
@@ -144,6 +210,16 @@ const SCOPE_RE =
 
 /** Role words that are also common in names ("Add item", "Select all"), so they need an article. */
 const WEAK_ROLE_WORDS = new Set([
+  'tables',
+  'table',
+  'editors',
+  'editor',
+  'sliders',
+  'slider',
+  'spinners',
+  'spinner',
+  'steppers',
+  'stepper',
   'filters',
   'filter',
   'todos',
@@ -188,7 +264,7 @@ const WEAK_ROLE_WORDS = new Set([
 // "Next to", "beside", "in the row with", and (before a quoted text) "for" and "of": the element is
 // named by what sits beside it.
 const NEAR_CORE =
-  '(?:(?:that\\s+is\\s+|which\\s+is\\s+)?(?:right\\s+|just\\s+|directly\\s+)?(?:next\\s+to|beside|besides|alongside|near)|(?:in|on|inside|within|from|at)\\s+(?:the\\s+)?(?:same\\s+)?(?:table\\s+row|list\\s+item|row|line|item|entry|card|tile|record|listing|task|todo)(?:\\s+(?:of|for|with|containing|that\\s+(?:has|contains|says|shows|reads)|which\\s+(?:has|contains|says|shows)|saying|reading|showing|labell?ed|named|called))?)';
+  '(?:(?:that\\s+is\\s+|which\\s+is\\s+)?(?:right\\s+|just\\s+|directly\\s+)?(?:next\\s+to(?!\\s+last\\b)|beside|besides|alongside|near)|(?:in|on|inside|within|from|at)\\s+(?:the\\s+)?(?:same\\s+)?(?:table\\s+row|list\\s+item|row|line|item|entry|card|tile|record|listing|task|todo)(?:\\s+(?:of|for|with|containing|that\\s+(?:has|contains|says|shows|reads)|which\\s+(?:has|contains|says|shows)|saying|reading|showing|labell?ed|named|called))?)';
 const NEAR_NOUNS = '(?:(?:item|row|entry|task|todo|text|one|user|product|person|card|line|label)\\s+)?';
 const NEAR_RE = new RegExp(`^(.+?)\\s+${NEAR_CORE}\\s+(?:the\\s+)?${NEAR_NOUNS}(.+)$`, 'i');
 const NEAR_QUOTED_RE = new RegExp(
@@ -202,8 +278,10 @@ const NEAR_ROW_RE = new RegExp(
 );
 
 // "The archive button in the last row", "Edit on the second card": the row named by its position.
-const IN_NTH_ROW_RE =
-  /^(.+?)\s+(?:in|on|inside|within|from)\s+the\s+(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|(\d+)(?:st|nd|rd|th))\s+(?:row|item|entry|card|line|task|todo|list\s+item|table\s+row|record|tile)$/i;
+const IN_NTH_ROW_RE = new RegExp(
+  `^(.+?)\\s+(?:in|on|inside|within|from)\\s+the\\s+${POSITION}\\s+(?:row|item|entry|card|line|task|todo|list\\s+item|table\\s+row|record|tile)$`,
+  'i',
+);
 
 /** Splits "the checkbox next to 'Buy milk'" into the element phrase and the text it sits next to. */
 function splitNear(text: string, tokens: readonly MaskToken[]): { rest: string; near?: string } {
@@ -224,6 +302,8 @@ function splitNear(text: string, tokens: readonly MaskToken[]): { rest: string; 
  * A trailing "in the dialog" scope is dropped: the locator searches the whole page.
  */
 export function parseTarget(phrase: string, tokens: readonly MaskToken[]): Target | undefined {
+  const every = everyTarget(phrase.trim().replace(/[.,;:!?]+$/, ''), tokens);
+  if (every) return every;
   let text = phrase
     .trim()
     .replace(/[.,;:!?]+$/, '')
@@ -233,7 +313,7 @@ export function parseTarget(phrase: string, tokens: readonly MaskToken[]): Targe
   const inRow = IN_NTH_ROW_RE.exec(phrase.trim().replace(/[.,;:!?]+$/, ''));
   if (inRow?.[1] && inRow[2]) {
     const inner = parseTarget(inRow[1], tokens);
-    const position = inRow[3] ? Number(inRow[3]) : ORDINALS[inRow[2].toLowerCase()];
+    const position = positionOf(inRow[2]);
     return inner && position ? { ...inner, inRow: position } : undefined;
   }
   const { rest, near } = splitNear(text, tokens);
@@ -251,14 +331,17 @@ export function parseTarget(phrase: string, tokens: readonly MaskToken[]): Targe
   const hadArticle = article !== null;
   if (article) text = text.slice(article[0].length);
   let nth: number | undefined;
-  const ordinal =
-    /^(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|(\d+)(?:st|nd|rd|th))\s+/i.exec(
-      text,
-    );
-  // "Last name" is a name; "the last link" is a position.
-  if (ordinal?.[1] && hadArticle) {
-    nth = ordinal[2] ? Number(ordinal[2]) : ORDINALS[ordinal[1].toLowerCase()];
+  const ordinal = POSITION_START_RE.exec(text);
+  // "Last name" is a name; "the last link" is a position; "the Last name field" a name again.
+  if (ordinal?.[1] && hadArticle && !/^[A-Z][a-z]/.test(ordinal[1])) {
+    nth = positionOf(ordinal[1]);
     text = text.slice(ordinal[0].length);
+    // "The second text box from the end".
+    const fromEnd = FROM_END_RE.exec(text);
+    if (fromEnd && nth !== undefined && nth > 0) {
+      nth = nth === 1 ? -1 : -nth;
+      text = text.slice(0, fromEnd.index);
+    }
   }
   const strong = hadArticle || nth !== undefined;
 
@@ -273,7 +356,7 @@ export function parseTarget(phrase: string, tokens: readonly MaskToken[]): Targe
   const leading = leadingRoleWord(text, strong);
   if (leading) {
     const name = text.slice(leading.length).trim().replace(CONNECTOR_RE, '').trim();
-    return withNth({ name: unmask(name, tokens), ...roleOf(leading) }, nth);
+    return withNth({ name: unmask(name, tokens), ...roleOf(leading) }, nth, leading);
   }
   // Role last: "Submit button", "email field".
   const trailing = trailingRoleWord(text, strong);
@@ -288,13 +371,61 @@ export function parseTarget(phrase: string, tokens: readonly MaskToken[]): Targe
   return name ? withNth({ name }, nth) : undefined;
 }
 
+const ANCHOR_WORDS =
+  '(?:by|from|with|containing|that\\s+(?:has|have|contains?|mentions?|says?)|which\\s+(?:has|contains?|mentions?)|mentioning|saying|showing|written\\s+by|posted\\s+by)';
+/** "Reply on every post by @ada": the element in each row (post) holding the text. */
+const ON_EVERY_RE = new RegExp(
+  `^(.+?)\\s+(?:on|in|of|for|from|inside|within|under)\\s+(?:every|each|all(?:\\s+of)?(?:\\s+the)?)\\s+[a-z][\\w-]*?(?:\\s+${ANCHOR_WORDS}\\s+(.+))?$`,
+  'i',
+);
+/** "All the checkboxes", "every item", "both fields", "each post by @ada". */
+const ALL_RE =
+  /^(?:all\s+(?:of\s+)?(?:the\s+)?|every\s+(?:single\s+)?|each\s+|both\s+(?:of\s+)?(?:the\s+)?)(.+)$/i;
+const NOUN_BY_RE = new RegExp(`^([a-z][\\w-]*)\\s+${ANCHOR_WORDS}\\s+(.+)$`, 'i');
+
+/** A target that means every match ("all the checkboxes", "Reply on every post"), or undefined. */
+function everyTarget(text: string, tokens: readonly MaskToken[]): Target | undefined {
+  const anchor = (raw: string | undefined): string | undefined => {
+    if (raw === undefined) return undefined;
+    const near = unmask(raw, tokens).trim();
+    return near || undefined;
+  };
+  const on = ON_EVERY_RE.exec(text);
+  if (on?.[1]) {
+    const inner = parseTarget(on[1], tokens);
+    const near = anchor(on[2]);
+    if (inner && inner.near === undefined)
+      return { ...withoutPosition(inner), ...(near !== undefined ? { near } : {}), all: true };
+  }
+  const all = ALL_RE.exec(text);
+  if (!all?.[1]) return undefined;
+  const by = NOUN_BY_RE.exec(all[1]);
+  if (by?.[1] && by[2]) {
+    const near = anchor(by[2]);
+    const role = roleOf(by[1]).role;
+    return near === undefined ? undefined : { name: '', ...(role ? { role } : {}), near, all: true };
+  }
+  const inner = parseTarget(`the ${all[1]}`, tokens);
+  if (!inner || (!inner.role && !inner.name)) return undefined;
+  return { ...withoutPosition(inner), all: true, ...(/^both\b/i.test(text) ? { count: 2 } : {}) };
+}
+
+function withoutPosition(target: Target): Target {
+  const { nth: _nth, ...rest } = target;
+  return rest;
+}
+
 // "wait for it", "select from the list": no element is named, so the step is not understood.
 const NOT_A_NAME_RE =
   /^(?:it|this|that|them|they|these|those|something|anything|everything|nothing|one|stuff)$|^(?:from|to|in|into|on|onto|with|at|by|of|for)\b/i;
 
-function withNth(target: Target, nth: number | undefined): Target | undefined {
+function withNth(target: Target, nth: number | undefined, roleWord?: string): Target | undefined {
   if (!target.name && !target.role) return undefined;
-  if (NOT_A_NAME_RE.test(target.name)) return undefined;
+  // "The textarea" is that element, not the first field of any kind (the CSS strategy finds it).
+  if (!target.name && roleWord && /^text ?areas?$/i.test(roleWord.replace(/-/g, ' ')))
+    return withNth({ ...target, name: 'textarea' }, nth);
+  // "Click button ONE": a capitalised word next to a role is a name, not a pronoun.
+  if (NOT_A_NAME_RE.test(target.name) && !(target.role && /[A-Z]/.test(target.name))) return undefined;
   return nth === undefined ? target : { ...target, nth };
 }
 
@@ -315,6 +446,8 @@ function leadingRoleWord(text: string, strong: boolean): string | undefined {
     if (!match) continue;
     const rest = text.slice(match[0].length).trim();
     if (rest === '' || CONNECTOR_RE.test(`${rest} `)) return match[0];
+    // "Click button ONE": few names start with "button", many with "link" ("Link account").
+    if (/^(?:buttons?|btn|check ?box(?:es)?|radio buttons?)$/i.test(word)) return match[0];
     // Without "the", "Link account" is more likely a name than a link called "account".
     if (strong && !WEAK_ROLE_WORDS.has(word)) return match[0];
     return undefined;

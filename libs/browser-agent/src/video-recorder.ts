@@ -334,6 +334,8 @@ export class VideoRecorder {
         encoder.convert(recorded.data);
         const converted = await encoder.finish();
         if (!converted.ok) throw new Error(converted.error);
+        // The still goes before the video appears: nothing half-done is seen beside a whole video.
+        await rm(stillPathOf(encoder.outputPath), { force: true }).catch(() => undefined);
         await moveIntoPlace(this.partialPath, path);
         return { ok: true, path, durationMs };
       } catch (error) {

@@ -6,7 +6,9 @@ const REF = { type: 'string', description: 'The element ref from the latest snap
 const MODE = {
   type: 'string',
   enum: ['equals', 'contains', 'startsWith', 'endsWith', 'matches'],
-  description: 'How to compare; default "contains". "matches" takes a regular expression.',
+  description:
+    'How to compare; default "contains". "matches" takes a regular expression in RE2 syntax, ' +
+    'written /source/flags (flags i, m, s); lookahead, lookbehind and backreferences are not supported.',
 };
 const NEGATE = { type: 'boolean', description: 'Assert the opposite (default false).' };
 const STATES: ElementState[] = [

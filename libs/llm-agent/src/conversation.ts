@@ -25,6 +25,23 @@ export interface ResumeFrom {
   assertionsPassed: number;
 }
 
+/**
+ * One step of an interpreter run handed to the model (hybrid engine): the model does that step
+ * only, on the page as the earlier steps left it.
+ */
+export interface StepTask {
+  /** 1-based position of the step in the test. */
+  index: number;
+  /** The step as written. */
+  text: string;
+  /** Why the interpreter handed it over, in words ("it could not read it", "no element matched …"). */
+  why: string;
+  /** The step is a check: it may only be verified with assert_* tools, never made true by acting. */
+  check: boolean;
+  /** Actions of this step that already ran (a stored resolution replayed up to where it broke). */
+  done?: readonly string[];
+}
+
 interface Observation {
   text: string;
   imageJpegBase64?: string;
@@ -48,7 +65,12 @@ export class Conversation {
   ) {}
 
   /** The first message: the task and the page as it is now. */
-  async begin(task: { query: string; initialUrl?: string; resume?: ResumeFrom }): Promise<void> {
+  async begin(task: {
+    query: string;
+    initialUrl?: string;
+    resume?: ResumeFrom;
+    step?: StepTask;
+  }): Promise<void> {
     const first = await this.observe();
     const message: LlmMessage = { ...first, role: 'user', text: `${this.taskText(task)}${first.text}` };
     this.messages.push(message);
@@ -79,8 +101,14 @@ export class Conversation {
     this.trimObservations();
   }
 
-  private taskText(task: { query: string; initialUrl?: string; resume?: ResumeFrom }): string {
-    const { resume } = task;
+  private taskText(task: {
+    query: string;
+    initialUrl?: string;
+    resume?: ResumeFrom;
+    step?: StepTask;
+  }): string {
+    const { resume, step } = task;
+    if (step) return this.stepText(task.query, step);
     const start = resume
       ? `An earlier passing run of this test was replayed. These recorded steps already ran and passed; do not repeat them:\n${resume.done.map((line, i) => `${i + 1}. ${line}`).join('\n')}\nThe next recorded step no longer works: "${resume.failed.text}" (${resume.failed.error}). Continue the test from the current page.\n`
       : task.initialUrl
@@ -91,6 +119,21 @@ export class Conversation {
         ? `Secrets you can type (write the placeholder exactly; the real value is filled in): ${this.secrets.placeholders.join(', ')}\n`
         : '';
     return `${start}${secrets}Test instructions:\n${this.secrets.redact(task.query)}\n${CURRENT_PAGE}`;
+  }
+
+  private stepText(query: string, step: StepTask): string {
+    const secrets =
+      this.secrets.placeholders.length > 0
+        ? `Secrets you can type (write the placeholder exactly; the real value is filled in): ${this.secrets.placeholders.join(', ')}\n`
+        : '';
+    const done =
+      step.done && step.done.length > 0
+        ? `These actions of that step already ran; do not repeat them:\n${step.done.map((line) => `- ${line}`).join('\n')}\n`
+        : '';
+    const how = step.check
+      ? 'This step is a check: verify it with assert_* tools only (do not click, type or change the page), then call done. passed=true only when your assertions proved it.'
+      : 'Do this step only, not the steps after it; then call done(passed=true). Call done(passed=false) when the page does not let you do it.';
+    return `A test is running; the steps before step ${step.index} already ran and passed. Its instructions, for context:\n${this.secrets.redact(query)}\n\nCarry out step ${step.index} only: "${this.secrets.redact(step.text)}" (the interpreter handed it over: ${step.why}).\n${done}${how}\n${secrets}${CURRENT_PAGE}`;
   }
 
   private async observe(): Promise<Observation> {

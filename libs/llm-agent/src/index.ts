@@ -6,6 +6,7 @@ export {
   type RecordedAction,
   type ResumeFrom,
   runLlmAgent,
+  type StepTask,
   type RunLlmAgentOptions,
 } from './llm-agent.js';
 export { DEFAULT_LLM_LIMITS, type LlmRunLimits, resolveLlmLimits } from './llm-limits.js';
@@ -23,6 +24,7 @@ export {
   type ToolResult,
 } from './llm-provider.js';
 export { type LlmTestOptions, type LlmTestResult, runLlmTest } from './llm-test-runner.js';
+export { type HybridTestOptions, type HybridTestResult, runHybridTest } from './hybrid-test-runner.js';
 export {
   createProvider,
   DEFAULT_MODELS,
@@ -57,4 +59,10 @@ export {
   type TestScriptOptions,
 } from '@suite/browser-agent';
 export { costOf, type ModelPricing, type RunUsage } from './token-usage.js';
+export {
+  ModelStepResolver,
+  type ModelStepResolverOptions,
+  type ResolvedStepResult,
+  type StoredStepResolution,
+} from './step-resolver.js';
 export { servedLlmModels } from './served-models.js';

@@ -5,13 +5,14 @@ import {
   type RecordedAction,
   RunStoppedError,
   SecretValues,
+  type Step,
   StepExecutor,
   type StepResult,
   type Verdict,
 } from '@suite/browser-agent';
 import type { Page } from 'puppeteer-core';
 import { AGENT_TOOLS, isKnownTool, planToolCall } from './agent-tools.js';
-import { Conversation, type ResumeFrom } from './conversation.js';
+import { Conversation, type ResumeFrom, type StepTask } from './conversation.js';
 import { type LlmRunLimits, resolveLlmLimits } from './llm-limits.js';
 import type { LlmProvider, ToolCall, ToolResult } from './llm-provider.js';
 import { RunEvidence } from './llm-verdict.js';
@@ -22,7 +23,7 @@ import { ScriptRecorder } from './script-recorder.js';
 import { formatUsd, type ModelPricing, type RunUsage, UsageMeter } from './token-usage.js';
 
 export type { LlmEndReason } from './run-guards.js';
-export type { ResumeFrom } from './conversation.js';
+export type { ResumeFrom, StepTask } from './conversation.js';
 
 export interface RunLlmAgentOptions {
   page: Page;
@@ -46,6 +47,13 @@ export interface RunLlmAgentOptions {
    * not opened again, the model is told which steps already ran, and the script starts with them.
    */
   resume?: ResumeFrom;
+  /**
+   * Do one step of an interpreter run (hybrid engine) instead of the whole test: on `executor`'s
+   * page, within its budgets and wall clock, with no start page; `query` is the whole test, for context.
+   */
+  step?: StepTask;
+  /** The interpreter's executor to run on (with `step`); the agent neither starts nor closes it. */
+  executor?: StepExecutor;
 }
 
 export interface LlmRunResult {
@@ -102,25 +110,32 @@ class LlmAgentRun {
 
   async run(): Promise<LlmRunResult> {
     for (const value of this.secrets.values) this.log.addSecret(value);
+    const shared = this.options.executor;
     try {
-      this.executor = await StepExecutor.start({
-        page: this.page,
-        log: this.log,
-        limits: this.limits,
-        signal: this.options.signal,
-        highlightMouse: this.options.highlightMouse,
-        typingDelayMs: this.options.typingDelayMs,
-        baseUrl: this.options.initialUrl,
-      });
+      this.executor =
+        shared ??
+        (await StepExecutor.start({
+          page: this.page,
+          log: this.log,
+          limits: this.limits,
+          signal: this.options.signal,
+          highlightMouse: this.options.highlightMouse,
+          typingDelayMs: this.options.typingDelayMs,
+          baseUrl: this.options.initialUrl,
+        }));
+      const { step } = this.options;
       this.log.info(
-        `LLM agent: ${this.options.provider.name} model ${this.options.model}; limits: ${this.limits.maxSteps} steps, ${Math.round(this.limits.jobTimeoutMs / 1000)} s`,
+        step
+          ? `step ${step.index}: handed to ${this.options.provider.name} model ${this.options.model} (${step.why}); limit ${this.limits.maxSteps} model turns`
+          : `LLM agent: ${this.options.provider.name} model ${this.options.model}; limits: ${this.limits.maxSteps} steps, ${Math.round(this.limits.jobTimeoutMs / 1000)} s`,
+        step ? { step: step.index } : {},
       );
       return await this.loop(this.executor);
     } catch (error) {
       const ended = this.endedFrom(error);
       return this.finish('failed', ended.reason, ended.message);
     } finally {
-      await (this.executor?.close() ?? this.log.flush());
+      await (shared ? this.log.flush() : (this.executor?.close() ?? this.log.flush()));
     }
   }
 
@@ -132,8 +147,8 @@ class LlmAgentRun {
   }
 
   private async loop(executor: StepExecutor): Promise<LlmRunResult> {
-    const { initialUrl, resume } = this.options;
-    if (initialUrl && !resume) {
+    const { initialUrl, resume, step } = this.options;
+    if (initialUrl && !resume && !step) {
       this.script.add(`open ${initialUrl}`);
       const failed = await executor.openStartPage(initialUrl);
       if (failed?.stopped) throw RunEnded.stopped(failed.stopped);
@@ -163,6 +178,7 @@ class LlmAgentRun {
       query: this.options.query,
       ...(initialUrl ? { initialUrl } : {}),
       ...(resume ? { resume } : {}),
+      ...(step ? { step } : {}),
     });
 
     for (let turn = 1; turn <= this.limits.maxSteps; turn++) {
@@ -197,10 +213,10 @@ class LlmAgentRun {
         failed = outcome.result.isError === true;
       }
       if (done) {
-        const { verdict, summary } = this.evidence.verdict(
-          done.passed,
-          this.secrets.redact(done.summary.trim()),
-        );
+        const said = this.secrets.redact(done.summary.trim());
+        const { verdict, summary } = step
+          ? this.evidence.stepVerdict(step.check, done.passed, said)
+          : this.evidence.verdict(done.passed, said);
         return this.finish(verdict, 'done', summary);
       }
       await conversation.results(results);
@@ -231,9 +247,16 @@ class LlmAgentRun {
     if (!call.arguments) {
       return fail(`the arguments of ${call.name} are not a JSON object: ${cut(call.rawArguments, 200)}`);
     }
-    const index = (this.options.resume?.done.length ?? 0) + this.steps.length + 1;
+    const { step } = this.options;
+    const index = step ? step.index : (this.options.resume?.done.length ?? 0) + this.steps.length + 1;
     const plan = planToolCall(call.name, call.arguments, index);
     if (plan.kind === 'invalid') return fail(plan.error);
+    // A check is read from the page, never made true by changing it.
+    if (step?.check && plan.kind === 'step' && !readsOnly(plan.step)) {
+      return fail(
+        `step ${step.index} is a check: verify it with assert_* tools (or wait_for_text, scroll); ${call.name} would change the page`,
+      );
+    }
     if (plan.kind === 'done') {
       this.log.info(`the agent called done(passed: ${plan.passed}): ${cut(plan.summary, 500)}`, {
         action: 'done',
@@ -285,10 +308,20 @@ class LlmAgentRun {
 
   private finish(verdict: Verdict, endedBy: LlmEndReason, summary: string): LlmRunResult {
     const usage = this.meter.snapshot();
-    this.log.info(
-      `usage: ${usage.llmCalls} LLM ${usage.llmCalls === 1 ? 'call' : 'calls'}, ${usage.inputTokens} input + ${usage.outputTokens} output tokens, estimated ${formatUsd(usage.costUsd)}`,
-    );
-    this.log.verdict(verdict, summary, endedBy);
+    const { step } = this.options;
+    const used = `${usage.llmCalls} LLM ${usage.llmCalls === 1 ? 'call' : 'calls'}, ${usage.inputTokens} input + ${usage.outputTokens} output tokens, estimated ${formatUsd(usage.costUsd)}`;
+    if (step) {
+      // One step of the interpreter's run: the run's own verdict comes later, from the interpreter.
+      this.log.write({
+        outcome: 'info',
+        level: verdict === 'succeeded' ? 'info' : 'warn',
+        step: step.index,
+        message: `step ${step.index}: ${verdict === 'succeeded' ? 'resolved by the model' : `not resolved by the model (${endedBy})`}: ${summary}; ${used}`,
+      });
+    } else {
+      this.log.info(`usage: ${used}`);
+      this.log.verdict(verdict, summary, endedBy);
+    }
     return {
       verdict,
       summary: this.log.redactText(summary),
@@ -299,4 +332,9 @@ class LlmAgentRun {
       ...(verdict === 'succeeded' ? this.script.result() : {}),
     };
   }
+}
+
+/** What a check may do: read the page (assertions, waiting for text) and scroll to what it reads. */
+function readsOnly(step: Step): boolean {
+  return isAssertion(step) || step.action === 'waitForText' || step.action === 'scroll';
 }

@@ -7,6 +7,8 @@ import type { Verdict } from '@suite/browser-agent';
 export class RunEvidence {
   passed = 0;
   total = 0;
+  /** Actions (not assertions) that passed. */
+  acted = 0;
   private firstFailedAssertion: string | undefined;
   private unrecoveredError: string | undefined;
 
@@ -22,8 +24,30 @@ export class RunEvidence {
       this.total++;
       if (error === undefined) this.passed++;
       else this.firstFailedAssertion ??= error;
-    }
+    } else if (error === undefined) this.acted++;
     this.unrecoveredError = error;
+  }
+
+  /**
+   * The verdict on one step the model resolved for the interpreter (hybrid engine): the model said
+   * it did it, no assertion failed, its last action worked, and it did something: a check needs an
+   * assertion that held, any other step a tool call that ran.
+   */
+  stepVerdict(check: boolean, passedSaid: boolean, said: string): { verdict: Verdict; summary: string } {
+    const summary = said.trim().replace(/[.\s]+$/, '');
+    const failed = (text: string) => ({ verdict: 'failed' as const, summary: text });
+    if (!passedSaid) return failed(`the model could not do it: ${summary}`);
+    if (this.firstFailedAssertion)
+      return failed(`the model said it was done, but an assertion failed: ${this.firstFailedAssertion}`);
+    if (this.unrecoveredError)
+      return failed(`the model said it was done, but its last action failed: ${this.unrecoveredError}`);
+    if (check && this.passed === 0)
+      return failed(
+        `the model said the check held but made no assertion, so nothing was verified (model's summary: ${summary})`,
+      );
+    if (this.passed + this.acted === 0)
+      return failed(`the model said it was done but took no action (model's summary: ${summary})`);
+    return { verdict: 'succeeded', summary };
   }
 
   /** The verdict when the model called done(passed, summary); `said` is already free of secrets. */

@@ -5,7 +5,10 @@ import type { AgentRunContext, AgentRunner, AgentRunResult } from './agent-runne
 import { InterpreterAgentRunner } from './interpreter-agent.runner.js';
 import { LlmAgentRunner } from './llm-agent.runner.js';
 
-/** Picks the engine by the job's model: a served LLM model runs the LLM agent, anything else the interpreter. */
+/**
+ * Picks the engine by the job's model: a served LLM model runs the LLM agent, anything else the
+ * interpreter (the hybrid engine when a provider is configured: see InterpreterAgentRunner).
+ */
 @Injectable()
 export class AgentRouter implements AgentRunner {
   constructor(

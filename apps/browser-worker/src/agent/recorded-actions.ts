@@ -8,7 +8,7 @@ import { SecretValues } from '@suite/llm-agent';
  */
 export function passedRunActions(
   verdict: 'succeeded' | 'failed',
-  steps: readonly (StepResult & { recorded?: RecordedAction })[],
+  steps: readonly (StepResult & { recorded?: RecordedAction; recordedActions?: RecordedAction[] })[],
   secrets: Readonly<Record<string, string>>,
 ): RecordedAction[] | null {
   if (verdict !== 'succeeded') return null;
@@ -20,7 +20,9 @@ export function passedRunActions(
       return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redact(v)]));
     return value;
   };
+  // A step the model resolved (hybrid engine) may have taken several actions.
   return steps
-    .filter((step) => step.status === 'passed' && step.recorded)
-    .map((step) => redact(step.recorded) as RecordedAction);
+    .filter((step) => step.status === 'passed')
+    .flatMap((step) => step.recordedActions ?? (step.recorded ? [step.recorded] : []))
+    .map((action) => redact(action) as RecordedAction);
 }

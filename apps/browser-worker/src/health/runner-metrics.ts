@@ -3,7 +3,16 @@ import { publicStatus, type JobQueue, type JobRepository } from '@suite/jobs';
 import { QueueName } from '@suite/queue';
 import { browserRestarts, observeJobStates, observeQueueStates } from '@suite/telemetry';
 
-const QUEUE_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'waiting-children', 'failed'] as const;
+/** BullMQ's states, and `pending`: jobs waiting their turn in the fair queue, not yet in BullMQ. */
+const QUEUE_STATES = [
+  'pending',
+  'waiting',
+  'active',
+  'delayed',
+  'prioritized',
+  'waiting-children',
+  'failed',
+] as const;
 
 /**
  * Feeds the runner's scrape-time gauges from this worker's connections: jobs by state (one grouped

@@ -5,6 +5,7 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
+import { JobQueue } from '@suite/jobs';
 import { consumeQueue, QueueName, type QueueConsumer, type TypedJob } from '@suite/queue';
 import { extractTraceContext, withSpan } from '@suite/telemetry';
 import { hostname } from 'node:os';
@@ -28,6 +29,7 @@ export class BrowserJobConsumer implements OnApplicationBootstrap, OnApplication
   constructor(
     @Inject(BROWSER_WORKER_CONFIG) private readonly config: BrowserWorkerConfig,
     private readonly runs: JobRunService,
+    private readonly queue: JobQueue,
   ) {
     this.workerId = config.WORKER_ID ?? `${hostname()}:${process.pid}`;
   }
@@ -49,6 +51,8 @@ export class BrowserJobConsumer implements OnApplicationBootstrap, OnApplication
       },
     );
     this.consumer.worker.on('failed', (job, error) => void this.onFailed(job, error));
+    // An ended entry frees its owner's running slot and lets the fair queue hand out the next job.
+    this.consumer.worker.on('completed', (job) => void this.settle(job.data.jobId));
     this.logger.log(
       `consuming ${QueueName.BrowserJobs} as ${this.workerId} (concurrency ${this.config.WORKER_CONCURRENCY})`,
     );
@@ -64,6 +68,10 @@ export class BrowserJobConsumer implements OnApplicationBootstrap, OnApplication
 
   private async process(bullJob: TypedJob<typeof QueueName.BrowserJobs>): Promise<string> {
     const { jobId, trace } = bullJob.data;
+    // Taken: the fair queue hands out the next job (a sweep repairs a count this call missed).
+    await this.queue
+      .started(jobId)
+      .catch((error: Error) => this.logger.warn({ err: error, jobId }, 'fair queue'));
     return withSpan(
       'browser-job.process',
       async (span) => {
@@ -81,12 +89,19 @@ export class BrowserJobConsumer implements OnApplicationBootstrap, OnApplication
     );
   }
 
+  private async settle(jobId: string): Promise<void> {
+    await this.queue
+      .settled(jobId)
+      .catch((error: Error) => this.logger.warn({ err: error, jobId }, 'fair queue'));
+  }
+
   /** Retries used up or the job stalled too often: it ends `failed` with the reason, never stuck. */
   private async onFailed(
     job: TypedJob<typeof QueueName.BrowserJobs> | undefined,
     error: Error,
   ): Promise<void> {
     if (!job) return;
+    void this.settle(job.data.jobId);
     const exhausted = job.attemptsMade >= (job.opts.attempts ?? 1) || /stalled/i.test(error.message);
     if (!exhausted) return;
     const reason = /stalled/i.test(error.message)

@@ -10,7 +10,7 @@ import {
   type ThrowawayDatabase,
 } from '../../../../libs/db/src/testing/throwaway-database.js';
 import { browserWorkerEnv, type BrowserWorkerConfig } from '../browser-worker.config.js';
-import { BullJobQueue, JobEventsPublisher, PrismaJobRepository } from '@suite/jobs';
+import { FairJobQueue, fairShareLimitsOf, JobEventsPublisher, PrismaJobRepository } from '@suite/jobs';
 import { JobReaper } from './job-reaper.js';
 import { RedisLock } from './redis-lock.js';
 import { WorkerConnections } from './worker-connections.js';
@@ -29,7 +29,7 @@ describe('JobReaper', () => {
     new JobReaper(
       config,
       new PrismaJobRepository(resources.db, new JobEventsPublisher(resources.redis)),
-      new BullJobQueue(resources.queue),
+      new FairJobQueue(resources.queue, resources.redis, fairShareLimitsOf(config)),
       resources.artifacts,
       new RedisLock(resources.redis),
     );

@@ -15,6 +15,8 @@ import { RedisLock } from './redis-lock.js';
  * Periodic repairs that keep Postgres (the truth) and Redis (the work) in agreement, run by one
  * worker at a time (a Redis lock):
  * - a job `running` far past the time limit whose queue entry is no longer active ends `failed`;
+ * - jobs the fair queue handed out that BullMQ no longer runs free their owner's slot (a process
+ *   died between the two), and the fair queue hands out what may start;
  * - a `queued` job whose queue entry is gone (Redis lost it) is enqueued again;
  * - artifacts of jobs older than the retention are deleted.
  */
@@ -50,6 +52,8 @@ export class JobReaper implements OnApplicationBootstrap, OnApplicationShutdown 
       Math.max(5_000, this.config.REAPER_INTERVAL_MS - 1_000),
     );
     if (!got) return { failed: 0, requeued: 0, expired: 0 };
+    const released = await this.queue.repair();
+    if (released) this.logger.warn({ released }, 'released fair-queue slots of jobs BullMQ no longer had');
     return {
       failed: await this.failLost(),
       requeued: await this.requeueLost(),
@@ -82,7 +86,11 @@ export class JobReaper implements OnApplicationBootstrap, OnApplicationShutdown 
     let requeued = 0;
     for (const job of queued) {
       if ((await this.queue.state(job.id)) !== 'unknown') continue;
-      await this.queue.enqueue(job.id, (job.traceContext as TraceCarrier | null) ?? {});
+      await this.queue.enqueue(
+        { id: job.id, owner: job.owner },
+        (job.traceContext as TraceCarrier | null) ?? {},
+        { admitOverLimit: true },
+      );
       requeued++;
       this.logger.warn({ jobId: job.id }, 're-enqueued a queued job that Redis had lost');
     }

@@ -1,6 +1,7 @@
 import {
   ARTIFACT_STORE,
-  BullJobQueue,
+  FairJobQueue,
+  fairShareLimitsOf,
   JobConnections,
   JobEventsPublisher,
   JobQueue,
@@ -11,6 +12,7 @@ import type { BrowserWorkerConfig } from '../browser-worker.config.js';
 import { BROWSER_WORKER_CONFIG } from '../worker.tokens.js';
 import { RedisLock } from './redis-lock.js';
 import { ReplayScriptRepository } from './replay-script.repository.js';
+import { StepResolutionRepository } from './step-resolution.repository.js';
 
 /** The worker's job connections (its queue consumer has a blocking connection of its own). */
 export class WorkerConnections extends JobConnections {
@@ -39,14 +41,20 @@ export const workerConnectionProviders = [
   },
   {
     provide: JobQueue,
-    inject: [WorkerConnections],
-    useFactory: (c: WorkerConnections): JobQueue => new BullJobQueue(c.queue),
+    inject: [WorkerConnections, BROWSER_WORKER_CONFIG],
+    useFactory: (c: WorkerConnections, config: BrowserWorkerConfig): JobQueue =>
+      new FairJobQueue(c.queue, c.redis, fairShareLimitsOf(config)),
   },
   { provide: ARTIFACT_STORE, inject: [WorkerConnections], useFactory: (c: WorkerConnections) => c.artifacts },
   {
     provide: ReplayScriptRepository,
     inject: [WorkerConnections],
     useFactory: (c: WorkerConnections) => new ReplayScriptRepository(c.db),
+  },
+  {
+    provide: StepResolutionRepository,
+    inject: [WorkerConnections],
+    useFactory: (c: WorkerConnections) => new StepResolutionRepository(c.db),
   },
   {
     provide: RedisLock,

@@ -2,12 +2,17 @@ import type { RecordedAction } from '../recorded-action.js';
 import {
   absoluteUrl,
   jsString,
+  keepValue,
   loc,
   locatorOf,
   scrollExpression,
+  SHOWN_VALUE_SOURCE,
+  TABLE_VALUE_SOURCE,
   textPattern,
+  typedText,
   urlPattern,
 } from './script-values.js';
+import { playwrightTableLine } from './table-script-lines.js';
 
 /** A `@playwright/test` spec: auto-waiting locators and `expect` matchers. */
 export function playwrightFile(header: string[], title: string, body: string[]): string {
@@ -43,13 +48,32 @@ export function playwrightLine(action: RecordedAction, initialUrl: string): stri
       return 'await page.goForward();';
     case 'reload':
       return 'await page.reload();';
-    case 'click':
-      if (step.button === 'right') return `await ${el}.click({ button: 'right' });`;
-      return step.clickCount === 2 ? `await ${el}.dblclick();` : `await ${el}.click();`;
-    case 'type':
-      return action.element || step.target
-        ? `await ${el}.fill(${jsString(step.value)});`
-        : `await page.keyboard.type(${jsString(step.value)});`;
+    case 'click': {
+      // "Open File > Export > PDF": each menu level first.
+      const path = (step.menuPath ?? []).map(
+        (name) => `await page.getByText(${jsString(name)}, { exact: true }).first().click(); `,
+      );
+      if (step.sort)
+        return `for (let i = 0; i < 3 && (await ${el}.getAttribute('aria-sort')) !== ${jsString(step.sort)}; i++) await ${el}.click();`;
+      if (step.button === 'right') return `${path.join('')}await ${el}.click({ button: 'right' });`;
+      return `${path.join('')}${step.clickCount === 2 ? `await ${el}.dblclick();` : `await ${el}.click();`}`;
+    }
+    case 'type': {
+      if (step.find !== undefined)
+        return `await ${el}.fill((await ${el}.evaluate((e) => ('value' in e ? e.value : e.innerText))).replace(${jsString(step.find)}, ${jsString(step.value)}));`;
+      const typed =
+        action.element || step.target
+          ? `await ${el}.fill(${typedText(step)});`
+          : `await page.keyboard.type(${typedText(step)});`;
+      return step.submit ? `${typed} await page.keyboard.press('Enter');` : typed;
+    }
+    case 'readValue':
+      return step.label !== undefined
+        ? keepValue(step, `await page.evaluate(${TABLE_VALUE_SOURCE}, ${jsString(step.label)})`)
+        : keepValue(
+            step,
+            `await ${el}.evaluate(${SHOWN_VALUE_SOURCE}, ${jsString(step.target?.name ?? '')})`,
+          );
     case 'clear':
       return `await ${el}.clear();`;
     case 'press': {
@@ -105,6 +129,8 @@ export function playwrightLine(action: RecordedAction, initialUrl: string): stri
       };
       return `await expect(${el}).${matcher[step.state] ?? 'toBeVisible()'};`;
     }
+    case 'assertTable':
+      return playwrightTableLine(step);
     case 'assertCount': {
       const all = step.target.role
         ? `page.getByRole(${JSON.stringify(step.target.role)}, { name: ${JSON.stringify(step.target.name)} })`

@@ -1,5 +1,24 @@
 import type { RecordedAction } from '../recorded-action.js';
-import { absoluteUrl, jsString, loc, locatorOf, scrollExpression, urlPattern } from './script-values.js';
+import type { MatchMode } from '../step-types.js';
+import {
+  absoluteUrl,
+  jsString,
+  keepValue,
+  loc,
+  locatorOf,
+  scrollExpression,
+  SHOWN_VALUE_SOURCE,
+  TABLE_VALUE_SOURCE,
+  textPattern,
+  typedText,
+  urlPattern,
+} from './script-values.js';
+import { puppeteerTableLine } from './table-script-lines.js';
+
+/** The expected value of a comparison: a RegExp built from data for "matches", else a string. */
+function expectedValue(expected: string, mode: MatchMode): string {
+  return mode === 'matches' ? textPattern(expected, mode) : jsString(expected);
+}
 
 /** A standalone Puppeteer ESM script: `Locator.race` lookups and retrying checks; exits 1 on a failed step. */
 const PUPPETEER_HELPERS = `const TIMEOUT = Number(process.env.STEP_TIMEOUT_MS ?? 10000);
@@ -14,14 +33,16 @@ function find(page, { role, name, text, css }) {
   return (tries.length > 1 ? Locator.race(tries) : tries[0]).setTimeout(TIMEOUT);
 }
 
+/** \`expected\` is a RegExp for "matches", else text. */
 function matches(actual, mode, expected) {
+  if (expected instanceof RegExp) return expected.test(String(actual ?? ''));
   const a = String(actual ?? '').replace(/\\s+/g, ' ').trim();
   const e = String(expected).replace(/\\s+/g, ' ').trim();
   if (mode === 'equals') return a === e;
   if (mode === 'contains') return a.toLowerCase().includes(e.toLowerCase());
   if (mode === 'startsWith') return a.toLowerCase().startsWith(e.toLowerCase());
   if (mode === 'endsWith') return a.toLowerCase().endsWith(e.toLowerCase());
-  return new RegExp(expected).test(String(actual));
+  return false;
 }
 
 /** Retries a check until it holds or TIMEOUT runs out, like an auto-waiting assertion. */
@@ -104,12 +125,33 @@ export function puppeteerLine(action: RecordedAction, initialUrl: string): strin
     case 'click': {
       const options =
         step.button === 'right' ? "{ button: 'right' }" : step.clickCount === 2 ? '{ count: 2 }' : '';
-      return `await Promise.all([page.waitForNavigation({ timeout: 1000 }).catch(() => undefined), ${el}.click(${options})]);`;
+      // "Open File > Export > PDF": each menu level first.
+      const path = (step.menuPath ?? []).map(
+        (name) => `await page.locator(${jsString(`::-p-text(${JSON.stringify(name)})`)}).click(); `,
+      );
+      if (step.sort)
+        return `for (let i = 0; i < 3 && (await read(page, ${element}, (e) => e.getAttribute('aria-sort'))) !== ${jsString(step.sort)}; i++) await ${el}.click();`;
+      return `${path.join('')}await Promise.all([page.waitForNavigation({ timeout: 1000 }).catch(() => undefined), ${el}.click(${options})]);`;
     }
-    case 'type':
-      return action.element || step.target
-        ? `await ${el}.fill(${jsString(step.value)});`
-        : `await page.keyboard.type(${jsString(step.value)});`;
+    case 'type': {
+      if (step.find !== undefined)
+        return `await ${el}.fill((await read(page, ${element}, (e) => ('value' in e ? e.value : e.innerText))).replace(${jsString(step.find)}, ${jsString(step.value)}));`;
+      const typed =
+        action.element || step.target
+          ? `await ${el}.fill(${typedText(step)});`
+          : `await page.keyboard.type(${typedText(step)});`;
+      return step.submit ? `${typed} await page.keyboard.press('Enter');` : typed;
+    }
+    case 'readValue':
+      return step.label !== undefined
+        ? keepValue(step, `await page.evaluate(${TABLE_VALUE_SOURCE}, ${jsString(step.label)})`)
+        : [
+            '{',
+            `  const handle = await ${el}.waitHandle();`,
+            `  ${keepValue(step, `await handle.evaluate(${SHOWN_VALUE_SOURCE}, ${jsString(step.target?.name ?? '')})`)}`,
+            '  await handle.dispose();',
+            '}',
+          ].join('\n');
     case 'clear':
       return `await ${el}.fill('');`;
     case 'press': {
@@ -169,7 +211,7 @@ export function puppeteerLine(action: RecordedAction, initialUrl: string): strin
       );
     case 'assertTitle':
       return check(
-        `matches(await page.title(), ${JSON.stringify(step.mode)}, ${jsString(step.expected)})`,
+        `matches(await page.title(), ${JSON.stringify(step.mode)}, ${expectedValue(step.expected, step.mode)})`,
         step.negate,
         `the title ${step.mode} "${step.expected}"`,
       );
@@ -180,13 +222,13 @@ export function puppeteerLine(action: RecordedAction, initialUrl: string): strin
     }
     case 'assertElementText':
       return check(
-        `matches(await read(page, ${element}, (e) => e.innerText ?? e.textContent), ${JSON.stringify(step.mode)}, ${jsString(step.expected)})`,
+        `matches(await read(page, ${element}, (e) => e.innerText ?? e.textContent), ${JSON.stringify(step.mode)}, ${expectedValue(step.expected, step.mode)})`,
         step.negate,
         `the element's text ${step.mode} "${step.expected}"`,
       );
     case 'assertValue':
       return check(
-        `matches(await read(page, ${element}, (e) => e.value), ${JSON.stringify(step.mode)}, ${jsString(step.expected)})`,
+        `matches(await read(page, ${element}, (e) => e.value), ${JSON.stringify(step.mode)}, ${expectedValue(step.expected, step.mode)})`,
         step.negate,
         `the field's value ${step.mode} "${step.expected}"`,
       );
@@ -198,6 +240,8 @@ export function puppeteerLine(action: RecordedAction, initialUrl: string): strin
         false,
         `the element is ${step.state}`,
       );
+    case 'assertTable':
+      return puppeteerTableLine(step);
     case 'assertCount': {
       const t = step.target;
       const selector = t.role

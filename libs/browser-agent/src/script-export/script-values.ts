@@ -1,6 +1,9 @@
 import type { ElementLocator } from '../element-description-script.js';
 import type { RecordedAction } from '../recorded-action.js';
-import type { MatchMode, Target } from '../step-types.js';
+import { shownValue, tableValue } from '../page-values.js';
+import type { MatchMode, ReadValueStep, Target, TypeStep } from '../step-types.js';
+import { transformExpression } from '../text-transforms.js';
+import { escapeRegExp, javaScriptPattern } from '../user-pattern.js';
 
 // What both script formats write the same way: secrets, strings, text and URL patterns, locators.
 
@@ -24,25 +27,29 @@ export function jsString(text: string): string {
   return exprs.join(' + ');
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+/**
+ * A `RegExp` built from data: source and flags are JSON strings, so no text from a test (an
+ * expected value like `/a/;require('child_process')…//`) can ever become code in the script.
+ */
+export function regExpExpression(source: string, flags: string): string {
+  return `new RegExp(${JSON.stringify(source)}, ${JSON.stringify(flags)})`;
 }
 
-/** A regular-expression literal for how the interpreter compares texts (case-insensitive but for equals). */
+/** A regular expression for how the interpreter compares texts (case-insensitive but for equals). */
 export function textPattern(expected: string, mode: MatchMode): string {
   const e = escapeRegExp(expected.replace(/\s+/g, ' ').trim());
   switch (mode) {
     case 'equals':
-      return `/^\\s*${e}\\s*$/`;
+      return regExpExpression(`^\\s*${e}\\s*$`, '');
     case 'contains':
-      return `/${e}/i`;
+      return regExpExpression(e, 'i');
     case 'startsWith':
-      return `/^\\s*${e}/i`;
+      return regExpExpression(`^\\s*${e}`, 'i');
     case 'endsWith':
-      return `/${e}\\s*$/i`;
+      return regExpExpression(`${e}\\s*$`, 'i');
     case 'matches': {
-      const literal = /^\/(.*)\/([a-z]*)$/s.exec(expected);
-      return literal ? `/${literal[1]}/${literal[2]}` : `new RegExp(${JSON.stringify(expected)})`;
+      const { source, flags } = javaScriptPattern(expected);
+      return regExpExpression(source, flags);
     }
   }
 }
@@ -51,11 +58,11 @@ export function urlPattern(expected: string, mode: MatchMode, initialUrl: string
   if (mode === 'equals') {
     if (expected.startsWith('/')) {
       const path = escapeRegExp(expected.replace(/\/+$/, ''));
-      return `/^[a-z]+:\\/\\/[^/]+${path}\\/?$/`;
+      return regExpExpression(`^[a-z]+:\\/\\/[^/]+${path}\\/?$`, '');
     }
     try {
       const href = escapeRegExp(new URL(expected, initialUrl).href.replace(/\/+$/, ''));
-      return `/^${href}\\/?$/`;
+      return regExpExpression(`^${href}\\/?$`, '');
     } catch {
       return JSON.stringify(expected);
     }
@@ -94,4 +101,20 @@ export function scrollExpression(
   if (direction === 'bottom') return '() => window.scrollTo(0, document.documentElement.scrollHeight)';
   const by = pixels ?? 'Math.round(window.innerHeight * 0.8)';
   return `() => window.scrollBy(0, ${direction === 'up' ? '-' : ''}${by})`;
+}
+
+/** The text a type step writes: its value, or (read earlier in the run) the kept value, transformed. */
+export function typedText(step: Pick<TypeStep, 'value' | 'valueFrom' | 'transforms'>): string {
+  return step.valueFrom === undefined
+    ? jsString(step.value)
+    : transformExpression(`values[${JSON.stringify(step.valueFrom)}]`, step.transforms);
+}
+
+/** The in-page readers a `readValue` step runs, as source text for an exported script. */
+export const TABLE_VALUE_SOURCE = tableValue.toString();
+export const SHOWN_VALUE_SOURCE = shownValue.toString();
+
+/** `values[name] = <expr>` with the step's transforms applied. */
+export function keepValue(step: Pick<ReadValueStep, 'name' | 'transforms'>, expr: string): string {
+  return `values[${JSON.stringify(step.name)}] = ${transformExpression(`(${expr})`, step.transforms)};`;
 }

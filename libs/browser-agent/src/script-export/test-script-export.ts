@@ -32,7 +32,9 @@ export function exportTestScript(actions: readonly RecordedAction[], options: Te
   const first = actions[0]?.step;
   if (first?.action !== 'navigate') body.push(`await page.goto(${JSON.stringify(options.initialUrl)});`);
   const writer = options.format === 'playwright' ? playwrightLine : puppeteerLine;
-  for (const action of actions) {
+  // Values read from the page ("remember the order number as ORDER") for the steps that type them.
+  if (actions.some((a) => a.step.action === 'readValue')) body.push('const values = {};');
+  for (const action of actions.flatMap(eachElement)) {
     const line = writer(action, options.initialUrl);
     const comment = describeAction(action);
     body.push(`// ${comment}`, ...line.split('\n'));
@@ -41,7 +43,7 @@ export function exportTestScript(actions: readonly RecordedAction[], options: Te
     secretEnvName(p.slice(9, -2)),
   );
   const header = [
-    ...(options.origin ? [`// ${options.origin}`] : []),
+    ...(options.origin ? [`// ${options.origin.replace(/[\r\n\u2028\u2029]+/g, ' ')}`] : []),
     ...(secrets.length
       ? [`// Set these environment variables before running: ${[...new Set(secrets)].join(', ')}`]
       : []),
@@ -49,6 +51,17 @@ export function exportTestScript(actions: readonly RecordedAction[], options: Te
   return options.format === 'playwright'
     ? playwrightFile(header, options.title, body)
     : puppeteerFile(header, options.title, body);
+}
+
+/** A step on every match ("check all the checkboxes") as one action per element it acted on. */
+function eachElement(action: RecordedAction): RecordedAction[] {
+  const each = action.element?.each;
+  if (!each || !('target' in action.step) || !action.step.target) return [action];
+  const { all: _all, ...target } = action.step.target;
+  return each.map((css) => ({
+    step: { ...action.step, target } as RecordedAction['step'],
+    element: { css },
+  }));
 }
 
 /** A comment line per step: what it does and to which element. */
@@ -60,7 +73,8 @@ function describeAction(action: RecordedAction): string {
       : element?.text
         ? `"${element.text}"`
         : '';
-  return `${action.step.action}${what ? ` ${what}` : ''}`.replace(/[\r\n]+/g, ' ').slice(0, 160);
+  // Every JavaScript line terminator ends a // comment: none may reach it from the page's text.
+  return `${action.step.action}${what ? ` ${what}` : ''}`.replace(/[\r\n\u2028\u2029]+/g, ' ').slice(0, 160);
 }
 
 export { jsString, secretEnvName } from './script-values.js';

@@ -1,0 +1,118 @@
+import type { Page } from 'puppeteer-core';
+import type { DomWindow } from './page-dom.js';
+import type { AssertionStep } from './step-types.js';
+
+// Evaluated inside the page.
+declare const window: DomWindow & Record<string, unknown>;
+declare const document: unknown;
+declare const MutationObserver: new (callback: (records: unknown[]) => void) => {
+  observe(target: unknown, options: Record<string, boolean>): void;
+};
+
+/**
+ * How long after an action a list or table may still change on its own: filters that wait for
+ * typing to pause (debounce) commonly wait 250–500 ms (ag-grid's text filter 500, Tabulator's header
+ * filter 300, Grid.js's search 250), then render.
+ */
+export const ACTION_SETTLE_MS = 650;
+/** Two reads this far apart, with no DOM change between them, must agree. */
+export const STABLE_MS = 120;
+/** An answer that is "nothing there" (0 rows, an empty table) must hold this long: data may still be loading. */
+export const VACUOUS_STABLE_MS = 450;
+/** A page that never stops changing (a ticking clock): the same answer this long is settled. */
+export const CHURN_STABLE_MS = 1200;
+
+const lastActions = new WeakMap<Page, number>();
+
+/** Called when an action step on `page` ends: assertions about lists and tables wait out its effects. */
+export function noteActionDone(page: Page): void {
+  lastActions.set(page, Date.now());
+}
+
+/** Assertions whose pass could be read from a page still changing: counts, tables, "not" and "hidden" ones. */
+export function needsSettling(step: AssertionStep): boolean {
+  switch (step.action) {
+    case 'assertCount':
+    case 'assertTable':
+      return true;
+    case 'assertText':
+    case 'assertElementText':
+      return step.negate;
+    case 'assertState':
+      return step.state === 'hidden';
+    default:
+      return false;
+  }
+}
+
+/** How many DOM changes the page has seen since this was first asked (a counter in the page). */
+export function mutationCount(): number {
+  const KEY = '__suiteSettleMutations';
+  let state = window[KEY] as { count: number } | undefined;
+  if (!state) {
+    const created = { count: 0 };
+    state = created;
+    new MutationObserver((records) => {
+      created.count += records.length;
+    }).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+    window[KEY] = created;
+  }
+  return state.count;
+}
+
+interface Held {
+  key: string;
+  since: number;
+  /** When the current quiet stretch (same answer, no DOM change) began. */
+  quietSince: number;
+  mutations: number;
+}
+
+/**
+ * Tracks one assertion's passing reads: `settled` says when a pass may be reported, which is when
+ * the same answer was read twice a short interval apart with no DOM change between, after the
+ * effects of the last action had time to show (or the answer held a long while on a busy page).
+ */
+export class SettleTracker {
+  private held: Held | undefined;
+
+  constructor(private readonly page: Page) {}
+
+  /** A failing read: the next pass starts a new streak. */
+  reset(): void {
+    this.held = undefined;
+  }
+
+  /** A passing read with its answer; true when the pass can be reported. */
+  async settled(key: string, vacuous: boolean): Promise<boolean> {
+    const mutations = await this.page.evaluate(mutationCount).catch(() => -1);
+    const now = Date.now();
+    const held = this.held;
+    if (!held || held.key !== key || mutations < 0) {
+      this.held = { key, since: now, quietSince: now, mutations };
+      return false;
+    }
+    if (held.mutations !== mutations) {
+      held.mutations = mutations;
+      held.quietSince = now;
+    }
+    const acted = lastActions.get(this.page);
+    if (acted !== undefined && now - acted < ACTION_SETTLE_MS) return false;
+    const quiet = now - held.quietSince >= (vacuous ? VACUOUS_STABLE_MS : STABLE_MS);
+    return quiet || now - held.since >= CHURN_STABLE_MS;
+  }
+
+  /** When the next read should come: soon while a pass is being confirmed. */
+  nextReadMs(defaultMs: number): number {
+    if (!this.held) return defaultMs;
+    const acted = lastActions.get(this.page);
+    const untilSettled = acted === undefined ? 0 : ACTION_SETTLE_MS - (Date.now() - acted);
+    return Math.max(STABLE_MS, Math.min(defaultMs, untilSettled));
+  }
+
+  /** True once the last action on the page is long enough ago for a debounced filter to have run. */
+  actionSettled(): boolean {
+    const acted = lastActions.get(this.page);
+    return acted === undefined || Date.now() - acted >= ACTION_SETTLE_MS;
+  }
+}

@@ -1,0 +1,159 @@
+import { describe, expect, it } from '@jest/globals';
+import { parseInstructions } from './instruction-parser.js';
+import type { Step, StepBody } from './step-types.js';
+
+function read(query: string): StepBody[] {
+  const { steps, unknown } = parseInstructions(query);
+  expect(unknown).toEqual([]);
+  return steps.map((step) => {
+    const { index: _index, text: _text, ...body } = step as Step;
+    return body as StepBody;
+  });
+}
+
+const typed = (name: string, value: string): StepBody => ({
+  action: 'type',
+  value,
+  target: { name, role: 'textbox' },
+});
+const pageShows = (expected: string): StepBody => ({ action: 'assertText', expected, negate: false });
+
+describe('other ways of saying a step (phrase variants)', () => {
+  it.each([
+    // Gherkin
+    ['Given I am on https://shop.test/login', { action: 'navigate', url: 'https://shop.test/login' }],
+    ['Given I open https://shop.test/search', { action: 'navigate', url: 'https://shop.test/search' }],
+    ['When I click Save', { action: 'click', target: { name: 'Save' }, clickCount: 1, button: 'left' }],
+    ['Then I should see "Saved"', pageShows('Saved')],
+    ['But the page does not contain "Error"', { action: 'assertText', expected: 'Error', negate: true }],
+    ['Go on https://shop.test/signup', { action: 'navigate', url: 'https://shop.test/signup' }],
+    // Form lines
+    ['Username: ada', typed('Username', 'ada')],
+    ['full name = Li Wei', typed('full name', 'Li Wei')],
+    ['Email: "ada@example.com"', typed('Email', 'ada@example.com')],
+    ['In the field Your name write Olga', typed('Your name', 'Olga')],
+    ['In City write Oslo', typed('City', 'Oslo')],
+    // Text on the page
+    ['Expect the text "Thanks Bob"', pageShows('Thanks Bob')],
+    ['Expect "Passwords match"', pageShows('Passwords match')],
+    ['Must appear "User: BOB"', pageShows('User: BOB')],
+    ['You should read "Returns are free."', pageShows('Returns are free.')],
+    ['Check that "at 20:04" is shown', pageShows('at 20:04')],
+    ['Verify that "By card." is visible', pageShows('By card.')],
+    // "Say" is the whole message (AssertTextStep.whole), as "the page says" is.
+    ['The page should now say "Department: Kids"', { ...pageShows('Department: Kids'), whole: true }],
+    // Pages, pagers, dialogs, rows, menus, as people name them.
+    ['go to the next page', { action: 'click', target: { name: 'Next' }, clickCount: 1, button: 'left' }],
+    [
+      'Go to the Pricing page',
+      { action: 'click', target: { name: 'Pricing', role: 'link' }, clickCount: 1, button: 'left' },
+    ],
+    [
+      'Verify that the dialog is closed',
+      { action: 'assertState', target: { name: '', role: 'dialog' }, state: 'hidden' },
+    ],
+    [
+      'Verify the window "Join our newsletter" is open',
+      { action: 'assertState', target: { name: 'Join our newsletter', role: 'dialog' }, state: 'visible' },
+    ],
+    [
+      'Verify that 4 rows are shown in the grid',
+      { action: 'assertTable', table: '', check: { kind: 'rowCount', comparison: 'eq', count: 4 } },
+    ],
+    [
+      '3 rows in the table',
+      { action: 'assertTable', table: '', check: { kind: 'rowCount', comparison: 'eq', count: 3 } },
+    ],
+    ['Verify the message reads "You picked"', { ...pageShows('You picked'), whole: true }],
+    [
+      'Verify the input has the placeholder "What needs to be done?"',
+      {
+        action: 'assertState',
+        target: { name: 'What needs to be done?', role: 'textbox' },
+        state: 'visible',
+      },
+    ],
+    [
+      'Control the title of the page contains "Blog"',
+      { action: 'assertTitle', mode: 'contains', negate: false, expected: 'Blog' },
+    ],
+    [
+      'Verify that the suggestions include "JavaScript"',
+      { action: 'assertState', target: { name: 'JavaScript', role: 'option' }, state: 'visible' },
+    ],
+    [
+      '3 Reply buttons',
+      { action: 'assertCount', target: { name: 'Reply', role: 'button' }, count: 3, comparison: 'eq' },
+    ],
+    ['Accept the terms', { action: 'check', target: { name: 'terms', role: 'checkbox' } }],
+    [
+      'Edit menu -> Undo',
+      { action: 'click', target: { name: 'Undo' }, clickCount: 1, button: 'left', menuPath: ['Edit'] },
+    ],
+    // An option of the open list ("suggested"), never the text typed into the field.
+    [
+      '"Cobol" should be suggested',
+      { action: 'assertState', target: { name: 'Cobol', role: 'option' }, state: 'visible' },
+    ],
+    [
+      '"Java" appears in the suggestions',
+      { action: 'assertState', target: { name: 'Java', role: 'option' }, state: 'visible' },
+    ],
+    [
+      '"Perl" is not offered',
+      { action: 'assertState', target: { name: 'Perl', role: 'option' }, state: 'hidden' },
+    ],
+    ['The page now shows "Saved"', pageShows('Saved')],
+    [
+      'The title should now be "Contact"',
+      { action: 'assertTitle', mode: 'equals', negate: false, expected: 'Contact' },
+    ],
+    ['Verify that "By card." is hidden', { action: 'assertText', expected: 'By card.', negate: true }],
+    ['Check the page shows "Action: duplicate"', pageShows('Action: duplicate')],
+    ['check it lists "Ada, Bob and Cy"', pageShows('Ada, Bob and Cy')],
+    [
+      'Control that the title contains "Blog"',
+      { action: 'assertTitle', mode: 'contains', negate: false, expected: 'Blog' },
+    ],
+    // An element's text
+    [
+      'Verify that the output is "answer: No"',
+      {
+        action: 'assertElementText',
+        target: { name: 'output' },
+        expected: 'answer: No',
+        mode: 'equals',
+        negate: false,
+      },
+    ],
+    // Tabs and pages by name
+    [
+      'Go to the Members tab',
+      { action: 'click', target: { name: 'Members', role: 'tab' }, clickCount: 1, button: 'left' },
+    ],
+    [
+      'Billing tab',
+      { action: 'click', target: { name: 'Billing', role: 'tab' }, clickCount: 1, button: 'left' },
+    ],
+  ] as ReadonlyArray<readonly [string, StepBody]>)('reads %j', (query, expected) => {
+    expect(read(query)).toEqual([expected]);
+  });
+
+  it('keeps what the rules already read: "Then I am on <url>" asserts the URL, it does not open it', () => {
+    expect(read('Then I am on https://shop.test/done')).toEqual([
+      { action: 'assertUrl', mode: 'contains', expected: 'https://shop.test/done', negate: false },
+    ]);
+  });
+
+  it('does not read notes or numbered steps as form lines', () => {
+    expect(parseInstructions('Note: the dialog opens').unknown).toHaveLength(1);
+    expect(read('Step 2: click Save')).toEqual([
+      { action: 'click', target: { name: 'Save' }, clickCount: 1, button: 'left' },
+    ]);
+  });
+
+  it('reads a long hostile line once, in bounded work', () => {
+    const line = `${'a: '.repeat(300)}b`;
+    expect(() => parseInstructions(line)).not.toThrow();
+  });
+});

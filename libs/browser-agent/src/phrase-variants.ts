@@ -1,0 +1,319 @@
+import { TOKEN_PATTERN } from './masked-text.js';
+
+/**
+ * Other ways people say what a phrase rule already reads, rewritten into the form the rules know.
+ * Tried only when no rule understood a step as written, so a step that reads today keeps its
+ * meaning. Each rewrite is one anchored pattern over a step of bounded length (no nested
+ * quantifiers), and a rewritten step is read once, never rewritten again.
+ *
+ * Kept apart from the rules on purpose: these are styles of writing ("Field:
+ * value" lines, "Expect ..." lines, "In X write Y"), not new things the interpreter can do.
+ */
+
+const Q = TOKEN_PATTERN.replace('[qu]', 'q');
+const U = TOKEN_PATTERN.replace('[qu]', 'u');
+
+interface Variant {
+  pattern: RegExp;
+  rewrite: (match: RegExpExecArray) => string;
+  /** Not applied when the step also matches this. */
+  unless?: RegExp;
+}
+
+/** A line that only looks like "Label: value". */
+const NOT_A_FORM_LINE = /^(?:step\s+\d|note|tip|hint|comment|todo|given|when|then|and|but)\b/i;
+
+const VARIANTS: readonly Variant[] = [
+  // "I am on <url>", "Go on <url>", "Be at <url>": being on a page is opening it.
+  {
+    pattern: new RegExp(
+      `^(?:(?:i am|i'm|we are|be|go|stay)\\s+)?(?:on|at)\\s+(?:the\\s+page\\s+)?(${U}.*)$`,
+      'i',
+    ),
+    rewrite: (m) => `open ${m[1]}`,
+  },
+  // "Expect "Saved"", "Expect the text "Saved"", "Must appear "Saved"", "You should read "Saved"",
+  // "The page should now say "Saved"": the page shows that text.
+  {
+    pattern: new RegExp(
+      `^(?:expect(?:ed)?|must appear|should appear|(?:you|we|i) should (?:now )?(?:read|see)|(?:the )?(?:page|screen) (?:should |must )?(?:now )?(says?|shows?|reads?|displays?))\\s*:?\\s+(?:the\\s+)?(?:(?:text|message|words?)\\s+)?(${Q})(?:\\s+(?:to )?(?:appear|be (?:shown|visible|displayed)))?$`,
+      'i',
+    ),
+    // "The page should say X": a whole message, as "the page says X" (see AssertTextStep.whole).
+    rewrite: (m) => `the page ${/^(?:say|read)/i.test(m[1] ?? '') ? 'says' : 'contains'} ${m[2]}`,
+  },
+  // What is left of "Expect the text "Saved"" once "expect" is read as an assertion's prefix.
+  {
+    pattern: new RegExp(
+      `^(?:the\\s+)?(?:text|message|words?)\\s+(${Q})(?:\\s+(?:appears|is (?:shown|visible|displayed)))?$`,
+      'i',
+    ),
+    rewrite: (m) => `the page contains ${m[1]}`,
+  },
+  // "The title should now be "Contact"": the adverb aside.
+  {
+    pattern: /^(.+?)\s+(?:now|then|already|finally)\s+(\S.*)$/i,
+    rewrite: (m) => `${m[1]} ${m[2]}`,
+  },
+  // ""Saved" is shown", "Check that "Saved" is displayed": the page shows that text.
+  {
+    pattern: new RegExp(
+      `^(?:(?:check|verify|see|confirm|ensure)\\s+(?:that\\s+)?)?(${Q})\\s+(?:is|are)\\s+(?:shown|displayed|visible|present|there|on the page|on screen|written)$`,
+      'i',
+    ),
+    rewrite: (m) => `the page contains ${m[1]}`,
+  },
+  // "It lists "Ada"", "the screen reads "Done"": the page shows that text.
+  {
+    pattern: new RegExp(`^(?:it|the page|the screen)\\s+(?:lists|shows|says|displays|reads)\\s+(${Q})$`, 'i'),
+    rewrite: (m) => `the page contains ${m[1]}`,
+  },
+  // ""Cobol" should be suggested", ""Java" appears in the suggestions", ""Perl" is not offered": an
+  // option of the open list, never the text typed into the field.
+  {
+    pattern: new RegExp(
+      `^(${Q})\\s+(?:(?:should|must|will)\\s+(?:not\\s+)?be|is\\s+(?:not\\s+)?|are\\s+(?:not\\s+)?|(?:(?:does|do|should|must)\\s+not\\s+)?(?:appears?|shows? up|comes? up)\\s+(?:in|among)\\s+the)\\s*(?:suggested|offered|proposed|suggestions|options|completions|autocomplete(?: list| results)?|results)$`,
+      'i',
+    ),
+    // The quoted text is masked, so a "not" in the step is one of the step's own words.
+    rewrite: (m) => `the ${m[1]} option is ${/\bnot\b/i.test(m[0]) ? 'not ' : ''}visible`,
+  },
+  // ""Saved" is hidden", ""Error" is gone": the page does not show that text.
+  {
+    pattern: new RegExp(
+      `^(?:(?:check|verify|see|confirm|ensure)\\s+(?:that\\s+)?)?(${Q})\\s+(?:is|are)\\s+(?:hidden|gone|not (?:shown|displayed|visible|there|on the page))$`,
+      'i',
+    ),
+    rewrite: (m) => `the page does not contain ${m[1]}`,
+  },
+  // "The output is "x"", "the greeting reads "Hi"", "the total shows "€3"": that element's text.
+  {
+    pattern: new RegExp(
+      `^((?:the\\s+)?[a-z][\\w'-]*(?:\\s+[a-z][\\w'-]*){0,4})\\s+(?:is|reads|says|shows|displays|equals)\\s+(${Q})$`,
+      'i',
+    ),
+    rewrite: (m) => `${m[1]} has text ${m[2]}`,
+  },
+  // "In the field Your name write Olga", "In City write Oslo", "Into the search box type cats".
+  {
+    pattern:
+      /^in(?:to)?\s+(?:the\s+)?(?:(?:field|box|input|textbox|text box)\s+)?(\S.{0,60}?)\s+(?:write|type|enter|put|input|fill in)\s+(\S.*)$/i,
+    rewrite: (m) => `type ${m[2]} into the ${m[1]} field`,
+  },
+  // "Username: ada", "full name = Li Wei": a form line, label then value.
+  {
+    pattern: new RegExp(
+      `^([a-z][\\w-]*(?:\\s+[a-z][\\w-]*){0,3})\\s*(?::|=)\\s*(${Q}|[^\\s:=].{0,200})$`,
+      'i',
+    ),
+    rewrite: (m) => `type ${m[2]} into the ${m[1]} field`,
+    unless: NOT_A_FORM_LINE,
+  },
+  // "Go to the next page", "next page", "the previous page": the pager's control by its word.
+  {
+    pattern:
+      /^(?:(?:go|move|navigate|skip|turn|switch)\s+(?:on\s+)?to\s+)?(?:the\s+)?(next|previous|prev|last|first)\s+page$/i,
+    rewrite: (m) =>
+      `click ${/^prev/i.test(m[1] ?? '') ? 'Previous' : (m[1] ?? '').replace(/^./, (c) => c.toUpperCase())}`,
+  },
+  // "Go to page 2": the pager's page by its number.
+  {
+    pattern: /^(?:go|move|navigate|skip|turn|switch)\s+to\s+page\s+(\d{1,4})$/i,
+    rewrite: (m) => `click the ${m[1]} link`,
+  },
+  // "Go to the Pricing page", "navigate to the About Us page": the link that names it.
+  {
+    pattern:
+      /^(?:go|navigate|move|head|click\s+through)\s+(?:over\s+)?to\s+the\s+([A-Za-z][\w&' -]{0,40}?)\s+(?:page|section|screen)$/i,
+    rewrite: (m) => `click the ${m[1]} link`,
+    unless: /^\S+\s+(?:over\s+)?to\s+the\s+(?:next|previous|prev|same|home\s+page\s+of)\b/i,
+  },
+  // "The dialog is closed", "dialog hidden", "the popup is open", "the modal should be gone".
+  {
+    pattern:
+      /^(?:the\s+)?(?:dialog|modal|popup|pop-up|dialog box|dialogue|overlay)(?:\s+(?:window|box))?\s+(?:(?:is|should be|must be|has been|gets?)\s+)?(closed|hidden|gone|dismissed|not visible|not shown|visible|shown|open|opened|displayed|showing)$/i,
+    rewrite: (m) =>
+      `the dialog is ${/^(?:closed|hidden|gone|dismissed|not)/i.test(m[1] ?? '') ? 'hidden' : 'visible'}`,
+  },
+  // "The window "Join our newsletter" is open", "the "Delete account?" popup is shown": a dialog by its title.
+  {
+    pattern: new RegExp(
+      `^(?:the\\s+)?(?:(?:dialog|modal|popup|pop-up|window)\\s+(${Q})|(${Q})\\s+(?:dialog|modal|popup|pop-up|window))\\s+(?:is|should be|must be)\\s+(open|opened|visible|shown|displayed|closed|hidden|gone|not visible)$`,
+      'i',
+    ),
+    rewrite: (m) =>
+      `the ${m[1] ?? m[4]} dialog is ${/^(?:closed|hidden|gone|not)/i.test(m[7] ?? '') ? 'hidden' : 'visible'}`,
+  },
+  // "3 rows in the table", "4 rows are shown in the grid", "there must be 3 rows": data rows.
+  {
+    pattern:
+      /^(?:there\s+(?:are|must be|should be|will be)\s+)?(\d{1,5})\s+rows?(?:\s+(?:are|is|should be|must be))?(?:\s+(?:shown|visible|displayed|listed|left|remaining))?(?:\s+(?:in|on)\s+(?:the\s+)?(?:table|grid|list|results))?$/i,
+    rewrite: (m) => `the table has ${m[1]} rows`,
+  },
+  // "The message reads "Saved"", "the notice says …": a message on the page, said whole.
+  {
+    pattern: new RegExp(
+      `^(?:the\\s+)?(?:message|notice|notification|toast|banner|alert|confirmation|text)\\s+(?:reads|says|shows|displays|should (?:read|say|show))\\s*:?\\s+(${Q})$`,
+      'i',
+    ),
+    rewrite: (m) => `the page says ${m[1]}`,
+  },
+  // "The input has the placeholder "What needs to be done?"": the field that placeholder names.
+  {
+    pattern: new RegExp(
+      `^(?:the\\s+)?(?:input|field|text\\s*box|text field|search box)\\s+(?:has|shows|displays|should have|should show)\\s+(?:the\\s+|a\\s+)?(?:placeholder|hint)(?:\\s+text)?\\s+(${Q})$`,
+      'i',
+    ),
+    rewrite: (m) => `the ${m[1]} field is visible`,
+  },
+  // "The suggestions include "JavaScript"", "the list offers "Ruby"": an option of the open list.
+  {
+    pattern: new RegExp(
+      `^(?:the\\s+)?(?:suggestions|suggestion list|autocomplete(?: list)?|options|results|dropdown)\\s+(?:include|includes|contain|contains|show|shows|list|lists|offer|offers)\\s+(${Q})$`,
+      'i',
+    ),
+    rewrite: (m) => `the ${m[1]} option is visible`,
+  },
+  // "3 Reply buttons", "2 links": a count of controls.
+  {
+    pattern: /^(\d{1,4})\s+(\S.{0,40}?)\s+(buttons|links|checkboxes|items|rows|fields|tabs|images)$/i,
+    rewrite: (m) => `there are ${m[1]} ${m[2]} ${m[3]}`,
+  },
+  // "Accept the terms", "agree to the terms and conditions": its checkbox.
+  {
+    pattern:
+      /^(?:accept|agree\s+to|consent\s+to)\s+(?:the\s+)?(terms(?:\s+and\s+conditions|\s+of\s+(?:service|use))?|conditions|privacy policy|policy)$/i,
+    rewrite: (m) => `check the ${m[1]} checkbox`,
+  },
+  // "Open the date picker", "show the calendar": the date field's picker.
+  {
+    pattern:
+      /^(?:open|show|bring up|display)\s+(?:the\s+)?(date\s*picker|calendar|time\s*picker|colou?r\s*picker)$/i,
+    rewrite: (m) => `click the ${m[1]}`,
+  },
+  // "Edit menu -> Undo", "Actions > Delete", "File → Export": a menu path.
+  {
+    pattern: /^(?:the\s+)?([A-Za-z][\w ]{0,30}?)(?:\s+menu)?\s*(?:->|>|→|»)\s*(\S.*)$/i,
+    rewrite: (m) => `open ${m[1]} > ${m[2]}`,
+    unless: /^(?:open|click|choose|select|go|navigate)\b/i,
+  },
+  // "Check it is written "Please write a message"", ""Done" is written": the page shows it.
+  {
+    pattern: new RegExp(
+      `^(?:(?:it|there)\\s+is\\s+written\\s+(${Q})|(${Q})\\s+is\\s+written(?:\\s+(?:on the page|somewhere))?)$`,
+      'i',
+    ),
+    rewrite: (m) => `the page contains ${m[1] ?? m[4]}`,
+  },
+  // "Pick Ruby", "choose it": the item by its name, as "select Ruby" reads.
+  {
+    pattern: /^(?:pick|choose)\s+(\S.{0,60})$/i,
+    rewrite: (m) => `select ${m[1]}`,
+    unless: /\s(?:from|in|on|with|into|using|as)\s/i,
+  },
+  // "Click into the editor", "click inside the search box": click it.
+  {
+    pattern: /^(?:click|tap)\s+(?:into|inside|in)\s+(the\s+\S.{0,60})$/i,
+    rewrite: (m) => `click ${m[1]}`,
+  },
+  // "The editor is empty at first", "the Name field is empty initially": the state as it is now.
+  {
+    pattern:
+      /^(\S.*?)\s*,?\s+(?:at first|initially|at the start|to begin with|by default|at the beginning)$/i,
+    rewrite: (m) => m[1] ?? '',
+  },
+  // "quantity 4", "guests 6": a labelled number field and its value (terse notes).
+  {
+    pattern: /^([a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2})\s+(-?\d{1,9}(?:[.,]\d+)?)$/i,
+    rewrite: (m) => `type ${m[2]} into the ${m[1]} field`,
+    unless:
+      /^(?:wait|sleep|pause|scroll|open|go|visit|click|tap|press|hit|type|enter|select|choose|pick|check|uncheck|tick|hover|reload|refresh|zoom|step|page|row|item|option|tab|line|chapter|section|level|version|top|bottom|up|down)\b/i,
+  },
+  // "Go to the next month" in a date picker: its Next / Prev control.
+  {
+    pattern:
+      /^(?:go|move|switch|skip|navigate)\s+(?:on\s+)?to\s+the\s+(next|previous|prev)\s+(?:month|year|week)$/i,
+    rewrite: (m) => `click ${/^prev/i.test(m[1] ?? '') ? 'Prev' : 'Next'}`,
+  },
+  // "The field contains "JavaScript" exactly": the same text, nothing more.
+  {
+    pattern: new RegExp(`^(.+?)\\s+(?:contains|shows|reads|has|says|displays)\\s+(${Q})\\s+exactly$`, 'i'),
+    rewrite: (m) => `${m[1]} is ${m[2]}`,
+  },
+  // "Remove the "Go to gym" item with the x button": that control in the item's row.
+  {
+    pattern: new RegExp(
+      `^(?:remove|delete|close|dismiss)\\s+the\\s+(${Q})\\s+(?:item|todo|to-do|entry|row|task|card|line)\\s+(?:with|using|by clicking(?:\\s+on)?|via)\\s+(?:the\\s+)?(\\S.{0,40})$`,
+      'i',
+    ),
+    rewrite: (m) => `click the ${m[4]} next to ${m[1]}`,
+  },
+  // "Confirm by clicking "Delete" in the dialog", "close it with the Close button": the click.
+  {
+    pattern:
+      /^(?:(?:and\s+|then\s+)?(?:i|we|you)\s+)?(?:confirm|accept|agree|cancel|close|dismiss|exit|leave|finish|submit|save)(?:\s+(?:it|this|that|the\s+(?:dialog|popup|pop-up|modal|window|form)))?\s+(?:by\s+(?:clicking|pressing|tapping|hitting)(?:\s+on)?|with|using|via)\s+(\S.{0,60}?)(?:\s+(?:in|on|of)\s+the\s+(?:dialog|popup|pop-up|modal|window|form))?$/i,
+    rewrite: (m) => `click ${m[1]}`,
+  },
+  // "Enable two-factor authentication", "turn on the newsletter": its switch or checkbox.
+  {
+    pattern: /^(enable|turn on|switch on|activate|disable|turn off|switch off|deactivate)\s+(\S.{0,60})$/i,
+    rewrite: (m) =>
+      `${/^(?:disable|turn off|switch off|deactivate)/i.test(m[1] ?? '') ? 'uncheck' : 'check'} ${m[2]}`,
+  },
+  // "Write in the comment editor "Very good article"": the text into that editor or field.
+  {
+    pattern: new RegExp(
+      `^(?:write|type|enter|put)\\s+(?:in|into|inside|on)\\s+(the\\s+.{1,60}?)\\s*:?\\s+(${Q})$`,
+      'i',
+    ),
+    rewrite: (m) => `type ${m[2]} into ${m[1]}`,
+  },
+  // "Change the value 1815 in 1816", "change 1815 to 1816": replace one text with another.
+  {
+    pattern: /^change\s+(?:the\s+(?:value|text|number|word)\s+)?(\S{1,40})\s+(?:in|into|to)\s+(\S{1,40})$/i,
+    rewrite: (m) => `replace ${m[1]} with ${m[2]}`,
+  },
+  // "The status of order 1004 is "Cancelled"": the Status cell in the row that names 1004.
+  {
+    pattern: new RegExp(
+      `^(?:(?:verify|check|control|confirm|ensure|make sure)\\s+(?:that\\s+)?)?(?:the\\s+)?([A-Za-z][\\w -]{0,30}?)\\s+of\\s+(?:the\\s+)?(?:order|row|item|user|person|product|entry|record|invoice|customer)\\s+(${Q}|[\\w-]{1,30})\\s+(is|equals|reads|shows|says)\\s+(${Q}|\\S.{0,60})$`,
+      'i',
+    ),
+    rewrite: (m) => `the ${m[1]} in the row with ${m[2]} is ${m[6]}`,
+  },
+  // "I should see 2 todos", "there should be 3 tasks", "is remaining only 1 item": a count of items.
+  {
+    pattern:
+      /^(?:(?:(?:i|we|you)\s+(?:should\s+)?see|there\s+(?:should\s+be|must\s+be|are|is)|(?:is|are)\s+remaining)\s+)?(?:only\s+)?(\d{1,4})\s+(?:todos?|to-dos?|items?|tasks?|entries|entry)(?:\s+(?:in the list|remaining|listed|shown|remain|are left|left in the list))?$/i,
+    rewrite: (m) => `there are ${m[1]} items`,
+    unless: /\bleft$/i,
+  },
+  // "Go to the Members tab", "switch to the Billing tab": a tab by name.
+  {
+    pattern: /^(?:go|navigate|switch|move)\s+to\s+(?:the\s+)?(\S.{0,60}?)\s+tab$/i,
+    rewrite: (m) => `click the ${m[1]} tab`,
+  },
+  // "Billing tab" alone.
+  {
+    pattern: /^(?:the\s+)?(\S.{0,60}?)\s+tab$/i,
+    rewrite: (m) => `click the ${m[1]} tab`,
+  },
+];
+
+/**
+ * The rewrites of a masked step, in order; empty when none applies. Each pattern is tried on the
+ * step as written and on its canonical form (the rules' own, with filler and prefixes gone).
+ */
+export function phraseVariants(written: string, canonical: string): string[] {
+  const variants: string[] = [];
+  const forms = written === canonical ? [canonical] : [written, canonical];
+  for (const variant of VARIANTS) {
+    for (const form of forms) {
+      const match = variant.pattern.exec(form);
+      if (!match || variant.unless?.test(form)) continue;
+      const rewritten = variant.rewrite(match).trim();
+      if (rewritten && rewritten !== form && !variants.includes(rewritten)) variants.push(rewritten);
+    }
+  }
+  return variants;
+}

@@ -1,0 +1,182 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { useBrowserTab } from '../testing/browser-tab.js';
+import { type LocalSite, serveLocalSite } from '../testing/local-site.js';
+import { SENTENCE_ROUTES } from '../testing/sentence-pages.js';
+import { AgentLog } from './agent-log.js';
+import { interpretQuery, runInterpreter, type RunResult } from './interpreter-agent.js';
+import type { RunLimits } from './run-limits.js';
+
+const FAST: Partial<RunLimits> = {
+  navigationTimeoutMs: 5000,
+  actionTimeoutMs: 2000,
+  assertionTimeoutMs: 1000,
+};
+
+describe('sentences with several actions, plural and ordinal targets (real Chromium)', () => {
+  const tab = useBrowserTab();
+  let site: LocalSite;
+
+  beforeAll(async () => {
+    site = await serveLocalSite(SENTENCE_ROUTES);
+  });
+  afterAll(async () => {
+    await site?.close();
+  });
+
+  async function run(query: string): Promise<RunResult> {
+    const interpreted = interpretQuery(query.replaceAll('$SITE', site.url));
+    if (!interpreted.ok) throw new Error(interpreted.summary);
+    return runInterpreter({ page: tab.page, steps: interpreted.steps, log: new AgentLog(), limits: FAST });
+  }
+
+  async function passes(query: string): Promise<void> {
+    const result = await run(query);
+    expect(result.steps.filter((s) => s.status !== 'passed')).toEqual([]);
+    expect(result.verdict).toBe('succeeded');
+  }
+
+  /** The query fails, and at the step whose text is `at`. */
+  async function failsAt(query: string, at: string): Promise<string> {
+    const result = await run(query);
+    expect(result.verdict).toBe('failed');
+    const failed = result.steps.find((s) => s.status === 'failed');
+    expect(failed?.text).toBe(at);
+    return failed?.error ?? '';
+  }
+
+  const LOGIN = 'Enter the username "ada" and the password "x1" into the text fields and press Log in';
+  it('types two values into the fields they name, then presses the button', async () => {
+    await passes(`Open $SITE/login\n${LOGIN}\nThe page shows "Welcome ada"`);
+    await failsAt(`Open $SITE/login-without-password\n${LOGIN}`, 'the password "x1" into the text fields');
+  });
+
+  it('clicks two buttons in the order written', async () => {
+    const query = 'Click button ONE, then click button TWO';
+    await passes(`Open $SITE/buttons\n${query}\nThe page shows "clicked ONE TWO"`);
+    await failsAt(`Open $SITE/buttons-without-two\n${query}`, 'click button TWO');
+  });
+
+  it('sets a spinner and submits', async () => {
+    const query = 'Select -3 with the spinner and hit Submit';
+    await passes(`Open $SITE/spinner\n${query}\nThe page shows "value -3"`);
+    await failsAt(`Open $SITE/no-spinner\n${query}`, 'Select -3 with the spinner');
+  });
+
+  it('checks a radio button and types into a field, both named by position', async () => {
+    await passes(`Open $SITE/choices
+      Check the 1st radio button and type "3" into the 2nd textbox
+      Type "a" in the first field, "b" in the second
+      Click Show
+      The page shows "S/a/b"`);
+    await passes(`Open $SITE/choices
+      Check the 2nd radio button and type "3" into the 2nd textbox. Click Show. The page shows "L//3"`);
+    await failsAt(`Open $SITE/choices\nType "a" in the first field, "b" in the third`, '"b" in the third');
+  });
+
+  it('fills two fields named with "with" and submits', async () => {
+    const query = 'Fill in Name with "Ada", Email with "a@b.c" and submit';
+    await passes(`Open $SITE/contact\n${query}\nThe page shows "Thanks Ada <a@b.c>"`);
+    await failsAt(`Open $SITE/contact-without-email\n${query}`, 'Email with "a@b.c"');
+  });
+
+  it('checks each label of a list, then clicks', async () => {
+    const query = 'Select Apple, Kiwi and Plum and click Submit';
+    await passes(`Open $SITE/fruit\n${query}\nThe page shows "picked Apple,Kiwi,Plum"`);
+    await failsAt(`Open $SITE/fruit-without-kiwi\n${query}`, 'Kiwi');
+  });
+
+  it('acts on a target named by position, also counted from the end', async () => {
+    await passes(`Open $SITE/checklist
+      Check the third checkbox
+      The third checkbox is checked
+      The second checkbox is unchecked
+      Type "x" into the 2nd text box
+      Type "y" into the second text box from the end
+      The field "B" has value "y"
+      Click the penultimate link
+      The URL ends with "#two"
+      Open $SITE/people
+      Click the second-to-last row
+      The page shows "row Linus"
+      Click the first Delete button in the 2nd row
+      The page shows "deleted Grace"
+      Click the second Delete button in the 3rd row
+      The page shows "second button Linus"
+      Click the first Delete button in the second-to-last row
+      The page shows "deleted Linus"`);
+    const none = await failsAt(
+      `Open $SITE/people\nClick Delete in the fifth-to-last row`,
+      'Click Delete in the fifth-to-last row',
+    );
+    expect(none).toContain('the page has 4 rows');
+    await failsAt(`Open $SITE/checklist\nCheck the fifth checkbox`, 'Check the fifth checkbox');
+    const error = await failsAt(
+      `Open $SITE/people\nClick the fifth-to-last row`,
+      'Click the fifth-to-last row',
+    );
+    expect(error).toContain('only 4 matches');
+  });
+
+  it('checks, unchecks and types into every match, in document order', async () => {
+    await passes(`Open $SITE/checklist
+      Check all the checkboxes
+      The first checkbox is checked
+      The last checkbox is checked
+      Uncheck every item
+      The third checkbox is unchecked`);
+    const error = await failsAt(
+      `Open $SITE/empty-checklist\nCheck all the checkboxes`,
+      'Check all the checkboxes',
+    );
+    expect(error).toContain('nothing on the page matches every checkbox');
+  });
+
+  it('clicks Reply on every post by one author, and fails when there is none', async () => {
+    const query = 'Click Reply on every post by @ada';
+    await passes(`Open $SITE/posts\n${query}\nThe page shows "replies: 2"`);
+    await failsAt(`Open $SITE/posts-without-ada\n${query}`, query);
+  });
+
+  it('types the password given earlier into both password fields', async () => {
+    const query = 'Type "s3cret!" into the Password field, then type the password into both fields';
+    await passes(`Open $SITE/passwords
+      ${query}
+      Click Check
+      The page shows "passwords match"
+      The field "Email" is empty`);
+    const error = await failsAt(`Open $SITE/one-password\n${query}`, 'type the password into both fields');
+    expect(error).toContain('names 2 of');
+    expect(interpretQuery('Type the password into both fields').ok).toBe(false);
+  });
+
+  it('types a value read from a table, from a textarea and from the page, transformed', async () => {
+    const query = 'Enter the value of Color from the table into the field';
+    await passes(`Open $SITE/color
+      ${query}
+      The field "Answer" has value "Teal"
+      Open $SITE/copy
+      Copy the text in the textarea and paste it into the Answer box
+      The field "Answer" has value "copy me, please"
+      Open $SITE/values
+      Enter the value of Price from the table in upper case into the Code field
+      The field "Code" has value "€12"
+      Remember the order number as ORDER, then type ORDER into the Reference field
+      The field "Reference" has value "A-1234"
+      Type "ADA" in lower case into the Code field
+      The field "Code" has value "ada"
+      Type " a b c " without spaces into the Code field
+      The field "Code" has value "abc"
+      Type "abc" reversed into the Code field
+      The field "Code" has value "cba"`);
+    const error = await failsAt(`Open $SITE/color-without-color\n${query}`, query);
+    expect(error).toContain('headed "Color"');
+  });
+
+  it('fails to paste when nothing was copied', async () => {
+    const error = await failsAt(
+      `Open $SITE/copy\nPaste it into the Answer field`,
+      'Paste it into the Answer field',
+    );
+    expect(error).toContain('nothing was copied');
+  });
+});

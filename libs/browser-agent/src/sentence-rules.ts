@@ -1,0 +1,172 @@
+import { type MaskToken, quotedValue, TOKEN_PATTERN, unmask } from './masked-text.js';
+import type { StepBody, Target, TargetRole } from './step-types.js';
+import { parseTarget, POSITION_WORDS } from './target-phrase.js';
+
+/**
+ * Phrase rules for clauses people write inside longer sentences (see clause-grammar.ts). They sit
+ * in their own file and are hooked into the parser's rule list in two places: `EARLY_RULES` before
+ * the parser's own (they claim wordings the general click rule would misread), `LATE_RULES` after
+ * them (only what nothing else reads).
+ */
+type Rule = (s: string, tokens: readonly MaskToken[]) => StepBody | undefined;
+
+const Q = TOKEN_PATTERN.replace('[qu]', 'q');
+const VALUE_CONTROLS: ReadonlySet<TargetRole> = new Set(['spinbutton', 'slider']);
+
+/** "Select -3 with the spinner", "set 40 on the volume slider": a value for a number control. */
+const controlValue: Rule = (s, tokens) => {
+  const match =
+    /^(?:select|set|choose|pick|enter|type|put|input)\s+(.+?)\s+(?:with|on|in|using|via|into)\s+(.+)$/i.exec(
+      s,
+    );
+  if (!match?.[1] || !match[2]) return undefined;
+  const where = parseTarget(match[2], tokens);
+  if (!where?.role || !VALUE_CONTROLS.has(where.role)) return undefined;
+  const value = quotedValue(match[1], tokens) ?? unmask(match[1], tokens).trim();
+  if (!/^[-+]?\d+(?:[.,]\d+)?$/.test(value)) return undefined;
+  return { action: 'type', value, target: where };
+};
+
+const NAMED_VALUE_RE = new RegExp(
+  `^(?:type|enter|input|write|put|fill\\s+in)\\s+(?:the\\s+|your\\s+|my\\s+|a\\s+)?([a-z][a-z-]*(?:\\s[a-z][a-z-]*){0,2})\\s+(${Q})(?:\\s+(?:into|in|inside|on)\\s+(.+))?$`,
+  'i',
+);
+
+/**
+ * "Enter the username "ada" (into the text fields)": the field named by what the value is. A
+ * container ("the text fields", "the form") only tells the kind of field.
+ */
+const namedValue: Rule = (s, tokens) => {
+  const match = NAMED_VALUE_RE.exec(s);
+  if (!match?.[1] || !match[2]) return undefined;
+  const value = quotedValue(match[2], tokens);
+  if (value === undefined || /^(?:text|value|string|words?|phrase|message)$/i.test(match[1]))
+    return undefined;
+  const container = match[3] ? parseTarget(match[3], tokens) : undefined;
+  if (match[3] && !container) return undefined;
+  const role = container?.role ?? 'textbox';
+  return { action: 'type', value, target: { name: match[1], role } };
+};
+
+// ---------------------------------------------------------------------------------------------
+// Values read from the page: remember, copy and paste, "the value of Color from the table".
+
+/** "the value of Color from the table" (a heading), "the text in the textarea" (an element). */
+function sourceOf(
+  phrase: string,
+  tokens: readonly MaskToken[],
+): { label: string } | { target: Target } | undefined {
+  const rest = phrase
+    .trim()
+    .replace(
+      /^(?:the\s+)?(?:value|text|contents?|content|number|string)\s+(?:of|in|from|inside|shown in|written in)\s+/i,
+      '',
+    );
+  const table = /^(.+?)\s+(?:from|in|of|on)\s+the\s+(?:[\w-]+\s+)?(?:table|grid|list|details)$/i.exec(rest);
+  if (table?.[1]) {
+    const label = (quotedValue(table[1], tokens) ?? unmask(table[1], tokens)).replace(/^the\s+/i, '').trim();
+    return label ? { label } : undefined;
+  }
+  const target = parseTarget(rest, tokens);
+  return target ? { target } : undefined;
+}
+
+const NAME_RE = new RegExp(`^(?:[A-Za-z_][\\w-]{0,40}|${Q})$`);
+
+function nameOf(raw: string | undefined, tokens: readonly MaskToken[]): string | undefined {
+  if (raw === undefined || !NAME_RE.test(raw)) return undefined;
+  return quotedValue(raw, tokens) ?? raw;
+}
+
+/** "Remember the order number as ORDER", "copy the text in the textarea", "store the total as T". */
+const remembering: Rule = (s, tokens) => {
+  const named =
+    /^(?:remember|store|save|note(?:\s+down)?|keep|read|copy|grab|capture|memori[sz]e)\s+(.+?)\s+as\s+(\S+)$/i.exec(
+      s,
+    );
+  const plain = /^(?:remember|copy|note(?:\s+down)?|memori[sz]e|keep track of)\s+(.+)$/i.exec(s);
+  const phrase = named?.[1] ?? plain?.[1];
+  if (!phrase) return undefined;
+  const source = sourceOf(phrase, tokens);
+  if (!source) return undefined;
+  const explicit = nameOf(named?.[2], tokens);
+  if (named && !explicit) return undefined;
+  const name =
+    explicit ??
+    (/^copy\b/i.test(s)
+      ? 'clipboard'
+      : 'label' in source
+        ? source.label.toLowerCase()
+        : source.target.name.toLowerCase() || 'value');
+  return { action: 'readValue', ...source, name };
+};
+
+/** "Paste it into the box": what was copied, typed into the field. */
+const pasting: Rule = (s, tokens) => {
+  const match =
+    /^paste(?:\s+(?:it|that|this|them|the\s+(?:copied\s+)?(?:text|value)))?(?:\s+(?:into|in|to|on)\s+(.+))?$/i.exec(
+      s,
+    );
+  if (!match) return undefined;
+  const where = match[1] ? parseTarget(match[1], tokens) : undefined;
+  if (match[1] && !where) return undefined;
+  return { action: 'type', value: '', valueFrom: 'clipboard', ...(where ? { target: where } : {}) };
+};
+
+/**
+ * "Enter the value of Color from the table into the field", "copy the email into the Confirm
+ * field": read, then type. Two steps from one clause.
+ */
+export function valueSteps(s: string, tokens: readonly MaskToken[]): StepBody[] | undefined {
+  const match =
+    /^(type|enter|input|put|write|paste|fill\s+in|copy)\s+(the\s+(?:value|text|contents?|content)\s+(?:of|in|from|inside)\s+.+?)\s+(?:into|in|to)\s+(.+)$/i.exec(
+      s,
+    ) ?? /^(copy)\s+(.+?)\s+(?:into|to)\s+(.+)$/i.exec(s);
+  if (!match?.[2] || !match[3]) return undefined;
+  const source = sourceOf(match[2], tokens);
+  const where = parseTarget(match[3], tokens);
+  if (!source || !where) return undefined;
+  const name = 'label' in source ? source.label : /^copy$/i.test(match[1] ?? '') ? 'clipboard' : 'value';
+  return [
+    { action: 'readValue', ...source, name },
+    { action: 'type', value: '', valueFrom: name, target: where },
+  ];
+}
+
+export const EARLY_RULES: readonly Rule[] = [controlValue, pasting, remembering];
+export const LATE_RULES: readonly Rule[] = [namedValue];
+
+// ---------------------------------------------------------------------------------------------
+// "Tick the second and the fourth checkboxes": one verb, several ordinals, one kind named once.
+
+const ORDINAL_LIST_RE = new RegExp(
+  `^(check|uncheck|tick|untick|click|tap|select|clear|open|expand|collapse)\\s+(?:on\\s+)?the\\s+(${POSITION_WORDS}(?:\\s*,\\s*(?:the\\s+)?${POSITION_WORDS})*)\\s*,?\\s+and\\s+(?:the\\s+)?(${POSITION_WORDS})\\s+([a-z][a-z -]{1,30}?)$`,
+  'i',
+);
+
+/** The singular of a kind written in the plural ("checkboxes", "boxes", "links", "radio buttons"). */
+function singular(noun: string): string {
+  const word = noun.trim();
+  if (/(?:x|ch|sh|ss)es$/i.test(word)) return word.slice(0, -2);
+  return /[^s]s$/i.test(word) ? word.slice(0, -1) : word;
+}
+
+/**
+ * One step per ordinal, each read by `read` as "<verb> the <ordinal> <kind>": "tick the second and
+ * the fourth checkboxes" is "tick the second checkbox" then "tick the fourth checkbox".
+ */
+export function ordinalListSteps(
+  s: string,
+  read: (text: string) => StepBody | undefined,
+): StepBody[] | undefined {
+  const match = ORDINAL_LIST_RE.exec(s);
+  if (!match?.[1] || !match[2] || !match[3] || !match[4]) return undefined;
+  const ordinals = [...match[2].split(/\s*,\s*(?:the\s+)?/i), match[3]];
+  const kind = singular(match[4]);
+  const steps = ordinals.map((ordinal) => read(`${match[1]} the ${ordinal} ${kind}`));
+  return steps.every(
+    (step): step is StepBody => step !== undefined && 'target' in step && step.target?.nth !== undefined,
+  )
+    ? steps
+    : undefined;
+}

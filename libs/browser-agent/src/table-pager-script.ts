@@ -1,0 +1,44 @@
+import type { DomDocument, DomElement } from './page-dom.js';
+
+// Evaluated inside the page: the function must be self-contained.
+declare const document: DomDocument;
+
+export interface PagerState {
+  current: number | null;
+  last: number | null;
+}
+
+/**
+ * The page a paginated table shows: "Page 2 of 5" as text (ag-grid, Tabulator), or the pager's
+ * current button (aria-current, DataTables' and Grid.js' current class) and its highest number.
+ */
+export function readPager(): PagerState {
+  const squeeze = (text: string | null | undefined) => (text ?? '').replace(/[\s\u00a0]+/g, ' ').trim();
+  const visible = (el: DomElement): boolean => {
+    if (el.checkVisibility && !el.checkVisibility({ visibilityProperty: true })) return false;
+    const rect = el.getBoundingClientRect();
+    return rect.width > 0 && rect.height > 0;
+  };
+  const text = squeeze(document.body?.innerText);
+  const spelled = /\bpage\s+(\d+)\s*(?:of|\/)\s*(\d+)\b/i.exec(text);
+  if (spelled) return { current: Number(spelled[1]), last: Number(spelled[2]) };
+  const PAGERS =
+    'nav, [role=navigation], .pagination, .pager, [class*=paging], [class*=pagination], [class*=pages]';
+  const current = Array.from(
+    document.querySelectorAll(
+      '[aria-current=page], [aria-current=true], .current, .active, [class*=current], [class*=active], [aria-pressed=true]',
+    ),
+  ).find((el) => el.parentElement?.closest(PAGERS) && visible(el) && /^\d+$/.test(squeeze(el.innerText)));
+  // The pager around the current button (a button's own class may say "paging" too).
+  const pager = current?.parentElement?.closest(PAGERS);
+  if (!current || !pager) return { current: null, last: null };
+  const numbers = Array.from(pager.querySelectorAll('a, button, li, span'))
+    .filter(visible)
+    .map((el) => squeeze(el.innerText))
+    .filter((label) => /^\d+$/.test(label))
+    .map(Number);
+  return {
+    current: Number(squeeze(current.innerText)),
+    last: numbers.length > 0 ? Math.max(...numbers) : null,
+  };
+}

@@ -1,0 +1,138 @@
+import { page, type Route } from './local-site.js';
+
+/**
+ * Pages for sentences that hold several actions, plural and ordinal targets and values read from
+ * the page (clause-grammar.ts). Each has a twin missing one piece, on which the same sentence must
+ * fail at the step that needs it.
+ */
+const LOGIN = (withPassword: boolean) =>
+  page(
+    'Log in',
+    `<form onsubmit="event.preventDefault(); out.textContent = u.value === 'ada' && (window.p ? p.value === 'x1' : false) ? 'Welcome ada' : 'Wrong login'">
+      <label>Username <input id="u" type="text"></label>
+      ${withPassword ? '<label>Password <input id="p" type="text"></label>' : ''}
+      <button>Log in</button></form><p id="out"></p>`,
+  );
+
+const BUTTONS = (names: string[]) =>
+  page(
+    'Buttons',
+    `${names.map((n) => `<button onclick="log.textContent += ' ${n}'">${n}</button>`).join(' ')}
+    <p>clicked<span id="log"></span></p>`,
+  );
+
+const SPINNER = (kind: 'number' | 'text') =>
+  page(
+    'Spinner',
+    `<label>Offset <input id="n" type="${kind}" value="0"></label>
+    <button onclick="out.textContent = 'value ' + n.value">Submit</button><p id="out"></p>`,
+  );
+
+const CHOICES = page(
+  'Choices',
+  `<fieldset><legend>Size</legend><label><input type="radio" name="s" value="S"> Small</label>
+  <label><input type="radio" name="s" value="L"> Large</label></fieldset>
+  <label>First <input id="a"></label> <label>Second <input id="b"></label>
+  <button onclick="out.textContent = (document.querySelector('[name=s]:checked') || {}).value + '/' + a.value + '/' + b.value">Show</button>
+  <p id="out"></p>`,
+);
+
+const CONTACT = (withEmail: boolean) =>
+  page(
+    'Contact',
+    `<form onsubmit="event.preventDefault(); out.textContent = 'Thanks ' + nm.value + (window.em ? ' <' + em.value + '>' : '')">
+      <label>Name <input id="nm"></label>
+      ${withEmail ? '<label>Email <input id="em" type="email"></label>' : ''}
+      <button>Send</button></form><p id="out"></p>`,
+  );
+
+const FRUIT = (fruit: string[]) =>
+  page(
+    'Fruit',
+    `${fruit.map((f) => `<label><input type="checkbox" value="${f}"> ${f}</label>`).join('<br>')}
+    <button onclick="out.textContent = 'picked ' + [...document.querySelectorAll(':checked')].map((c) => c.value).join(',')">Submit</button>
+    <p id="out"></p>`,
+  );
+
+export const SENTENCE_ROUTES: Record<string, Route> = {
+  '/login': LOGIN(true),
+  '/login-without-password': LOGIN(false),
+  '/buttons': BUTTONS(['ONE', 'TWO']),
+  '/buttons-without-two': BUTTONS(['ONE', 'THREE']),
+  '/spinner': SPINNER('number'),
+  '/no-spinner': SPINNER('text'),
+  '/choices': CHOICES,
+  '/contact': CONTACT(true),
+  '/contact-without-email': CONTACT(false),
+  '/fruit': FRUIT(['Apple', 'Kiwi', 'Plum', 'Pear']),
+  '/fruit-without-kiwi': FRUIT(['Apple', 'Plum', 'Pear']),
+};
+
+const CHECKLIST = (count: number) =>
+  page(
+    'Checklist',
+    `<ul>${Array.from({ length: count }, (_, i) => `<li><input type="checkbox" id="c${i}"> <span>Task ${i + 1}</span> <button onclick="this.parentElement.remove()">Delete</button></li>`).join('')}</ul>
+    <a href="#one">First link</a> <a href="#two">Middle link</a> <a href="#three">Final link</a>
+    <label>A <input id="fa"></label> <label>B <input id="fb"></label> <label>C <input id="fc"></label>
+    <p id="out"></p>`,
+  );
+
+const PEOPLE = page(
+  'People',
+  `<table><thead><tr><th>Name</th><th>Action</th></tr></thead><tbody>
+    ${['Ada', 'Grace', 'Linus', 'Barbara'].map((n) => `<tr onclick="out.textContent='row ${n}'"><td style="width:400px">${n}</td><td><button onclick="event.stopPropagation(); out.textContent='deleted ${n}'">Delete</button> <button onclick="event.stopPropagation(); out.textContent='second button ${n}'">Delete</button></td></tr>`).join('')}
+    </tbody></table><p id="out"></p>`,
+);
+
+const POSTS = (authors: string[]) =>
+  page(
+    'Posts',
+    `${authors.map((a, i) => `<article><header><strong>${a}</strong> wrote</header><p>Post number ${i + 1}</p><button onclick="this.textContent='Replied'; count.textContent = Number(count.textContent) + 1">Reply</button></article>`).join('')}
+    <p>replies: <span id="count">0</span></p>`,
+  );
+
+const PASSWORDS = page(
+  'Sign up',
+  `<label>Email <input id="e"></label> <label>Password <input id="p1" type="password"></label>
+  <label>Confirm password <input id="p2" type="password"></label>
+  <button onclick="out.textContent = p1.value && p1.value === p2.value ? 'passwords match' : 'passwords differ'">Check</button><p id="out"></p>`,
+);
+
+Object.assign(SENTENCE_ROUTES, {
+  '/checklist': CHECKLIST(4),
+  '/empty-checklist': CHECKLIST(0),
+  '/people': PEOPLE,
+  '/posts': POSTS(['@ada', '@bob', '@ada']),
+  '/posts-without-ada': POSTS(['@bob', '@cy']),
+  '/passwords': PASSWORDS,
+  '/one-password': page(
+    'Log in',
+    `<label>Email <input id="e"></label> <label>Password <input id="p1" type="password"></label>`,
+  ),
+});
+
+const COLOR = (withColor: boolean) =>
+  page(
+    'Color',
+    `<table><tr><th>Size</th><td>M</td></tr>${withColor ? '<tr><th>Color</th><td>Teal</td></tr>' : ''}</table>
+    <label>Answer <input id="answer"></label>`,
+  );
+
+const COPY = page(
+  'Copy',
+  `<label>Notes <textarea id="notes">copy me, please</textarea></label> <label>Answer <input id="answer"></label>`,
+);
+
+const VALUES = page(
+  'Values',
+  `<table><thead><tr><th>Product</th><th>Price</th></tr></thead><tbody><tr><td>Mug</td><td>€12</td></tr></tbody></table>
+  <p>Order number: <strong>A-1234</strong></p>
+  <label>Reference <input id="ref"></label> <label>Code <input id="code"></label>`,
+);
+
+Object.assign(SENTENCE_ROUTES, {
+  '/color': COLOR(true),
+  '/color-without-color': COLOR(false),
+  '/copy': COPY,
+  '/values': VALUES,
+});
