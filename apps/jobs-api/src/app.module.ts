@@ -5,6 +5,7 @@ import { JOBS_API_CONFIG } from './app.tokens.js';
 import { QueueHealthExtras } from './health/queue-health.extras.js';
 import { JobsModule } from './jobs/jobs.module.js';
 import { DocsModule } from './docs/docs.module.js';
+import { SuitesModule } from './suites/suites.module.js';
 import type { JobsApiConfig } from './jobs-api.config.js';
 
 @Module({})
@@ -22,9 +23,11 @@ export class AppModule {
           logLevel: config.LOG_LEVEL,
           logFormat: config.LOG_FORMAT,
           metrics: config.METRICS_ENABLED,
+          metricsToken: config.METRICS_TOKEN,
           healthExtras: { useClass: QueueHealthExtras },
         }),
         JobsModule,
+        SuitesModule,
         DocsModule,
       ],
     };

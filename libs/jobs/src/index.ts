@@ -22,6 +22,7 @@ export {
   type JobStepEvent,
   type JobStepProgress,
 } from './job-events.js';
+export { assertInstructionLimits } from './instruction-limits.js';
 export { JobEventsHub } from './job-events-hub.js';
 export {
   INSTRUCTIONS_NOT_UNDERSTOOD,
@@ -32,7 +33,16 @@ export {
   StoredJobStatus,
   type StoredStatus,
 } from './job-state.js';
-export { BullJobQueue, JobQueue, type QueuedState } from './job-queue.js';
+export { JobQueue, type EnqueueOptions, type QueueJobRef, type QueuedState } from './job-queue.js';
+export {
+  countPendingJobs,
+  fairKeyBase,
+  FairJobQueue,
+  fairShareLimitsOf,
+  QUEUE_FULL_RETRY_AFTER_S,
+  type FairShareConfig,
+} from './fair-job-queue.js';
+export { FairScheduler, type DispatchedJob, type FairShareLimits } from './fair-scheduler.js';
 export {
   JobRepository,
   type CreatedJob,

@@ -1,5 +1,5 @@
 import type { MainDb } from '@suite/db';
-import { queuePrefix } from '@suite/queue';
+import { queuePrefix, redisReady } from '@suite/queue';
 import type { Redis } from 'ioredis';
 import type { StoredStatus } from './job-state.js';
 
@@ -78,6 +78,7 @@ export class JobEventsPublisher {
   constructor(private readonly redis: Redis) {}
 
   async publish(event: JobEvent): Promise<void> {
+    await redisReady(this.redis);
     await this.redis.publish(jobChannel(event.jobId), JSON.stringify(event));
   }
 }

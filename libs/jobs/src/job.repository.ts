@@ -93,7 +93,7 @@ export abstract class JobRepository {
   /** Jobs `running` since before `startedBefore`: candidates for the stuck-job reaper. */
   abstract staleRunning(startedBefore: Date): Promise<{ id: string }[]>;
   /** Jobs `queued` since before `createdBefore`: the reaper checks the queue still has them. */
-  abstract staleQueued(createdBefore: Date): Promise<{ id: string; traceContext: unknown }[]>;
+  abstract staleQueued(createdBefore: Date): Promise<{ id: string; owner: string; traceContext: unknown }[]>;
   /** Jobs finished before `finishedBefore` whose artifacts are still linked. */
   abstract withExpiredArtifacts(finishedBefore: Date): Promise<{ id: string }[]>;
   abstract clearArtifacts(jobId: string): Promise<void>;

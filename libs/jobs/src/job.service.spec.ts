@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
-import { RunnerErrorCode } from '@suite/errors';
+import { RunnerErrorCode, toHttpProblem, toJsonRpcError, toMcpToolError } from '@suite/errors';
 import { LocalArtifactStore } from './artifact-store.js';
 import { INSTRUCTIONS_NOT_UNDERSTOOD } from './job-state.js';
 import { JobService } from './job.service.js';
@@ -141,6 +141,33 @@ describe('JobService', () => {
     const error = await failure(service.resubmit(ada, failed.id, 'Open /'));
     expect(error.code).toBe(RunnerErrorCode.JobNotCancelable);
     expect(error.message).toBe(`Job ${failed.id} is not waiting for new instructions.`);
+    expect(queue.entries.size).toBe(0);
+  });
+
+  it('refuses instructions over the interpreter limits in every transport, queueing nothing', async () => {
+    const tooMany = Array.from({ length: 201 }, (_, i) => `Click "Item ${i}"`).join('\n');
+    const error = await failure(service.create(ada, { query: tooMany }));
+    expect(error.code).toBe(RunnerErrorCode.ValidationFailed);
+    const limit =
+      'the instructions have more than 200 steps (the limit is 200); split the test into smaller tests';
+    // /v1: a FastAPI 422 whose detail names the limit.
+    const problem = toHttpProblem(error);
+    expect(problem.status).toBe(422);
+    expect(problem.body).toMatchObject({
+      detail: [{ type: 'value_error', loc: ['body', 'query'], msg: `Value error, ${limit}` }],
+    });
+    // A2A: a JSON-RPC error; MCP: an isError result, both with the same issue.
+    expect(JSON.stringify(toJsonRpcError(error, 1))).toContain(limit);
+    expect(toMcpToolError(error)).toMatchObject({ isError: true });
+    expect(JSON.stringify(toMcpToolError(error))).toContain(limit);
+    expect(jobs.jobs.size).toBe(0);
+    expect(queue.entries.size).toBe(0);
+
+    const waiting = jobs.seed({ owner: 'ada', status: 'needs_input', error: INSTRUCTIONS_NOT_UNDERSTOOD });
+    const long = `Click the ${'very '.repeat(300)}big button`;
+    const again = await failure(service.resubmit(ada, waiting.id, long));
+    expect(toHttpProblem(again).status).toBe(422);
+    expect(again.message).toMatch(/step 1 is 1,520 characters long .*the limit is 1,000 per step/);
     expect(queue.entries.size).toBe(0);
   });
 });

@@ -14,6 +14,7 @@ import { injectTraceContext, withSpan, type TraceCarrier } from '@suite/telemetr
 import type { Principal } from './api-key.service.js';
 import type { ArtifactStore } from './artifact-store.js';
 import { parseByteRange } from './byte-range.js';
+import { assertInstructionLimits } from './instruction-limits.js';
 import type { JobQueue } from './job-queue.js';
 import { toJobRecord } from './job-record.mapper.js';
 import type { CreatedJob, JobRepository, NewTaskParts } from './job.repository.js';
@@ -95,6 +96,7 @@ export class JobService {
     const { value } = validateBody(CreateJobDto, body);
     const nul = nulIssues(value, ['body']);
     if (nul.length) throw RunnerError.validation(nul);
+    assertInstructionLimits(value.query);
     const model = this.deps.models.resolve(value.model);
     if (value.env === 'hosted_browser' && !this.deps.hostedBrowser) {
       throw new RunnerError(
@@ -120,10 +122,12 @@ export class JobService {
     );
     const { job } = created;
     try {
-      await this.deps.queue.enqueue(job.id, trace);
+      await this.deps.queue.enqueue({ id: job.id, owner: job.owner }, trace);
     } catch (error) {
-      // Never accept a job nobody will run: undo the rows and say the queue is unavailable.
+      // Never accept a job nobody will run: undo the rows; the owner's queue is full (429), or
+      // the queue is unavailable.
       await this.deps.jobs.discard(job, { context: options.createContext ?? false });
+      if (error instanceof RunnerError) throw error;
       throw new RunnerError(
         RunnerErrorCode.ServiceUnavailable,
         'The job queue is unavailable; try again shortly.',
@@ -306,6 +310,7 @@ export class JobService {
     const { value } = validateBody(CreateJobDto, { query });
     const nul = nulIssues(value.query, ['body', 'query']);
     if (nul.length) throw RunnerError.validation(nul);
+    assertInstructionLimits(value.query);
     const job = await this.find(principal, id);
     const queued = await this.deps.jobs.resubmit(principal.owner, job.id, value.query);
     if (!queued) {
@@ -317,7 +322,8 @@ export class JobService {
     // The finished queue entry keeps the job id: drop it so the id can be queued again.
     await this.deps.queue.remove(job.id).catch(() => undefined);
     const trace = (job.traceContext as TraceCarrier | null) ?? injectTraceContext();
-    await this.deps.queue.enqueue(job.id, trace);
+    // Accepted once already: new instructions are not refused for the owner's queue being full.
+    await this.deps.queue.enqueue({ id: job.id, owner: job.owner }, trace, { admitOverLimit: true });
     return toJobRecord(queued, Boolean(queued.videoPath));
   }
 

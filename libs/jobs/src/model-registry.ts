@@ -29,6 +29,12 @@ export interface ModelRegistryOptions {
 export class ModelRegistry {
   private readonly models = new Map<string, ModelInfo>();
   readonly defaultModel: string;
+  /**
+   * The LLM model that resolves the steps the interpreter cannot read (the hybrid engine): the LLM
+   * default (LLM_DEFAULT_MODEL, else the first one), as the browser worker picks it; undefined
+   * without a provider.
+   */
+  readonly gapModel: string | undefined;
 
   constructor(options: ModelRegistryOptions = {}) {
     this.models.set(INTERPRETER_MODEL, {
@@ -54,6 +60,7 @@ export class ModelRegistry {
       );
     }
     this.defaultModel = wanted;
+    this.gapModel = options.llmDefaultModel || options.llmModels?.[0]?.name || undefined;
     this.models.get(wanted)!.default = true;
   }
 

@@ -124,10 +124,10 @@ export class PrismaJobRepository extends JobRepository {
     });
   }
 
-  staleQueued(createdBefore: Date): Promise<{ id: string; traceContext: unknown }[]> {
+  staleQueued(createdBefore: Date): Promise<{ id: string; owner: string; traceContext: unknown }[]> {
     return this.db.job.findMany({
       where: { status: JobStatus.queued, createdAt: { lt: createdBefore } },
-      select: { id: true, traceContext: true },
+      select: { id: true, owner: true, traceContext: true },
       take: 500,
     });
   }

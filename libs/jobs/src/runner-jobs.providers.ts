@@ -4,14 +4,15 @@ import type { ArtifactStore } from './artifact-store.js';
 import { JobConnections, type JobConnectionsConfig } from './job-connections.js';
 import { JobEventsPublisher } from './job-events.js';
 import { JobEventsHub } from './job-events-hub.js';
-import { BullJobQueue, JobQueue } from './job-queue.js';
+import { FairJobQueue, fairShareLimitsOf, type FairShareConfig } from './fair-job-queue.js';
+import { JobQueue } from './job-queue.js';
 import { JobRepository } from './job.repository.js';
 import { JobService } from './job.service.js';
 import { ModelRegistry, type ModelRegistryOptions } from './model-registry.js';
 import { PrismaJobRepository } from './prisma-job.repository.js';
 
 /** The settings the job service of an HTTP app (jobs-api, agent-gateway) is built from. */
-export interface RunnerJobsConfig extends JobConnectionsConfig {
+export interface RunnerJobsConfig extends JobConnectionsConfig, FairShareConfig {
   DATABASE_POOL_SIZE: number;
   API_KEYS: readonly string[];
   DEFAULT_MODEL?: string;
@@ -57,8 +58,9 @@ export function runnerJobsProviders(configToken: symbol | string, connectionName
     },
     {
       provide: JobQueue,
-      inject: [RunnerJobsConnections],
-      useFactory: (c: RunnerJobsConnections): JobQueue => new BullJobQueue(c.queue),
+      inject: [RunnerJobsConnections, configToken],
+      useFactory: (c: RunnerJobsConnections, config: RunnerJobsConfig): JobQueue =>
+        new FairJobQueue(c.queue, c.redis, fairShareLimitsOf(config)),
     },
     {
       provide: JobEventsHub,

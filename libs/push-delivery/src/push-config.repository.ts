@@ -12,6 +12,22 @@ export interface PushConfigData {
   authCredentials: string | null;
 }
 
+/** How many configs a task may hold, and an owner's open tasks and last hour's together. */
+export interface PushConfigLimits {
+  perTask: number;
+  perOwner: number;
+}
+
+/** Why a config was not stored: the task or the owner holds as many as allowed. */
+export class PushConfigLimitError extends Error {
+  constructor(
+    readonly scope: 'task' | 'owner',
+    readonly limit: number,
+  ) {
+    super(`push notification config limit reached (${scope}: ${limit})`);
+  }
+}
+
 /**
  * The only reader and writer of A2A push notification configs: the gateway manages them
  * (create, get, list, delete) and follows the tasks that have some; the push worker reads the
@@ -20,12 +36,27 @@ export interface PushConfigData {
 export class PushConfigRepository {
   constructor(private readonly db: MainClient) {}
 
-  /** Creates the task's config `id`, or replaces what a config of that id holds. */
-  save(jobId: string, id: string, data: PushConfigData): Promise<PushConfig> {
-    return this.db.pushNotificationConfig.upsert({
-      where: { jobId_id: { jobId, id } },
-      create: { id, jobId, ...data },
-      update: data,
+  /**
+   * Creates the task's config `id`, or replaces what a config of that id holds (always allowed).
+   * A new one must fit the limits: the owner's configs are counted and inserted under a
+   * transaction-scoped advisory lock of the owner, so parallel creates cannot pass a limit together.
+   */
+  save(jobId: string, id: string, data: PushConfigData, limits: PushConfigLimits): Promise<PushConfig> {
+    return this.db.$transaction(async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`push-configs:${data.owner}`}, 0))`;
+      const existing = await tx.pushNotificationConfig.findUnique({ where: { jobId_id: { jobId, id } } });
+      if (existing) return tx.pushNotificationConfig.update({ where: { jobId_id: { jobId, id } }, data });
+      if ((await tx.pushNotificationConfig.count({ where: { jobId } })) >= limits.perTask)
+        throw new PushConfigLimitError('task', limits.perTask);
+      // Configs of open tasks, and any made in the last hour (on ended tasks they post at once).
+      const open = await tx.pushNotificationConfig.count({
+        where: {
+          owner: data.owner,
+          OR: [{ job: { finishedAt: null } }, { createdAt: { gte: new Date(Date.now() - 3600_000) } }],
+        },
+      });
+      if (open >= limits.perOwner) throw new PushConfigLimitError('owner', limits.perOwner);
+      return tx.pushNotificationConfig.create({ data: { id, jobId, ...data } });
     });
   }
 

@@ -23,25 +23,37 @@ export interface WebhookOptions {
 
 /**
  * POSTs one notification (a StreamResponse as JSON) to a config's webhook, with its credentials
- * (`authorization: <scheme> <credentials>`) and token (`x-a2a-notification-token`). The host is
- * resolved and checked against the policy, then connected to at exactly that address; redirects
- * are not followed. Throws when the webhook does not answer 2xx (EgressBlockedError when refused).
+ * (`authorization: <scheme> <credentials>`) and token (`x-a2a-notification-token`).
  */
 export async function postNotification(
   config: PushConfig,
   event: unknown,
   options: WebhookOptions,
 ): Promise<void> {
-  const url = new URL(config.url);
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  const headers: Record<string, string> = {};
   if (config.authScheme) {
     headers.authorization = `${config.authScheme} ${config.authCredentials ?? ''}`.trim();
   }
   if (config.token) headers['x-a2a-notification-token'] = config.token;
+  await postWebhook(config.url, event, options, headers);
+}
+
+/**
+ * POSTs `body` as JSON to a webhook: the host is resolved and checked against the policy, then
+ * connected to at exactly that address; redirects are not followed. Throws when the webhook does
+ * not answer 2xx (EgressBlockedError when refused).
+ */
+export async function postWebhook(
+  target: string,
+  body: unknown,
+  options: WebhookOptions,
+  extraHeaders: Record<string, string> = {},
+): Promise<void> {
+  const url = new URL(target);
   const response = await pinnedRequest(url, {
     method: 'POST',
-    headers,
-    body: JSON.stringify(event),
+    headers: { ...extraHeaders, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
     timeoutMs: options.timeoutMs,
     policy: options.policy,
     resolve: options.resolve,

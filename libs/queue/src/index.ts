@@ -7,9 +7,10 @@ export {
   type BrowserJobPayload,
   type MailPayload,
   type PushNotificationPayload,
+  type SuiteSchedulePayload,
   type QueuePayloads,
 } from './queue-names.js';
-export { createProducerConnection, createRedisConnection } from './redis-connection.js';
+export { createProducerConnection, createRedisConnection, redisReady } from './redis-connection.js';
 export {
   assertJobHandlers,
   createQueue,

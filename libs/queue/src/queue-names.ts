@@ -7,6 +7,7 @@ export const QueueName = {
   Mail: 'mail',
   PushNotifications: 'push-notifications',
   ProjectJobs: 'project-jobs',
+  SuiteSchedules: 'suite-schedules',
 } as const;
 export type QueueName = (typeof QueueName)[keyof typeof QueueName];
 
@@ -21,6 +22,7 @@ export const JobNames = {
   [QueueName.Mail]: ['send'],
   [QueueName.PushNotifications]: ['deliver'],
   [QueueName.ProjectJobs]: ['run'],
+  [QueueName.SuiteSchedules]: ['run'],
 } as const satisfies Record<QueueName, readonly string[]>;
 export type JobName<N extends QueueName> = (typeof JobNames)[N][number];
 
@@ -64,6 +66,11 @@ export interface PushNotificationPayload {
   trace: TraceCarrier;
 }
 
+/** A scheduled run of a suite, added by the suite's BullMQ job scheduler (its id is the suite id). */
+export interface SuiteSchedulePayload {
+  suiteId: string;
+}
+
 /** Maps each queue to its payload type, so `createQueue(QueueName.BrowserJobs)` is typed. */
 export interface QueuePayloads {
   [QueueName.BrowserJobs]: BrowserJobPayload;
@@ -71,4 +78,5 @@ export interface QueuePayloads {
   [QueueName.Mail]: MailPayload;
   [QueueName.PushNotifications]: PushNotificationPayload;
   [QueueName.ProjectJobs]: ProjectJobPayload;
+  [QueueName.SuiteSchedules]: SuiteSchedulePayload;
 }

@@ -27,6 +27,7 @@ export function renderHubPage(origin: string): string {
 </header>
 <nav aria-label="Documentation">
   <ul>
+    <li><a href="/suites">Your suites</a></li>
     <li><a href="/docs">Interactive API docs</a></li>
     <li><a href="/openapi.json">OpenAPI document</a></li>
     <li><a href="/.well-known/agent-card.json">A2A agent card</a></li>
@@ -134,7 +135,7 @@ export function renderHubPage(origin: string): string {
   )}
   ${example('MCP (streamable HTTP)', `npx @modelcontextprotocol/inspector --transport http --server-url ${origin}/mcp`)}
   <h2>Writing tests</h2>
-  <p>Steps can be a numbered or bulleted list, sentences, or a chain joined by “then”. The built-in interpreter understands: open/go to a URL, go back, reload, click/press/tap, type “text” into a field, fill a field with “text”, press Enter/Tab/Escape, select “option” from a dropdown, check/uncheck, hover, scroll, wait N seconds, wait for “text”, and assertions on page text, title, URL, visibility, state and values. A step it does not understand fails the job before the browser starts, with the list of phrasings it knows; the form above checks first and refuses such a test, as <code>POST /v1/instructions/check</code> does without queueing anything.</p>
+  <p>Steps can be a numbered or bulleted list, sentences, or a chain joined by “then”. The built-in interpreter understands: open/go to a URL, go back, reload, click/press/tap, type “text” into a field, fill a field with “text”, press Enter/Tab/Escape, select “option” from a dropdown, check/uncheck, hover, scroll, wait N seconds, wait for “text”, and assertions on page text, title, URL, visibility, state and values. Without an LLM provider, a step it does not understand fails the job before the browser starts, with the list of phrasings it knows; the form above checks first and refuses such a test, as <code>POST /v1/instructions/check</code> does without queueing anything. With a provider configured, the model resolves such a step once and the actions it took are replayed offline on later runs.</p>
 </main>
 <footer><p>Origin: <code>${o}</code></p></footer>
 </body>

@@ -1,4 +1,5 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { countPendingJobs } from '@suite/jobs';
 import { type HealthExtras } from '@suite/nest-core';
 import {
   createProducerConnection,
@@ -11,7 +12,10 @@ import type { Redis } from 'ioredis';
 import { JOBS_API_CONFIG } from '../app.tokens.js';
 import type { JobsApiConfig } from '../jobs-api.config.js';
 
-/** The runner's /health carries a snapshot of the browser-job queue and the connected workers. */
+/**
+ * The runner's /health carries a snapshot of the browser-job queue and the connected workers;
+ * `waiting` counts the jobs of the fair queue too.
+ */
 @Injectable()
 export class QueueHealthExtras implements HealthExtras, OnApplicationShutdown {
   private readonly connection: Redis;
@@ -25,7 +29,12 @@ export class QueueHealthExtras implements HealthExtras, OnApplicationShutdown {
   }
 
   async collect(): Promise<Record<string, unknown>> {
-    return { queue: { name: QueueName.BrowserJobs, ...(await queueSnapshot(this.queue)) } };
+    const [snapshot, pending] = await Promise.all([
+      queueSnapshot(this.queue),
+      countPendingJobs(this.connection),
+    ]);
+    // Jobs waiting their turn in the fair queue (not yet in BullMQ) wait for a worker too.
+    return { queue: { name: QueueName.BrowserJobs, ...snapshot, waiting: snapshot.waiting + pending } };
   }
 
   async onApplicationShutdown(): Promise<void> {

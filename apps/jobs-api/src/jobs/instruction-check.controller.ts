@@ -14,7 +14,7 @@ export class InstructionCheckController {
   @ApiOperation({
     summary: 'Check a job request without queueing it',
     description:
-      'Takes the body of `POST /v1/jobs` and reads its instructions as the worker would, queueing nothing. With the built-in interpreter: `readable` and the steps it read, or `readable: false` with `summary`, `unknown` (the steps it cannot read: `index`, `text`) and `phrasings` (the forms it understands); such a job would fail at once. An LLM model reads free text, so only the request itself is checked. An invalid request is a 422, as for `POST /v1/jobs`.',
+      'Takes the body of `POST /v1/jobs` and reads its instructions as the worker would, queueing nothing. With the built-in interpreter: `readable` and the steps it read, or `readable: false` with `summary`, `unknown` (the steps it cannot read: `index`, `text`) and `phrasings` (the forms it understands); such a job would fail at once. With an LLM provider configured (the hybrid engine) such a job is `readable`: `unknown` lists the steps the model will resolve on the first run and `resolved_by` names the model (the resolved actions are stored and replayed offline after that; `metadata.resolve_with_model: false` opts out). An LLM model reads free text, so only the request itself is checked. An invalid request is a 422, as for `POST /v1/jobs`.',
   })
   @ApiBody({ type: CreateJobDto })
   @ApiOkResponse({
@@ -48,6 +48,11 @@ export class InstructionCheckController {
           },
         },
         phrasings: { type: 'array', items: { type: 'string' } },
+        resolved_by: {
+          type: 'string',
+          example: 'gpt-4.1-mini',
+          description: 'With an LLM provider: the model that resolves the `unknown` steps once.',
+        },
       },
     },
   })

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { RUNNER_JOBS_EXPORTS, runnerJobsProviders } from '@suite/jobs';
+import { RUNNER_JOBS_EXPORTS, RunnerJobsConnections, runnerJobsProviders } from '@suite/jobs';
 import { JOBS_API_CONFIG } from '../app.tokens.js';
 import { ApiKeyGuard } from '../auth/api-key.guard.js';
 import { InstructionCheckController } from './instruction-check.controller.js';
@@ -19,6 +19,6 @@ import { ModelsController } from './models.controller.js';
     JobScriptService,
     InstructionCheckService,
   ],
-  exports: [...RUNNER_JOBS_EXPORTS],
+  exports: [...RUNNER_JOBS_EXPORTS, RunnerJobsConnections],
 })
 export class JobsModule {}

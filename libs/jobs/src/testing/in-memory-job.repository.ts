@@ -3,7 +3,7 @@ import type { MainDb } from '@suite/db';
 import type { JobEvent, JobStepProgress } from '../job-events.js';
 import { toSnapshot } from '../job-events.js';
 import type { NewJob, NewTaskParts } from '../job-insert.repository.js';
-import { JobQueue, type QueuedState } from '../job-queue.js';
+import { JobQueue, type QueueJobRef, type QueuedState } from '../job-queue.js';
 import { jobTransitions, type JobTransition } from '../job-transitions.js';
 import {
   type CreatedJob,
@@ -149,11 +149,11 @@ export class InMemoryJobRepository extends JobRepository {
     );
   }
 
-  staleQueued(createdBefore: Date): Promise<{ id: string; traceContext: unknown }[]> {
+  staleQueued(createdBefore: Date): Promise<{ id: string; owner: string; traceContext: unknown }[]> {
     return Promise.resolve(
       [...this.jobs.values()]
         .filter((job) => job.status === 'queued' && job.createdAt < createdBefore)
-        .map(({ id, traceContext }) => ({ id, traceContext })),
+        .map(({ id, owner, traceContext }) => ({ id, owner, traceContext })),
     );
   }
 
@@ -243,13 +243,25 @@ export class InMemoryJobQueue extends JobQueue {
   readonly entries = new Map<string, unknown>();
   failNext = false;
 
-  enqueue(jobId: string, trace: unknown): Promise<void> {
+  enqueue(job: QueueJobRef, trace: unknown): Promise<void> {
     if (this.failNext) {
       this.failNext = false;
       return Promise.reject(new Error('queue unavailable'));
     }
-    if (!this.entries.has(jobId)) this.entries.set(jobId, trace);
+    if (!this.entries.has(job.id)) this.entries.set(job.id, trace);
     return Promise.resolve();
+  }
+
+  started(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  settled(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  repair(): Promise<number> {
+    return Promise.resolve(0);
   }
 
   remove(jobId: string): Promise<void> {
