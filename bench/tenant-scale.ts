@@ -75,6 +75,12 @@ export interface TenantScaleRun {
   tooManyClients: number;
   /** Projects per tenant server, as the main database records them. */
   placement: Record<string, number>;
+  /**
+   * What a request to a project the restarted host had not cached costs, step by step (the host's
+   * `cold path step` debug lines): project lookup, tenant client, schema check, signing-key load,
+   * first tenant query (its connection included).
+   */
+  coldSteps: Record<string, Latencies>;
   errors: number;
   meetsAims: boolean;
 }
@@ -92,6 +98,21 @@ function latencies(values: number[]): Latencies {
     p99: round(percentile(values, 99)),
     max: round(values.length ? Math.max(...values) : Number.NaN),
   };
+}
+
+/** The host's `cold path step` debug lines ({coldStep, ms}), as latencies per step. */
+function stepLatencies(logs: string): Record<string, Latencies> {
+  const byStep: Record<string, number[]> = {};
+  for (const line of logs.split('\n')) {
+    if (!line.includes('"coldStep"')) continue;
+    try {
+      const { coldStep, ms } = JSON.parse(line) as { coldStep?: unknown; ms?: unknown };
+      if (typeof coldStep === 'string' && typeof ms === 'number') (byStep[coldStep] ??= []).push(ms);
+    } catch {
+      // not a JSON line
+    }
+  }
+  return Object.fromEntries(Object.entries(byStep).map(([step, values]) => [step, latencies(values)]));
 }
 
 /** Runs `work` over `items`, `concurrency` at a time, in order of the items. */
@@ -288,7 +309,10 @@ async function runMode(ctx: BenchContext, mode: TenantServersMode, count: number
     await host.app.stop();
     enter('restart');
     // The same port: tokens name the host's public URL.
-    host = await startProjectHost(ctx, `${hostName}-cold`, { env, port: host.port });
+    host = await startProjectHost(ctx, `${hostName}-cold`, {
+      env: { ...env, LOG_LEVEL: 'debug' },
+      port: host.port,
+    });
     const me = (project: Project) =>
       host!.call(project.host, 'GET', '/api/user/me', undefined, project.accessToken);
 
@@ -318,6 +342,7 @@ async function runMode(ctx: BenchContext, mode: TenantServersMode, count: number
         }
       })
       .join('\n');
+    const coldSteps = stepLatencies(logs);
     const tooManyClients = logs.split('\n').filter((line) => /too many clients/i.test(line)).length;
     samplers.forEach((sampler, index) => (servers[index]!.peakConnections = { ...sampler.peaks }));
     const peakConnections = Math.max(
@@ -345,6 +370,7 @@ async function runMode(ctx: BenchContext, mode: TenantServersMode, count: number
       peakConnections,
       tooManyClients,
       placement,
+      coldSteps,
       errors,
       meetsAims: errors === TENANT_SCALE_AIMS.errors && tooManyClients === 0,
     };
@@ -418,6 +444,10 @@ export function tenantScaleMarkdown(r: TenantScaleResult): string {
     lines.push(
       `- ${run.mode} server${run.mode === 'one' ? '' : 's'}: host budget ${run.budget}; peak connections by phase: ${phases}. Creation ${run.create.wallS} s in all, registration p50 ${run.register.latencyMs.p50} ms; sweeps ${run.cold.wallS} s and ${run.secondSweep.wallS} s.${errors.length ? ` Errors by status: ${errors.join('; ')}.` : ''}`,
     );
+    const steps = Object.entries(run.coldSteps ?? {})
+      .map(([step, l]) => `${step} p50 ${l.p50} / p99 ${l.p99} ms (${l.n})`)
+      .join('; ');
+    if (steps) lines.push(`  Steps of requests to projects not cached in the host: ${steps}.`);
   }
   return lines.join('\n');
 }

@@ -4,6 +4,7 @@ import { ConfigValueModule, CoreModule } from '@suite/nest-core';
 import { PROJECT_HOST_CONFIG } from './app.tokens.js';
 import { ControlPlaneModule } from './control-plane/control-plane.module.js';
 import { DashboardModule } from './dashboard/dashboard.module.js';
+import { McpModule } from './mcp/mcp.module.js';
 import { PlatformModule } from './platform/platform.module.js';
 import { ProjectCodeModule } from './project-code/project-code.module.js';
 import { ProjectRuntimeHostModule } from './project-code/project-runtime.module.js';
@@ -26,6 +27,7 @@ export class AppModule {
           logLevel: config.LOG_LEVEL,
           logFormat: config.LOG_FORMAT,
           metrics: config.METRICS_ENABLED,
+          metricsToken: config.METRICS_TOKEN,
           healthExtras: { useClass: HostQueueHealth },
         }),
         PlatformModule,
@@ -34,6 +36,7 @@ export class AppModule {
         DashboardModule,
         UserAuthModule,
         ProjectCodeModule,
+        McpModule,
       ],
     };
   }

@@ -49,6 +49,13 @@ export const projectHostEnv = z
       .min(0, 'must be between 0 and 60000')
       .max(60_000, 'must be between 0 and 60000 (milliseconds)')
       .default(10_000),
+    /**
+     * Push streams (`GET /api/_platform/push`) one user may hold open, every replica together (per
+     * process while Redis is away); a newer one ends the oldest (`event: ended`, too-many-streams).
+     */
+    PUSH_STREAMS_PER_USER: envFields.positiveInt(5),
+    /** How long a push-stream ticket (`POST /api/_platform/push/ticket`) can be used, once, in seconds. */
+    PUSH_TICKET_TTL_SECONDS: envFields.positiveInt(30).pipe(z.number().max(300, 'must be ≤ 300')),
     /** Reverse proxies in front of the host: X-Forwarded-For is trusted for this many hops only. */
     TRUSTED_PROXY_HOPS: z.coerce
       .number({ error: 'must be a number' })
@@ -56,6 +63,34 @@ export const projectHostEnv = z
       .min(0, 'must be between 0 and 10')
       .max(10, 'must be between 0 and 10')
       .default(0),
+    /**
+     * Largest body a project's own route (`/api/*`) accepts, whatever its type; larger ones get 413
+     * before a byte reaches the sandbox (Content-Length is checked first). Other routes take 64 KB,
+     * deployment archives 5 MB.
+     */
+    PROJECT_API_BODY_KB: z.coerce
+      .number({ error: 'must be a number' })
+      .int('must be a whole number')
+      .min(1, 'must be between 1 and 4096')
+      .max(4096, 'must be between 1 and 4096 (the sandbox channel carries at most 8 MB a message)')
+      .default(1024),
+    /**
+     * Largest request head (request line and headers) the host reads, in KB (Node's default is 16).
+     * Cookies a sibling host under the same parent domain sets reach every project host; above this
+     * the request gets 431. Project hosts belong on a registrable domain of their own (README).
+     */
+    MAX_HEADER_KB: z.coerce
+      .number({ error: 'must be a number' })
+      .int('must be a whole number')
+      .min(16, 'must be between 16 and 256')
+      .max(256, 'must be between 16 and 256')
+      .default(64),
+    /**
+     * Failed admin-token attempts (control-plane API and POST /v1/admin/token-check) per client
+     * address in 15 minutes; past it that address gets 429 with Retry-After, even with the right
+     * token, until the window ends. Other addresses are not affected.
+     */
+    ADMIN_TOKEN_FAILURES_PER_15_MINUTES: envFields.positiveInt(10),
     /** Requests per minute per client IP and project on each of login, register, mail requests, code callbacks, profile changes. */
     AUTH_RATE_LIMIT_IP_PER_MINUTE: envFields.positiveInt(30),
     /** Refreshes per minute per client IP and project. */
@@ -86,7 +121,7 @@ export const projectHostEnv = z
      */
     AUTH_MAIL_PER_ADDRESS_PER_HOUR: envFields.positiveInt(5),
     // Project code's context (ctx.db, ctx.jobs, ctx.email, ctx.push), its sandboxes and the hourly mail
-    // budget of a project (AUTH_MAIL_PER_PROJECT_PER_HOUR): see @suite/project-runtime
+    // budgets of a project (AUTH_MAIL_PER_PROJECT_PER_HOUR, MAIL_BULK_*): see @suite/project-runtime
     ...projectRuntimeEnv,
     // Custom domains (control-plane/domain-verification.ts) ------------------------------------
     /**

@@ -21,6 +21,7 @@ const deployment: ActiveDeployment = {
   routes: new Map(),
   hook: { entry: 'hooks/auth.ts', blocking: false, timeoutMs: 7_000, handlers: ['onUserCreated'] },
   jobs: new Map([['welcome', { name: 'welcome', entry: 'jobs/welcome.ts', timeoutMs: 9_000 }]]),
+  tools: new Map(),
   bundles: { 'hooks/auth.ts': 'export default 1', 'jobs/welcome.ts': 'export default 2' },
 };
 

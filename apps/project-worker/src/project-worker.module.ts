@@ -4,6 +4,7 @@ import { ConfigValueModule, WorkerCoreModule } from '@suite/nest-core';
 import {
   MailOutbox,
   MailSealer,
+  PROJECT_DIRECTORY_PROVIDER,
   PROJECT_RUNTIME_CONFIG,
   PROJECT_RUNTIME_PROVIDERS,
   ProjectMailBudget,
@@ -39,6 +40,7 @@ export class ProjectWorkerModule {
         { provide: PROJECT_RUNTIME_CONFIG, useValue: config },
         WorkerResources,
         { provide: RuntimeResources, useExisting: WorkerResources },
+        PROJECT_DIRECTORY_PROVIDER,
         { provide: ProjectMailBudget, useClass: RedisProjectMailBudget },
         MailSealer,
         MailOutbox,

@@ -1,5 +1,11 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { createMainClient, TenantServers, type ConnectionBudget, type MainClient } from '@suite/db';
+import {
+  createMainClient,
+  TenantClientCache,
+  TenantServers,
+  type ConnectionBudget,
+  type MainClient,
+} from '@suite/db';
 import { connectionBudgetOf, RuntimeResources } from '@suite/project-runtime';
 import { createProducerConnection, createQueue, QueueName, type TypedQueue } from '@suite/queue';
 import type { Redis } from 'ioredis';
@@ -14,6 +20,7 @@ export class WorkerResources extends RuntimeResources implements OnApplicationSh
   readonly redis: Redis;
   readonly mailQueue: TypedQueue<typeof QueueName.Mail>;
   readonly tenantServers: TenantServers;
+  readonly tenantClients: TenantClientCache;
 
   constructor(@Inject(PROJECT_WORKER_CONFIG) config: ProjectWorkerConfig) {
     super();
@@ -24,11 +31,13 @@ export class WorkerResources extends RuntimeResources implements OnApplicationSh
     this.mailQueue = createQueue(QueueName.Mail, this.redis);
     this.mailQueue.on('error', () => undefined);
     this.tenantServers = TenantServers.fromSettings(config);
+    this.tenantClients = new TenantClientCache({ budget: this.connectionBudget });
   }
 
   async onApplicationShutdown(): Promise<void> {
     await this.mailQueue.close().catch(() => undefined);
     this.redis.disconnect();
+    await this.tenantClients.disconnectAll();
     await this.db.$disconnect();
   }
 }

@@ -59,3 +59,67 @@ describe('platform client', () => {
     expect(await client.auth.getUser()).toEqual({ user: null });
   });
 });
+
+/** A scripted EventSource: the test plays the host's events. */
+class FakeEventSource {
+  static opened: FakeEventSource[] = [];
+  readonly listeners = new Map<string, ((event: { data?: unknown }) => void)[]>();
+  onerror: ((event: unknown) => void) | null = null;
+  closed = false;
+
+  constructor(readonly url: string) {
+    FakeEventSource.opened.push(this);
+  }
+
+  addEventListener(type: string, listener: (event: { data?: unknown }) => void): void {
+    this.listeners.set(type, [...(this.listeners.get(type) ?? []), listener]);
+  }
+
+  emit(type: string, data: unknown): void {
+    for (const listener of this.listeners.get(type) ?? []) listener({ data: JSON.stringify(data) });
+  }
+
+  close(): void {
+    this.closed = true;
+  }
+}
+
+describe('push.subscribe', () => {
+  it('opens the stream with a single-use ticket (never the token in the URL), reopens when the token expires, stops when the session ends', async () => {
+    FakeEventSource.opened = [];
+    const storage = memoryStorage();
+    storage.setItem('platform:https://shop.example.com:accessToken', 'a1');
+    storage.setItem('platform:https://shop.example.com:refreshToken', 'r1');
+    const tickets: string[] = [];
+    const client = createClient({
+      url: 'https://shop.example.com',
+      storage,
+      EventSource: FakeEventSource,
+      fetch: async (input, init) => {
+        expect(input).toBe('https://shop.example.com/api/_platform/push/ticket');
+        expect(init?.method).toBe('POST');
+        tickets.push(new Headers(init?.headers).get('authorization') ?? '');
+        return json(200, { ticket: `t${tickets.length}`, expiresIn: 30 });
+      },
+    });
+    const messages: unknown[] = [];
+    const ends: string[] = [];
+    client.push.subscribe({ onMessage: (m) => messages.push(m), onEnd: (r) => ends.push(r) });
+    const opened = async (n: number) => {
+      while (FakeEventSource.opened.length < n) await new Promise((resolve) => setTimeout(resolve, 1));
+      return FakeEventSource.opened[n - 1]!;
+    };
+    const first = await opened(1);
+    expect(first.url).toBe('https://shop.example.com/api/_platform/push?ticket=t1');
+    first.emit('push', { title: 'Hello', body: null, data: null, at: 'now' });
+    expect(messages).toEqual([{ title: 'Hello', body: null, data: null, at: 'now' }]);
+    first.emit('expired', {});
+    const second = await opened(2);
+    expect(first.closed).toBe(true);
+    expect(second.url).toBe('https://shop.example.com/api/_platform/push?ticket=t2');
+    expect(tickets).toEqual(['Bearer a1', 'Bearer a1']);
+    second.emit('ended', { reason: 'signed-out' });
+    expect(second.closed).toBe(true);
+    expect(ends).toEqual(['signed-out']);
+  });
+});

@@ -35,7 +35,39 @@ interface LockManagerLike {
   ): Promise<T>;
 }
 
+/** What the client needs of an EventSource (the browser's, or a polyfill's). */
+export interface EventSourceLike {
+  addEventListener(type: string, listener: (event: { data?: unknown }) => void): void;
+  onerror: ((event: unknown) => void) | null;
+  close(): void;
+}
+
+export type EventSourceConstructor = new (url: string) => EventSourceLike;
+
+/** One message of `ctx.push.send`, as the user's push stream delivers it. */
+export interface PushMessage {
+  title: string;
+  body: string | null;
+  data: unknown;
+  /** When project code sent it (ISO 8601). */
+  at: string;
+}
+
+export interface PushHandlers {
+  onMessage(message: PushMessage): void;
+  /**
+   * The stream stopped for good: `signed-out` (the session ended), `too-many-streams` (the user
+   * opened newer streams elsewhere), or `closed` (close() was called).
+   */
+  onEnd?(reason: string): void;
+}
+
+export interface PushSubscription {
+  close(): void;
+}
+
 interface BrowserGlobals {
+  EventSource?: EventSourceConstructor;
   localStorage?: TokenStorage;
   navigator?: { locks?: LockManagerLike };
   location?: { href: string; assign(url: string): void };
@@ -51,6 +83,10 @@ export interface ClientOptions {
   storage?: TokenStorage;
   /** Defaults to the global fetch. */
   fetch?: (input: string, init?: RequestInit) => Promise<Response>;
+  /** Defaults to the global EventSource (push streams). */
+  EventSource?: EventSourceConstructor;
+  /** Wait before reopening a push stream that dropped (network), in ms; default 2000. */
+  pushRetryMs?: number;
 }
 
 /** A non-2xx answer: `code` and `message` come from the host's error body. */
@@ -101,6 +137,16 @@ export interface PlatformClient {
   /** fetch with the Bearer token; on 401 refreshes once and retries. */
   fetch(path: string, init?: RequestInit): Promise<Response>;
   api: PathBuilder;
+  push: {
+    /**
+     * Listens to the signed-in user's push stream. Each connection gets a single-use ticket
+     * (`POST /api/_platform/push/ticket` with the Bearer token, refreshed once on 401), so the
+     * access token never appears in a URL. When the token expires the stream is reopened with a
+     * fresh ticket; after a network drop, after pushRetryMs. It stops (onEnd) when the session
+     * ends, when the user holds too many streams, or on close().
+     */
+    subscribe(handlers: PushHandlers): PushSubscription;
+  };
 }
 
 const LOCK_TTL_MS = 10_000;
@@ -257,8 +303,63 @@ export function createClient(options: ClientOptions): PlatformClient {
     });
   }
 
+  function subscribePush(handlers: PushHandlers): PushSubscription {
+    const Source = options.EventSource ?? browser.EventSource;
+    if (!Source) throw new Error('push.subscribe needs EventSource (or options.EventSource)');
+    const retryMs = options.pushRetryMs ?? 2_000;
+    let source: EventSourceLike | null = null;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    let stopped = false;
+    const stop = (reason: string): void => {
+      if (stopped) return;
+      stopped = true;
+      clearTimeout(retry);
+      source?.close();
+      handlers.onEnd?.(reason);
+    };
+    const parse = (event: { data?: unknown }): unknown => {
+      try {
+        return JSON.parse(String(event.data));
+      } catch {
+        return null;
+      }
+    };
+    const connect = async (): Promise<void> => {
+      let ticket: string;
+      try {
+        const response = await authedFetch('/api/_platform/push/ticket', { method: 'POST' });
+        if (!response.ok) throw await errorOf(response);
+        ticket = ((await response.json()) as { ticket: string }).ticket;
+      } catch (error) {
+        if (error instanceof PlatformError && error.status === 401) return stop('signed-out');
+        if (!stopped) retry = setTimeout(() => void connect(), retryMs);
+        return;
+      }
+      if (stopped) return;
+      const opened = new Source(`${url}/api/_platform/push?ticket=${encodeURIComponent(ticket)}`);
+      source = opened;
+      opened.addEventListener('push', (event) => handlers.onMessage(parse(event) as PushMessage));
+      opened.addEventListener('expired', () => {
+        opened.close();
+        if (!stopped) void connect();
+      });
+      opened.addEventListener('ended', (event) => {
+        const reason = (parse(event) as { reason?: string } | null)?.reason;
+        stop(reason ?? 'signed-out');
+      });
+      // EventSource would retry with the same URL, whose ticket is spent: reopen with a new one.
+      opened.onerror = () => {
+        opened.close();
+        if (!stopped && source === opened) retry = setTimeout(() => void connect(), retryMs);
+      };
+    };
+    void connect();
+    return { close: () => stop('closed') };
+  }
+
   return {
     url,
+    push: { subscribe: subscribePush },
     auth: {
       signUp: async (input) => store(await postJson<TokenPair>('/api/user/auth/register', input)),
       signIn: {

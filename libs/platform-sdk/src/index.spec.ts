@@ -3,6 +3,7 @@ import {
   defineApi,
   defineAuthHook,
   defineJob,
+  defineMcpTool,
   HOOK_HANDLERS,
   reply,
   SDK_VERSION,
@@ -22,13 +23,24 @@ describe('platform SDK', () => {
   it('keeps auth hook options as given so the host can validate them', () => {
     const hook = defineAuthHook({ blocking: 'yes' as unknown as boolean, timeoutMs: 99_000 });
     expect(hook).toMatchObject({ __platform: 'auth-hook', blocking: 'yes', timeoutMs: 99_000 });
-    expect(SDK_VERSION).toBe('0.20.0');
+    expect(SDK_VERSION).toBe('0.21.0');
   });
 
   it('marks a defined job with its kind and the SDK version', () => {
     const job = defineJob<{ n: number }>({ timeoutMs: 5_000, handler: ({ job }) => job.payload.n + 1 });
     expect(job).toMatchObject({ __platform: 'job', sdkVersion: SDK_VERSION, timeoutMs: 5_000 });
     expect(job.handler({ job: { payload: { n: 1 } } } as never)).toBe(2);
+  });
+
+  it('marks a defined MCP tool with its kind and the SDK version, keeping its schemas', () => {
+    const tool = defineMcpTool({
+      name: 'whoami',
+      description: 'Who is signed in',
+      inputSchema: { type: 'object', properties: {} },
+      handler: ({ user }) => ({ email: user.email }),
+    });
+    expect(tool).toMatchObject({ __platform: 'mcp-tool', sdkVersion: SDK_VERSION, name: 'whoami' });
+    expect(tool.handler({ input: {}, user: { email: 'a@b.c' } } as never)).toEqual({ email: 'a@b.c' });
   });
 
   it('maps every event kind to its handler name and builds replies', () => {

@@ -1,11 +1,12 @@
 /**
  * What project code sees on a project host: `defineApi` (files under `api/`), `defineAuthHook`
- * (the default export of `hooks/auth.ts`) and `defineJob` (files under `jobs/`). Types and
+ * (the default export of `hooks/auth.ts`), `defineJob` (files under `jobs/`) and `defineMcpTool`
+ * (files under `mcp/`, served as tools on the project's `/mcp`). Types and
  * `define*` helpers only: nothing of the host.
  */
 
 /** The SDK version the host reads from a defined value (the `blocking` option needs 0.19.0+). */
-export const SDK_VERSION = '0.20.0';
+export const SDK_VERSION = '0.21.0';
 
 // ---------------------------------------------------------------------------------------------
 // The context's services: ctx.db, ctx.email, ctx.push, ctx.jobs (in APIs, hooks and jobs alike)
@@ -61,7 +62,8 @@ export interface PushMessage {
 
 /**
  * Realtime messages to one signed-in user: delivered at once to the user's open push streams
- * (`GET /api/_platform/push` with the user's access token, server-sent events `push`). Nothing is
+ * (`GET /api/_platform/push` with the user's access token or a push ticket, server-sent events
+ * `push`; a stream ends with its session). Nothing is
  * stored: a user without an open stream misses the message.
  */
 export interface ProjectPush {
@@ -122,7 +124,13 @@ export interface ApiRequest {
   path: string;
   query: Record<string, string | string[]>;
   headers: Headers;
-  /** The parsed JSON body (or the text of a non-JSON body); undefined without a body. */
+  /**
+   * The body: parsed JSON (application/json), the fields of a form
+   * (application/x-www-form-urlencoded), the text (text/*), or a Buffer of the bytes (any other
+   * type: application/octet-stream, images...); undefined without a body. At most
+   * PROJECT_API_BODY_KB (1 MB by default) whatever the type: a larger one is refused with 413
+   * before the handler runs.
+   */
   body: unknown;
 }
 
@@ -299,4 +307,72 @@ export interface DefinedJob<Payload = unknown> extends JobDefinition<Payload> {
 /** A job: the default export of a file under `jobs/`, run by `ctx.jobs.enqueue('<name>', payload)`. */
 export function defineJob<Payload = unknown>(definition: JobDefinition<Payload>): DefinedJob<Payload> {
   return { ...definition, __platform: 'job', sdkVersion: SDK_VERSION };
+}
+
+// ---------------------------------------------------------------------------------------------
+// defineMcpTool
+// ---------------------------------------------------------------------------------------------
+
+/** A JSON Schema object (draft 2020-12), as MCP clients read it: `{ type: 'object', properties, required }`. */
+export type JsonSchemaObject = {
+  type: 'object';
+  properties?: Record<string, unknown>;
+  required?: string[];
+} & Record<string, unknown>;
+
+/**
+ * Who may call a tool: 'required' (default): a signed-in user (the MCP client's access token);
+ * 'optional': ctx.user or null; false: anyone, ctx.user null. Custom verifiers do not apply: the
+ * project host is the MCP client's authorization server.
+ */
+export type McpToolAuth = 'required' | 'optional' | false;
+
+export interface McpToolContext<User extends AuthUser | null = AuthUser | null> extends PlatformContext {
+  /** The arguments, validated against `inputSchema` by the host before the handler runs. */
+  input: Record<string, unknown>;
+  user: User;
+}
+
+type McpUserOf<A extends McpToolAuth | undefined> = A extends false
+  ? null
+  : A extends 'optional'
+    ? AuthUser | null
+    : AuthUser;
+
+export interface McpToolDefinition<A extends McpToolAuth | undefined = McpToolAuth | undefined> {
+  /** Unique in the deployment: letters, digits, `_`, `-` and `.`, 1 to 64 characters. */
+  name: string;
+  /** Shown to people by MCP clients. */
+  title?: string;
+  /** What the tool does, for the model that decides to call it. */
+  description: string;
+  /** A JSON Schema of the arguments; its top level is `{ type: 'object' }`. */
+  inputSchema: JsonSchemaObject;
+  /**
+   * A JSON Schema of the result (top level `{ type: 'object' }`): the handler's value is then sent
+   * as `structuredContent` (and as JSON text for older clients).
+   */
+  outputSchema?: JsonSchemaObject;
+  auth?: A;
+  /** Budget of one call in ms: default 10 000, at most 30 000. */
+  timeoutMs?: number;
+  /**
+   * Returns a string (text content) or a JSON value (an object when `outputSchema` is given). A
+   * throw becomes an `isError` result carrying the error's message.
+   */
+  handler: (ctx: McpToolContext<McpUserOf<A>>) => Promise<unknown> | unknown;
+}
+
+export interface DefinedMcpTool<
+  A extends McpToolAuth | undefined = McpToolAuth | undefined,
+> extends McpToolDefinition<A> {
+  readonly __platform: 'mcp-tool';
+  readonly sdkVersion: string;
+}
+
+/** One MCP tool: the default export of a file under `mcp/` (`mcp/add-note.ts`), served on `/mcp`. */
+export function defineMcpTool<A extends McpToolAuth | undefined = undefined>(
+  definition: McpToolDefinition<A>,
+): DefinedMcpTool<A> {
+  return { ...definition, __platform: 'mcp-tool', sdkVersion: SDK_VERSION };
 }

@@ -13,8 +13,10 @@ export {
   versionAtLeast,
   type DeployedHook,
   type DeployedJob,
+  type DeployedMcpTool,
   type DeployedRoute,
   type DeploymentContent,
+  type McpToolAuth,
   type ProjectFiles,
   type RouteAuth,
 } from './deployments/deployment-record.js';
@@ -25,13 +27,29 @@ export { EffectError } from './effects/effect-error.js';
 export { RedisProjectMailBudget } from './effects/project-mail-budget.js';
 export { ProjectEffects } from './effects/project-effects.js';
 export { ProjectDatabase } from './effects/project-database.js';
-export { announceTenantMove, subscribeTenantMoves } from './tenants/tenant-moves.js';
+export { ProjectDirectory, type ProjectDirectoryOptions } from './tenants/project-directory.js';
+export { PROJECT_DIRECTORY_PROVIDER } from './tenants/project-directory.providers.js';
+export { type ProjectKey, type ProjectRecord } from './tenants/project-record.query.js';
+export {
+  announceProjectChange,
+  announceTenantMove,
+  subscribeProjectChanges,
+  subscribeTenantMoves,
+  type ProjectChange,
+} from './tenants/tenant-moves.js';
 export { ProjectJobs, MAX_DELAY_MS } from './effects/project-jobs.js';
 export { ProjectJobsQueue, PROJECT_JOB_ATTEMPTS } from './effects/project-jobs.queue.js';
 export { ProjectMail } from './effects/project-mail.js';
 export { ProjectPush, type PushMessage } from './effects/project-push.js';
 export { MAIL_ATTEMPTS, MAIL_BACKOFF_TYPE, mailJobOptions, mailRetryDelay } from './mail/mail-job.js';
 export { MailOutbox, type MailKind, type OutgoingMail } from './mail/mail-outbox.js';
+export {
+  MailBudgets,
+  mailClassOf,
+  type MailBudgetSettings,
+  type MailClass,
+  type MailCounterFactory,
+} from './mail/mail-budgets.js';
 export { HIDDEN, MAIL_PREVIEW_MAX_LENGTH, mailPreview } from './mail/mail-preview.js';
 export { deliverSmtpMail, type SmtpMail, type SmtpServer, type SmtpTimeouts } from './mail/smtp-delivery.js';
 export { MailSealer, type MailBody } from './mail/mail-sealer.js';

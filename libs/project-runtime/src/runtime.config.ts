@@ -43,8 +43,16 @@ export const platformSecretsEnv = {
 
 /** Project code on the host and the worker: the sandboxes it runs in and the limits of its context. */
 export const projectRuntimeEnv = {
-  /** Auth mails per hour of one project, all kinds together. */
+  /**
+   * Sign-in and recovery mails per hour of one project (magic link, password reset, email-change
+   * code, email-changed notice). Welcome and project mails have a budget of their own, so a burst
+   * of sign-ups cannot silence sign-in mail.
+   */
   AUTH_MAIL_PER_PROJECT_PER_HOUR: envFields.positiveInt(500),
+  /** Welcome mails and ctx.email.send mails per hour of one project, together. */
+  MAIL_BULK_PER_PROJECT_PER_HOUR: envFields.positiveInt(500),
+  /** Welcome and ctx.email.send mails per hour to one address of a project (against mail-bombing). */
+  MAIL_BULK_PER_ADDRESS_PER_HOUR: envFields.positiveInt(10),
   // Project code's context (ctx.db, ctx.jobs, ctx.email, ctx.push): limits it cannot lift
   /** Longest a ctx.db statement runs: set by the host on every call, which cancels one that overruns. */
   PROJECT_DB_STATEMENT_TIMEOUT_MS: z.coerce
@@ -72,7 +80,7 @@ export const projectRuntimeEnv = {
   PROJECT_JOBS_MAX_PENDING: envFields.positiveInt(10_000),
   /** JSON payload of one job, in KB. */
   PROJECT_JOB_PAYLOAD_KB: envFields.positiveInt(64),
-  /** ctx.email.send calls per minute of one project (its mails also count in AUTH_MAIL_PER_PROJECT_PER_HOUR). */
+  /** ctx.email.send calls per minute of one project (its mails also count in MAIL_BULK_PER_PROJECT_PER_HOUR). */
   PROJECT_EMAIL_PER_MINUTE: envFields.positiveInt(30),
   /** Text and HTML of one ctx.email.send together, in KB. */
   PROJECT_EMAIL_BODY_KB: envFields.positiveInt(256),

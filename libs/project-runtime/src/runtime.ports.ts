@@ -1,6 +1,7 @@
-import type { ConnectionBudget, MainClient, TenantServers } from '@suite/db';
+import type { ConnectionBudget, MainClient, TenantClientCache, TenantServers } from '@suite/db';
 import type { QueueName, TypedQueue } from '@suite/queue';
 import type { Redis } from 'ioredis';
+import type { OutgoingMail } from './mail/mail-outbox.js';
 
 /**
  * The connections the runtime works through, opened and closed by the app that runs it (the
@@ -18,12 +19,14 @@ export abstract class RuntimeResources {
    * Project row names (tenantServer).
    */
   abstract readonly tenantServers: TenantServers;
+  /** The process's tenant clients (schema platform_auth), one per tenant database. */
+  abstract readonly tenantClients: TenantClientCache;
 }
 
 /**
- * A project's hourly mail budget (AUTH_MAIL_PER_PROJECT_PER_HOUR), which auth mails and
- * ctx.email.send share: true when one more mail fits, and counts it.
+ * A project's hourly mail budgets by class (see MailBudgets): counts one mail and answers
+ * undefined when it fits, else why it is not sent.
  */
 export abstract class ProjectMailBudget {
-  abstract take(projectId: string): Promise<boolean>;
+  abstract take(projectId: string, mail: Pick<OutgoingMail, 'kind' | 'to'>): Promise<string | undefined>;
 }

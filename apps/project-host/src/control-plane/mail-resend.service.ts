@@ -92,7 +92,8 @@ export class MailResendService {
       }
       default: {
         const user = await this.userAt(store.users.findByEmail(to), to);
-        await this.mailer.send(ctx, welcomeMail(ctx.project, user.email, user.name));
+        const refused = await this.mailer.send(ctx, welcomeMail(ctx.project, user.email, user.name));
+        if (refused) throw conflict(`The welcome mail was not sent again: ${refused}.`);
         message = `The welcome mail was sent to ${to} again.`;
       }
     }

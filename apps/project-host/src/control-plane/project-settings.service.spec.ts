@@ -7,6 +7,7 @@ import { DomainVerification } from './domain-verification.js';
 import { ProjectSettingsService } from './project-settings.service.js';
 import { ProjectsService } from './projects.service.js';
 import { InMemoryProjects, RecordingTenants } from './testing/control-plane-fakes.js';
+import { ProjectDirectory, type ProjectDirectoryOptions } from '@suite/project-runtime';
 
 // A project's auth settings and custom domains over an in-memory repository; the DNS check answers
 // what the spec says.
@@ -26,8 +27,12 @@ async function setup(overrides: Parameters<typeof testConfig>[0] = {}) {
     ...overrides,
   });
   const records = new InMemoryProjects();
-  const resolver = new ProjectResolver(undefined as never, config, undefined as never);
-  const projects = new ProjectsService(records, resolver, new RecordingTenants());
+  const resolver = new ProjectResolver(
+    new ProjectDirectory({} as ProjectDirectoryOptions),
+    config,
+    undefined as never,
+  );
+  const projects = new ProjectsService(records, resolver, new RecordingTenants(), undefined as never);
   const dns = new DnsSays(records, resolver, config);
   const settings = new ProjectSettingsService(records, resolver, projects, dns, config);
   const { id } = await projects.create({ slug: 'acme', name: 'Acme' });

@@ -4,6 +4,7 @@ import { ProjectResolver } from '../projects/project-resolver.js';
 import { testConfig } from '../user-auth/testing/fakes.js';
 import { ProjectsService } from './projects.service.js';
 import { InMemoryProjects, RecordingTenants } from './testing/control-plane-fakes.js';
+import { ProjectDirectory, type ProjectDirectoryOptions } from '@suite/project-runtime';
 
 // The control plane's projects over an in-memory repository and tenant databases that only record
 // what was asked of them: a project exists only with its users' database.
@@ -15,12 +16,18 @@ function setup() {
   });
   const records = new InMemoryProjects();
   const tenants = new RecordingTenants();
+  // What is announced to every process over Redis pub/sub: [channel, message].
+  const published: [string, string][] = [];
+  const redis = {
+    publish: (channel: string, message: string) => (published.push([channel, message]), Promise.resolve(1)),
+  };
   const projects = new ProjectsService(
     records,
-    new ProjectResolver(undefined as never, config, undefined as never),
+    new ProjectResolver(new ProjectDirectory({} as ProjectDirectoryOptions), config, undefined as never),
     tenants,
+    { redis } as never,
   );
-  return { records, tenants, projects };
+  return { records, tenants, projects, published };
 }
 
 describe('ProjectsService', () => {
@@ -57,10 +64,11 @@ describe('ProjectsService', () => {
     expect(tenants.dropped).toHaveLength(1);
   });
 
-  it('deletes the tenant database, then the project; an unknown id is 404 project_not_found', async () => {
-    const { projects, tenants, records } = setup();
+  it("ends the project's code everywhere, deletes the tenant database, then the project; an unknown id is 404 project_not_found", async () => {
+    const { projects, tenants, records, published } = setup();
     const { id } = await projects.create({ slug: 'acme', name: 'Acme' });
     await projects.remove(id);
+    expect(published.map(([, message]) => JSON.parse(message) as unknown)).toEqual([{ p: id, c: 'deleted' }]);
     expect(tenants.dropped).toEqual([id]);
     expect(records.rows.size).toBe(0);
     await expect(projects.get(id)).rejects.toMatchObject({ code: AuthErrorCode.ProjectNotFound });

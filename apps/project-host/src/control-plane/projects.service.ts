@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { isUuid } from '@suite/db';
 import { AuthError, AuthErrorCode, RunnerError, RunnerErrorCode } from '@suite/errors';
+import { announceProjectChange } from '@suite/project-runtime';
+import { PlatformResources } from '../platform/platform-resources.js';
 import { DuplicateRecord } from '../platform/duplicate-record.js';
 import type { ProjectWithSettings } from '../projects/project-context.js';
 import { ProjectResolver } from '../projects/project-resolver.js';
@@ -20,6 +22,7 @@ export class ProjectsService {
     private readonly records: ProjectsRepository,
     private readonly resolver: ProjectResolver,
     private readonly tenants: TenantDatabases,
+    private readonly resources: PlatformResources,
   ) {}
 
   /** The project with its settings and domains, or 404 project_not_found. */
@@ -91,9 +94,18 @@ export class ProjectsService {
     return this.view(project);
   }
 
-  /** Drops the tenant database first, so a failure leaves the project in place to try again. */
+  /**
+   * Ends the project's code in every process first (its sandboxes, and what they left running),
+   * then drops the tenant database, so a failure leaves the project in place to try again.
+   */
   async remove(id: string): Promise<void> {
     const project = await this.require(id);
+    await announceProjectChange(this.resources.redis, project.id, 'deleted').catch((error: unknown) =>
+      this.logger.warn(
+        { projectId: project.id, err: (error as Error).message },
+        'could not announce the deletion: sandboxes of the project end when idle',
+      ),
+    );
     await this.tenants.drop(project);
     await this.records.delete(project.id);
     this.resolver.invalidate();

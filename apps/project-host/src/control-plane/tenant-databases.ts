@@ -56,7 +56,7 @@ export class TenantDatabases {
   /** Closes this process's connections to it first; other sessions are ended by the drop itself. */
   async drop(project: TenantOf): Promise<void> {
     const location = { tenantServer: project.tenantServer, tenantDatabase: this.nameOf(project.id) };
-    await this.resources.tenants.delete(this.resources.tenantServers.databaseUrl(location));
+    await this.resources.tenantClients.delete(this.resources.tenantServers.databaseUrl(location));
     await this.resources.connectionBudget.withSlot('tenant', () =>
       dropTenantDatabase({
         adminUrl: this.resources.tenantServers.server(project.tenantServer).adminUrl,

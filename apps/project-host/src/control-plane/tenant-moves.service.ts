@@ -111,7 +111,7 @@ export class TenantMovesService {
     );
     // Requests that resolved the project before the switch finish on the old (read-only) copy first.
     await new Promise((resolve) => setTimeout(resolve, DROP_GRACE_MS));
-    await this.resources.tenants.delete(
+    await this.resources.tenantClients.delete(
       servers.databaseUrl({ tenantServer: from, tenantDatabase: database }),
     );
     await dropTenantDatabase({ adminUrl: fromAdminUrl, projectId: project.id }).catch((error: unknown) =>

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { TenantDb } from '@suite/db';
-import { PlatformResources } from '../platform/platform-resources.js';
+import { ProjectDirectory } from '@suite/project-runtime';
 import { TenantSchemaCheck, type TenantRow } from '../projects/tenant-schema.check.js';
 
 const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -31,7 +31,7 @@ export abstract class TenantUsersRepository {
 @Injectable()
 export class PrismaTenantUsersRepository extends TenantUsersRepository {
   constructor(
-    private readonly resources: PlatformResources,
+    private readonly directory: ProjectDirectory,
     private readonly schemas: TenantSchemaCheck,
   ) {
     super();
@@ -43,7 +43,7 @@ export class PrismaTenantUsersRepository extends TenantUsersRepository {
   }> {
     // Never read a tenant whose schema is behind this build (it is migrated first).
     await this.schemas.ensureCurrent(location);
-    const tenant = this.resources.tenant(location);
+    const tenant = this.directory.tenantOf(location);
     const where = search ? { email: { contains: escapeLike(search) } } : {};
     const [total, users] = await Promise.all([
       tenant.user.count({ where }),
@@ -70,7 +70,7 @@ export class PrismaTenantUsersRepository extends TenantUsersRepository {
     id: string,
   ): Promise<Pick<TenantDb.User, 'id' | 'email' | 'name' | 'picture'> | null> {
     await this.schemas.ensureCurrent(location);
-    const tenant = this.resources.tenant(location);
+    const tenant = this.directory.tenantOf(location);
     const user = await tenant.user.findUnique({
       where: { id },
       select: { id: true, email: true, name: true, picture: true },

@@ -5,6 +5,7 @@ import { RecordingEvents, testConfig } from '../user-auth/testing/fakes.js';
 import { ProjectsService } from './projects.service.js';
 import { InMemoryProjects, InMemoryTenantUsers, RecordingTenants } from './testing/control-plane-fakes.js';
 import { UsersAdminService } from './users-admin.service.js';
+import { ProjectDirectory, type ProjectDirectoryOptions } from '@suite/project-runtime';
 
 // A project's users as the control plane sees them, over in-memory repositories.
 
@@ -12,8 +13,9 @@ async function setup(devMode = false) {
   const config = testConfig();
   const projects = new ProjectsService(
     new InMemoryProjects(),
-    new ProjectResolver(undefined as never, config, undefined as never),
+    new ProjectResolver(new ProjectDirectory({} as ProjectDirectoryOptions), config, undefined as never),
     new RecordingTenants(),
+    undefined as never,
   );
   const users = new InMemoryTenantUsers();
   const events = new RecordingEvents();

@@ -21,15 +21,19 @@ class MemoryChannel extends AuthStateChannel {
   drop(): void {
     for (const listener of this.listeners) listener.down();
   }
+
+  restore(): void {
+    for (const listener of this.listeners) listener.live();
+  }
 }
 
 const PROJECT = 'project-1';
 const user = (name: string) => ({ id: 'user-1', name }) as TenantDb.User;
 
-function processes() {
+function processes(ttlMs = 60_000) {
   const channel = new MemoryChannel();
   const start = () => {
-    const cache = new AuthStateCache(channel, { AUTH_STATE_CACHE_MS: 60_000 });
+    const cache = new AuthStateCache(channel, { AUTH_STATE_CACHE_MS: ttlMs });
     cache.onModuleInit();
     return cache;
   };
@@ -97,4 +101,20 @@ describe('AuthStateCache', () => {
     await a.sessionLive(PROJECT, 'user-1', 'family-1', live.read);
     expect(live.count).toBe(2);
   });
+
+  it.each([60_000, 0])(
+    'tells watchers in every process of a change, and to look again after an outage (cache %i ms)',
+    async (ttlMs) => {
+      const { channel, a, b } = processes(ttlMs);
+      const heard: string[] = [];
+      b.watch({
+        changed: (projectId, userIds) => heard.push(`${projectId}:${userIds.join(',')}`),
+        resync: () => heard.push('resync'),
+      });
+      await a.invalidate(PROJECT, ['user-1', 'user-2']);
+      channel.drop();
+      channel.restore();
+      expect(heard).toEqual([`${PROJECT}:user-1,user-2`, 'resync']);
+    },
+  );
 });

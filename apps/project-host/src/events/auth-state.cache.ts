@@ -13,6 +13,13 @@ interface Entry<T> {
 
 const MAX_ENTRIES = 50_000;
 
+/** Told when users' auth state changed in any process (e.g. to end their push streams). */
+export interface AuthStateWatcher {
+  changed(projectId: string, userIds: readonly string[]): void;
+  /** Changes may have been missed (the subscription was down): look at everything again. */
+  resync(): void;
+}
+
 /**
  * What a Bearer request needs besides the token's signature: is the session still signed in, and
  * (GET /api/user/me) the user's row. Both are cached for AUTH_STATE_CACHE_MS per process, so a
@@ -35,6 +42,8 @@ export class AuthStateCache implements OnModuleInit {
   private readonly invalidated = new Map<string, number>();
   /** Entries read before this are void (the subscription was down meanwhile). */
   private voidBefore = Number.POSITIVE_INFINITY;
+  private readonly watchers = new Set<AuthStateWatcher>();
+  private wasDown = false;
 
   constructor(
     private readonly channel: AuthStateChannel,
@@ -44,18 +53,27 @@ export class AuthStateCache implements OnModuleInit {
   }
 
   onModuleInit(): void {
-    if (this.ttlMs === 0) return;
+    // Subscribed even with the cache off: watchers (push streams) hear of changes either way.
     // Until subscribed, and again from a disconnect until re-subscribed, the cache is bypassed;
     // nothing read before a (re)subscription is trusted.
     this.channel.subscribe({
       message: (text) => this.received(text),
       live: () => {
         this.voidBefore = performance.now();
+        if (this.wasDown) this.notify((watcher) => watcher.resync());
+        this.wasDown = false;
       },
       down: () => {
         this.voidBefore = Number.POSITIVE_INFINITY;
+        this.wasDown = true;
       },
     });
+  }
+
+  /** Hears of every change to users' auth state, in this process or another; returns the stop. */
+  watch(watcher: AuthStateWatcher): () => void {
+    this.watchers.add(watcher);
+    return () => this.watchers.delete(watcher);
   }
 
   /** Whether the session family is signed in: from the cache, else `read` (only `true` is cached). */
@@ -88,8 +106,9 @@ export class AuthStateCache implements OnModuleInit {
    * AUTH_STATE_CACHE_MS-old state (and none once their own subscription notices the outage).
    */
   async invalidate(projectId: string, userIds: readonly string[]): Promise<void> {
-    if (this.ttlMs === 0 || userIds.length === 0) return;
+    if (userIds.length === 0) return;
     for (const userId of userIds) this.forget(projectId, userId);
+    this.notify((watcher) => watcher.changed(projectId, userIds));
     try {
       await this.channel.publish(JSON.stringify({ p: projectId, u: userIds }));
     } catch (error) {
@@ -101,13 +120,26 @@ export class AuthStateCache implements OnModuleInit {
     try {
       const { p, u } = JSON.parse(text) as { p: unknown; u: unknown };
       if (typeof p !== 'string' || !Array.isArray(u)) return;
-      for (const userId of u) if (typeof userId === 'string') this.forget(p, userId);
+      const userIds = u.filter((userId): userId is string => typeof userId === 'string');
+      for (const userId of userIds) this.forget(p, userId);
+      this.notify((watcher) => watcher.changed(p, userIds));
     } catch {
       // Not ours: ignored.
     }
   }
 
+  private notify(call: (watcher: AuthStateWatcher) => void): void {
+    for (const watcher of this.watchers) {
+      try {
+        call(watcher);
+      } catch (error) {
+        this.logger.warn({ err: error }, 'an auth-state watcher failed');
+      }
+    }
+  }
+
   private forget(projectId: string, userId: string): void {
+    if (this.ttlMs === 0) return;
     const now = performance.now();
     this.invalidated.set(`${projectId}:${userId}`, now);
     this.users.delete(`${projectId}:${userId}`);

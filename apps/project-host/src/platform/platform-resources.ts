@@ -5,8 +5,6 @@ import {
   TenantServers,
   type ConnectionBudget,
   type MainClient,
-  type TenantClient,
-  type TenantLocation,
 } from '@suite/db';
 import { connectionBudgetOf } from '@suite/project-runtime';
 import { createProducerConnection, createQueue, QueueName, type TypedQueue } from '@suite/queue';
@@ -24,7 +22,8 @@ export class PlatformResources implements OnApplicationShutdown {
   readonly db: MainClient;
   /** DB_CONNECTION_BUDGET: the main database and every tenant pool of this process share it. */
   readonly connectionBudget: ConnectionBudget;
-  readonly tenants: TenantClientCache;
+  /** Tenant clients, one per tenant database; reached through the ProjectDirectory. */
+  readonly tenantClients: TenantClientCache;
   readonly redis: Redis;
   readonly mailQueue: TypedQueue<typeof QueueName.Mail>;
   readonly hookQueue: TypedQueue<typeof QueueName.AuthHooks>;
@@ -34,7 +33,7 @@ export class PlatformResources implements OnApplicationShutdown {
   constructor(@Inject(PROJECT_HOST_CONFIG) config: ProjectHostConfig) {
     this.connectionBudget = connectionBudgetOf('project-host', config);
     this.db = createMainClient(config.DATABASE_URL, { budget: this.connectionBudget });
-    this.tenants = new TenantClientCache({ budget: this.connectionBudget });
+    this.tenantClients = new TenantClientCache({ budget: this.connectionBudget });
     this.redis = createProducerConnection(config.REDIS_URL, { connectionName: 'project-host' });
     this.redis.on('error', () => undefined);
     this.mailQueue = createQueue(QueueName.Mail, this.redis);
@@ -43,15 +42,10 @@ export class PlatformResources implements OnApplicationShutdown {
     this.tenantServers = TenantServers.fromSettings(config);
   }
 
-  /** The project's tenant database, on the server its row names (UnknownTenantServerError if unlisted). */
-  tenant(location: TenantLocation): TenantClient {
-    return this.tenants.get(this.tenantServers.databaseUrl(location));
-  }
-
   async onApplicationShutdown(): Promise<void> {
     await Promise.allSettled([this.mailQueue.close(), this.hookQueue.close()]);
     this.redis.disconnect();
-    await this.tenants.disconnectAll();
+    await this.tenantClients.disconnectAll();
     await this.db.$disconnect();
   }
 }

@@ -10,13 +10,15 @@ import {
   versionAtLeast,
   type DeployedHook,
   type DeployedJob,
+  type DeployedMcpTool,
   type DeployedRoute,
   type DeploymentContent,
   type RouteAuth,
 } from '@suite/project-runtime';
 import { DeploymentsRepository } from './deployments.repository.js';
 import { ProjectCompiler } from './project-compiler.js';
-import { jobOf, routeOf, type ProjectFiles } from './project-files.js';
+import { deployedMcpTool } from '../mcp/mcp-tool-definition.js';
+import { isMcpToolEntry, jobOf, routeOf, type ProjectFiles } from './project-files.js';
 
 /** The `blocking` option needs this SDK version; older SDKs drop it (the hook stays fire-and-forget). */
 const BLOCKING_SDK_VERSION = '0.19.0';
@@ -30,6 +32,7 @@ export interface DeploymentView {
   routes: { path: string; auth: RouteAuth; methods: string[] | null }[];
   hook: Omit<DeployedHook, 'entry'> | null;
   jobs: Omit<DeployedJob, 'entry'>[];
+  tools: { name: string; title: string | null; auth: DeployedMcpTool['auth']; entry: string }[];
   createdAt: string;
 }
 
@@ -68,10 +71,12 @@ export class DeploymentsService {
       if (other) throw invalid(`${entry} and ${other} both define the job ${name}.`);
       jobNames.set(name, entry);
     }
+    const toolEntries = Object.keys(files).filter(isMcpToolEntry).sort();
     const entries = [
       ...routeEntries.map((r) => r.entry),
       ...(hookEntry ? [hookEntry] : []),
       ...jobEntries.map((j) => j.entry),
+      ...toolEntries,
     ];
     const bundles = await this.compiler.compile(files, entries);
 
@@ -80,6 +85,7 @@ export class DeploymentsService {
     const routes: DeployedRoute[] = [];
     let hook: DeployedHook | null = null;
     const jobs: DeployedJob[] = [];
+    const tools: DeployedMcpTool[] = [];
     try {
       for (const { entry, path } of routeEntries) {
         const info = await this.inspect(inspectKey, entry, bundles[entry]!);
@@ -105,16 +111,29 @@ export class DeploymentsService {
         }
         jobs.push({ name, entry, timeoutMs: clampTimeout(info.timeoutMs) });
       }
+      for (const entry of toolEntries) {
+        const tool = deployedMcpTool(entry, await this.inspect(inspectKey, entry, bundles[entry]!));
+        const other = tools.find((t) => t.name === tool.name);
+        if (other) throw invalid(`${entry} and ${other.entry} both define the MCP tool ${tool.name}.`);
+        tools.push(tool);
+      }
     } finally {
       this.sandboxes.restart(inspectKey);
     }
 
-    const content: DeploymentContent = { sources: files, bundles, routes, hook, jobs };
+    const content: DeploymentContent = { sources: files, bundles, routes, hook, jobs, tools };
     const row = await this.deployments.activate(projectId, content, hook);
     this.active.invalidate(projectId);
-    this.sandboxes.restart(projectId);
+    await this.sandboxes.endEverywhere(projectId, 'deployed');
     this.logger.log(
-      { projectId, version: row.version, routes: routes.length, hook: !!hook, jobs: jobs.length },
+      {
+        projectId,
+        version: row.version,
+        routes: routes.length,
+        hook: !!hook,
+        jobs: jobs.length,
+        tools: tools.length,
+      },
       'deployed',
     );
     return {
@@ -124,6 +143,7 @@ export class DeploymentsService {
       routes: routes.map(({ path, auth, methods }) => ({ path, auth, methods })),
       hook: hook && { blocking: hook.blocking, timeoutMs: hook.timeoutMs, handlers: hook.handlers },
       jobs: jobs.map(({ name, timeoutMs }) => ({ name, timeoutMs })),
+      tools: tools.map(({ name, title, auth, entry }) => ({ name, title, auth, entry })),
       createdAt: row.createdAt.toISOString(),
     };
   }

@@ -11,6 +11,7 @@ import {
   type SandboxUser,
 } from '@suite/project-runtime';
 import type { FastifyReply } from 'fastify';
+import { isBinaryBody, RouteBody } from '../http/request-bodies.js';
 import { CurrentProject, ProjectHostGuard, type ProjectRequest } from '../projects/host.guards.js';
 import type { ProjectContext } from '../projects/project-context.js';
 import { AccessTokens } from '../user-auth/tokens/access-tokens.js';
@@ -35,6 +36,7 @@ export class ProjectApiController {
   ) {}
 
   @All(['api', 'api/*'])
+  @RouteBody('project-api')
   async handle(
     @CurrentProject() ctx: ProjectContext,
     @Req() request: ProjectRequest,
@@ -70,7 +72,8 @@ export class ProjectApiController {
             headers: Object.fromEntries(
               Object.entries(request.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : v]),
             ),
-            body: request.body,
+            // Bytes travel as base64 (a Buffer would become a JSON array of numbers on the channel).
+            ...(isBinaryBody(request.body) ? { bodyBase64: request.body.base64 } : { body: request.body }),
           },
           user,
           env: deployment.env,

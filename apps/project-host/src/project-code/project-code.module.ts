@@ -1,8 +1,13 @@
-import { Module, type OnModuleInit } from '@nestjs/common';
-import { HttpAdapterHost } from '@nestjs/core';
-import type { FastifyInstance } from 'fastify';
-import { PROJECT_RUNTIME_PROVIDERS, ProjectMailBudget } from '@suite/project-runtime';
+import { Module } from '@nestjs/common';
+import {
+  ActiveDeployments,
+  PROJECT_RUNTIME_PROVIDERS,
+  ProjectMailBudget,
+  SandboxPool,
+} from '@suite/project-runtime';
 import { PushStreamController } from '../project-effects/push-stream.controller.js';
+import { PushStreamRegistry, RedisPushStreamRegistry } from '../project-effects/push-stream-registry.js';
+import { PushStreams } from '../project-effects/push-streams.service.js';
 import { AuthRateLimits } from '../user-auth/limits/auth-rate-limits.js';
 import { UserAuthModule } from '../user-auth/user-auth.module.js';
 import { DeploymentsController } from './deployments.controller.js';
@@ -10,12 +15,12 @@ import { DeploymentsRepository, PrismaDeploymentsRepository } from './deployment
 import { DeploymentsService } from './deployments.service.js';
 import { ProjectApiController } from './project-api.controller.js';
 import { ProjectCompiler } from './project-compiler.js';
-import { MAX_TOTAL_BYTES } from './project-files.js';
 
 /**
  * Project code on the host: deploy (compile, validate) and `/api/*`, run through
  * @suite/project-runtime (the sandboxes and the context's services). Hooks and jobs run in
- * apps/project-worker, with the same runtime.
+ * apps/project-worker, with the same runtime. Which bodies its routes read (deploy archives, the
+ * project's own routes) is ../http/request-bodies.ts, set up in main.ts.
  */
 @Module({
   imports: [UserAuthModule],
@@ -25,28 +30,19 @@ import { MAX_TOTAL_BYTES } from './project-files.js';
     { provide: DeploymentsRepository, useClass: PrismaDeploymentsRepository },
     DeploymentsService,
     ProjectCompiler,
+    PushStreams,
+    { provide: PushStreamRegistry, useClass: RedisPushStreamRegistry },
     ...PROJECT_RUNTIME_PROVIDERS,
-    // ctx.email.send counts against the hourly mail budget the auth mails use.
+    // ctx.email.send counts in the hourly bulk budget the welcome mails use.
     {
       provide: ProjectMailBudget,
       inject: [AuthRateLimits],
       useFactory: (limits: AuthRateLimits): ProjectMailBudget => ({
-        take: (projectId) => limits.takeProjectMail(projectId),
+        take: (projectId, mail) => limits.takeMail(projectId, mail),
       }),
     },
   ],
+  // /mcp (../mcp) runs tools in the same sandboxes, from the same active deployments.
+  exports: [ActiveDeployments, SandboxPool],
 })
-export class ProjectCodeModule implements OnModuleInit {
-  constructor(private readonly http: HttpAdapterHost) {}
-
-  onModuleInit(): void {
-    // Deploy archives: raw bytes with their own size limit (JSON keeps the host's 64 KB limit).
-    const fastify = this.http.httpAdapter.getInstance<FastifyInstance>();
-    if (fastify.hasContentTypeParser('application/gzip')) return;
-    fastify.addContentTypeParser(
-      ['application/gzip', 'application/x-gzip', 'application/octet-stream', 'application/x-tar+gzip'],
-      { parseAs: 'buffer', bodyLimit: MAX_TOTAL_BYTES },
-      (_request, body, done) => done(null, body),
-    );
-  }
-}
+export class ProjectCodeModule {}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { filesFromJson, jobOf, normalisePath, parseEnv, routeOf } from './project-files.js';
+import { filesFromJson, isMcpToolEntry, jobOf, normalisePath, parseEnv, routeOf } from './project-files.js';
 
 describe('project files', () => {
   it('maps api files to routes and leaves the reserved user routes out', () => {
@@ -29,6 +29,14 @@ describe('project files', () => {
     expect(jobOf('jobs/_shared.ts')).toBeUndefined();
     expect(jobOf('jobs/data.json')).toBeUndefined();
     expect(jobOf('jobs/two words.ts')).toBeUndefined();
+  });
+
+  it('keeps mcp/ files and takes every non-helper code file there as a tool', () => {
+    expect(normalisePath('mcp/notes/add.ts')).toBe('mcp/notes/add.ts');
+    expect(isMcpToolEntry('mcp/notes/add.ts')).toBe(true);
+    expect(isMcpToolEntry('mcp/_lib/db.ts')).toBe(false);
+    expect(isMcpToolEntry('mcp/schema.json')).toBe(false);
+    expect(isMcpToolEntry('api/notes.ts')).toBe(false);
   });
 
   it('parses .env lines', () => {

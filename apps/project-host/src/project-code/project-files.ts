@@ -3,7 +3,7 @@ import type { ProjectFiles } from '@suite/project-runtime';
 import { Parser, type ReadEntry } from 'tar';
 import { gunzipSync } from 'node:zlib';
 
-/** Project code as deployed: relative path → text. Only `api/`, `hooks/`, `jobs/` and `.env` are kept. */
+/** Project code as deployed: relative path → text. Only `api/`, `hooks/`, `jobs/`, `mcp/` and `.env` are kept. */
 export { parseEnv, type ProjectFiles } from '@suite/project-runtime';
 
 export const MAX_FILES = 500;
@@ -12,11 +12,11 @@ const CODE_FILE = /\.(ts|mts|js|mjs|json)$/;
 
 const invalid = (message: string) => new AuthError(AuthErrorCode.InvalidRequest, message);
 
-/** A safe relative path inside api/, hooks/ or jobs/, or `.env`; anything else is refused or skipped. */
+/** A safe relative path inside api/, hooks/, jobs/ or mcp/, or `.env`; anything else is refused or skipped. */
 export function normalisePath(raw: string): string | undefined {
   const path = raw.replace(/\\/g, '/').replace(/^(\.\/)+/, '');
   if (path === '.env') return path;
-  if (!/^(api|hooks|jobs)\//.test(path)) return undefined;
+  if (!/^(api|hooks|jobs|mcp)\//.test(path)) return undefined;
   if (path.split('/').some((part) => part === '' || part === '.' || part === '..')) {
     throw invalid(`The path ${raw} is not a plain relative path.`);
   }
@@ -100,4 +100,10 @@ export function jobOf(path: string): string | undefined {
   const segments = match[1]!.split('/');
   if (segments.some((s) => s.startsWith('_') || !/^[A-Za-z0-9_-]+$/.test(s))) return undefined;
   return segments.join('/');
+}
+
+/** `mcp/notes/add.ts` is a tool entry; helpers (`_x`, `_lib/…`) and non-code files are not. */
+export function isMcpToolEntry(path: string): boolean {
+  const match = /^mcp\/(.+)\.(ts|mts|js|mjs)$/.exec(path);
+  return !!match && !match[1]!.split('/').some((s) => s.startsWith('_'));
 }

@@ -1,10 +1,8 @@
 import type { MainDb, TenantClient } from '@suite/db';
+import type { ProjectRecord } from '@suite/project-runtime';
 
-export type ProjectWithSettings = MainDb.Project & {
-  authSettings: MainDb.AuthSettings | null;
-  smtpSettings: MainDb.SmtpSettings | null;
-  domains: MainDb.CustomDomain[];
-};
+/** The project's row with its settings and domains, as the ProjectDirectory reads it. */
+export type ProjectWithSettings = ProjectRecord;
 
 /** The project a request is for, resolved from its Host header. */
 export interface ProjectContext {

@@ -1,9 +1,8 @@
-import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { isUuid, UnknownTenantServerError, type TenantClient } from '@suite/db';
 import { RunnerError, RunnerErrorCode } from '@suite/errors';
-import { subscribeTenantMoves } from '@suite/project-runtime';
+import { ProjectDirectory, type ProjectKey } from '@suite/project-runtime';
 import { PROJECT_HOST_CONFIG } from '../app.tokens.js';
-import { PlatformResources } from '../platform/platform-resources.js';
 import type { ProjectHostConfig } from '../project-host.config.js';
 import {
   appSchemesOf,
@@ -18,26 +17,25 @@ export type HostKind =
   | { kind: 'project'; context: ProjectContext }
   | { kind: 'unknown'; host: string };
 
-const CACHE_TTL_MS = 5_000;
-
 /**
  * Which project a Host header names: `<id>.<PROJECT_HOST_DOMAIN>`, `<slug>.<PROJECT_HOST_DOMAIN>` or a
- * verified custom domain; the PUBLIC_URL host is the control plane. Lookups are cached for a few
- * seconds; `invalidate` drops a project at once after the control plane changes it.
+ * verified custom domain; the PUBLIC_URL host is the control plane. The project's record, where its
+ * database lives and the tenant client come from the ProjectDirectory (the one ctx.db uses too, with
+ * its cache and its tenant-move subscription); `invalidate` drops what it cached at once after the
+ * control plane changes a project.
  */
 @Injectable()
-export class ProjectResolver implements OnModuleInit, OnApplicationShutdown {
+export class ProjectResolver {
   private readonly logger = new Logger('project-resolver');
-  private readonly cache = new Map<string, { value: ProjectWithSettings | null; until: number }>();
   private readonly controlPlaneHost: string;
   private readonly domain: string;
   private readonly scheme: string;
   private readonly port: string;
-  private readonly redisUrl: string;
-  private moves?: { close(): void };
+  /** Projects this process served already (bench figures are logged for the others). */
+  private readonly seen = new Set<string>();
 
   constructor(
-    private readonly resources: PlatformResources,
+    private readonly directory: ProjectDirectory,
     @Inject(PROJECT_HOST_CONFIG) config: ProjectHostConfig,
     private readonly schemas: TenantSchemaCheck,
   ) {
@@ -46,16 +44,6 @@ export class ProjectResolver implements OnModuleInit, OnApplicationShutdown {
     this.scheme = publicUrl.protocol;
     this.port = publicUrl.port;
     this.domain = config.PROJECT_HOST_DOMAIN.toLowerCase();
-    this.redisUrl = config.REDIS_URL;
-  }
-
-  /** A project moved to another tenant server (in any process): forget where it was. */
-  onModuleInit(): void {
-    this.moves = subscribeTenantMoves(this.redisUrl, 'project-host-tenant-moves', () => this.invalidate());
-  }
-
-  onApplicationShutdown(): void {
-    this.moves?.close();
   }
 
   /** Host header → host name: lower case, without the port, without a trailing dot. */
@@ -68,10 +56,22 @@ export class ProjectResolver implements OnModuleInit, OnApplicationShutdown {
   async resolve(hostHeader: string | undefined): Promise<HostKind> {
     const host = ProjectResolver.hostName(hostHeader);
     if (!host || host === this.controlPlaneHost || host === '127.0.0.1') return { kind: 'control-plane' };
-    const project = await this.lookup(host);
+    const key = this.keyOf(host);
+    const started = performance.now();
+    const project = key ? await this.directory.find(key) : null;
     if (!project) return { kind: 'unknown', host };
+    const looked = performance.now();
     const context = this.context(project);
+    const tenant = performance.now();
     await this.schemas.ensureCurrent(project);
+    if (!this.seen.has(project.id)) {
+      this.seen.add(project.id);
+      if (this.seen.size > 10_000) this.seen.clear();
+      // Bench figures (LOG_LEVEL=debug): what the first request to a project costs here, step by step.
+      const steps = { lookup: looked - started, tenant: tenant - looked, schema: performance.now() - tenant };
+      for (const [coldStep, ms] of Object.entries(steps))
+        this.logger.debug({ coldStep, projectId: project.id, ms }, 'cold path step');
+    }
     return { kind: 'project', context };
   }
 
@@ -88,8 +88,18 @@ export class ProjectResolver implements OnModuleInit, OnApplicationShutdown {
     return `${this.scheme}//${project.slug}.${this.domain}${this.port ? `:${this.port}` : ''}`;
   }
 
+  /** The control plane changed a project: every process-local record is read again. */
   invalidate(): void {
-    this.cache.clear();
+    this.directory.invalidate();
+  }
+
+  /** `<label>.<domain>`: the id or the slug; any other host: a custom domain. */
+  private keyOf(host: string): ProjectKey | undefined {
+    const suffix = `.${this.domain}`;
+    const label = host.endsWith(suffix) ? host.slice(0, -suffix.length) : undefined;
+    if (label === undefined) return { domain: host };
+    if (!label || label.includes('.')) return undefined;
+    return isUuid(label) ? { id: label } : { slug: label };
   }
 
   private context(project: ProjectWithSettings): ProjectContext {
@@ -116,7 +126,7 @@ export class ProjectResolver implements OnModuleInit, OnApplicationShutdown {
   /** The project's tenant database; a server the setting no longer lists is a clear 503, never another server. */
   private tenantOf(project: ProjectWithSettings): TenantClient {
     try {
-      return this.resources.tenant(project);
+      return this.directory.tenantOf(project);
     } catch (error) {
       if (!(error instanceof UnknownTenantServerError)) throw error;
       this.logger.error({ projectId: project.id, err: error.message }, 'project on an unknown tenant server');
@@ -126,28 +136,5 @@ export class ProjectResolver implements OnModuleInit, OnApplicationShutdown {
         { cause: error },
       );
     }
-  }
-
-  private async lookup(host: string): Promise<ProjectWithSettings | null> {
-    const cached = this.cache.get(host);
-    if (cached && cached.until > Date.now()) return cached.value;
-    const include = { authSettings: true, smtpSettings: true, domains: true } as const;
-    let project: ProjectWithSettings | null = null;
-    const suffix = `.${this.domain}`;
-    const label = host.endsWith(suffix) ? host.slice(0, -suffix.length) : undefined;
-    if (label && !label.includes('.')) {
-      project = isUuid(label)
-        ? await this.resources.db.project.findUnique({ where: { id: label }, include })
-        : await this.resources.db.project.findUnique({ where: { slug: label }, include });
-    } else if (!label) {
-      const domain = await this.resources.db.customDomain.findUnique({
-        where: { domain: host },
-        include: { project: { include } },
-      });
-      project = domain?.verified ? domain.project : null;
-    }
-    this.cache.set(host, { value: project, until: Date.now() + CACHE_TTL_MS });
-    if (this.cache.size > 10_000) this.cache.delete(this.cache.keys().next().value!);
-    return project;
   }
 }

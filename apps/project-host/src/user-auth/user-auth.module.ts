@@ -87,6 +87,8 @@ import { PrismaAuthStores } from './store/prisma-auth-store.js';
     AuthStores,
     MailCodeAuthService,
     ProfileService,
+    // The MCP consent page signs users in and up through the same flow (limits, events, hooks).
+    PasswordAuthService,
   ],
 })
 export class UserAuthModule {}

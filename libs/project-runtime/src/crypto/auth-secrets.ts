@@ -1,7 +1,16 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 
 /** What a derived key is for; each purpose gets its own key, so one use can never stand in for another. */
-export type SecretPurpose = 'nonce-hmac' | 'signing-key-seal' | 'refresh-grace-seal' | 'mail-seal';
+export type SecretPurpose =
+  | 'nonce-hmac'
+  | 'signing-key-seal'
+  | 'refresh-grace-seal'
+  | 'mail-seal'
+  /** The MCP consent page: its CSRF tokens (HMAC) and the requests and sign-ins its forms carry (sealed). */
+  | 'consent-hmac'
+  | 'consent-seal';
+
+type HmacPurpose = 'nonce-hmac' | 'consent-hmac';
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
@@ -17,7 +26,14 @@ export class AuthSecrets {
 
   constructor(secret: string) {
     if (secret.length < 32) throw new Error('the auth secret must be at least 32 characters');
-    for (const purpose of ['nonce-hmac', 'signing-key-seal', 'refresh-grace-seal', 'mail-seal'] as const) {
+    for (const purpose of [
+      'nonce-hmac',
+      'signing-key-seal',
+      'refresh-grace-seal',
+      'mail-seal',
+      'consent-hmac',
+      'consent-seal',
+    ] as const) {
       this.keys.set(
         purpose,
         Buffer.from(hkdfSync('sha256', secret, 'suite/project-host/user-auth', purpose, 32)),
@@ -38,7 +54,7 @@ export class AuthSecrets {
   }
 
   /** Keyed hash (hex, 64 characters) of `parts`, each length-prefixed so boundaries cannot shift. */
-  hmacHex(purpose: 'nonce-hmac', ...parts: string[]): string {
+  hmacHex(purpose: HmacPurpose, ...parts: string[]): string {
     const mac = createHmac('sha256', this.key(purpose));
     for (const part of parts) {
       const bytes = Buffer.from(part, 'utf8');
@@ -50,7 +66,7 @@ export class AuthSecrets {
   }
 
   /** AES-256-GCM: base64url(iv | ciphertext | tag). */
-  seal(purpose: Exclude<SecretPurpose, 'nonce-hmac'>, plaintext: Buffer | string, aad: string): string {
+  seal(purpose: Exclude<SecretPurpose, HmacPurpose>, plaintext: Buffer | string, aad: string): string {
     const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv('aes-256-gcm', this.key(purpose), iv);
     cipher.setAAD(Buffer.from(aad, 'utf8'));
@@ -59,7 +75,7 @@ export class AuthSecrets {
   }
 
   /** The plaintext, or undefined when the value was tampered with, moved, or sealed under another secret. */
-  open(purpose: Exclude<SecretPurpose, 'nonce-hmac'>, sealed: string, aad: string): Buffer | undefined {
+  open(purpose: Exclude<SecretPurpose, HmacPurpose>, sealed: string, aad: string): Buffer | undefined {
     const raw = Buffer.from(sealed, 'base64url');
     if (raw.length < IV_BYTES + TAG_BYTES) return undefined;
     try {

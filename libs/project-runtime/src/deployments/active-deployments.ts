@@ -1,6 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { RuntimeResources } from '../runtime.ports.js';
-import type { DeployedHook, DeployedJob, DeployedRoute, DeploymentContent } from './deployment-record.js';
+import type {
+  DeployedHook,
+  DeployedJob,
+  DeployedMcpTool,
+  DeployedRoute,
+  DeploymentContent,
+} from './deployment-record.js';
 import { parseEnv } from './env-file.js';
 
 export interface ActiveDeployment {
@@ -10,6 +16,8 @@ export interface ActiveDeployment {
   routes: Map<string, DeployedRoute>;
   hook: DeployedHook | null;
   jobs: Map<string, DeployedJob>;
+  /** MCP tools by name, in deployment order. */
+  tools: Map<string, DeployedMcpTool>;
   bundles: Record<string, string>;
 }
 
@@ -51,6 +59,7 @@ export class ActiveDeployments {
       routes: new Map((content.routes ?? []).map((route) => [route.path, route])),
       hook: content.hook ?? null,
       jobs: new Map((content.jobs ?? []).map((job) => [job.name, job])),
+      tools: new Map((content.tools ?? []).map((tool) => [tool.name, tool])),
       bundles: content.bundles ?? {},
     };
   }

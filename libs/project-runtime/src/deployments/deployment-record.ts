@@ -30,6 +30,21 @@ export interface DeployedJob {
   timeoutMs: number;
 }
 
+/** How an MCP tool is protected (`auth` of defineMcpTool; 'required' when absent). */
+export type McpToolAuth = 'false' | 'required' | 'optional';
+
+/** An MCP tool: a file under `mcp/` with a defineMcpTool default export, served on `/mcp`. */
+export interface DeployedMcpTool {
+  name: string;
+  entry: string;
+  title: string | null;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema: Record<string, unknown> | null;
+  auth: McpToolAuth;
+  timeoutMs: number;
+}
+
 /**
  * What `Deployment.files` holds: the sources as uploaded, and what the host runs (bundles compiled
  * once at deploy, so every replica runs the same code without compiling).
@@ -41,6 +56,8 @@ export interface DeploymentContent {
   hook: DeployedHook | null;
   /** Absent in deployments made before jobs existed. */
   jobs?: DeployedJob[];
+  /** Absent in deployments made before MCP tools existed. */
+  tools?: DeployedMcpTool[];
 }
 
 export const DEFAULT_TIMEOUT_MS = 10_000;

@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { adminUrl, withClient } from '../../../../libs/db/src/testing/throwaway-database.js';
 import { databaseUrl } from '../../../../libs/db/src/connection-url.js';
 import type { RuntimeResources } from '../runtime.ports.js';
+import type { ProjectDirectory } from '../tenants/project-directory.js';
 import type { ProjectRuntimeConfig } from '../runtime.config.js';
 import { cancelBackend } from './postgres-cancel.js';
 import { ProjectDatabase, type QueryResult } from './project-database.js';
@@ -27,21 +28,22 @@ const LIMITS = {
 };
 
 // The control plane's part: each project's row names its server, and its database exists (the
-// control plane creates it with the project).
-const resources = {
-  tenantServers: TenantServers.fromSettings({
-    TENANT_ADMIN_DATABASE_URL: adminUrl(),
-    DATABASE_URL: adminUrl(),
-  }),
-  db: {
-    project: {
-      findUnique: async ({ where }: { where: { id: string } }) => {
-        await provisionTenantDatabase({ adminUrl: adminUrl(), projectId: where.id });
-        return { tenantServer: DEFAULT_TENANT_SERVER };
-      },
-    },
+// control plane creates it with the project). The directory's own reading of rows is
+// project-directory.spec.ts's.
+const tenantServers = TenantServers.fromSettings({
+  TENANT_ADMIN_DATABASE_URL: adminUrl(),
+  DATABASE_URL: adminUrl(),
+});
+const directory = {
+  byId: async (projectId: string) => {
+    await provisionTenantDatabase({ adminUrl: adminUrl(), projectId });
+    return { id: projectId, tenantServer: DEFAULT_TENANT_SERVER };
   },
-} as unknown as RuntimeResources;
+  serverOf: (location: { tenantServer: string }) => tenantServers.server(location.tenantServer),
+  forget: () => undefined,
+  onMove: () => () => undefined,
+} as unknown as ProjectDirectory;
+const resources = {} as RuntimeResources;
 
 const services: ProjectDatabase[] = [];
 const projects: string[] = [];
@@ -52,7 +54,7 @@ function service(limits: Partial<typeof LIMITS> = {}): ProjectDatabase {
     ...LIMITS,
     ...limits,
   } as unknown as ProjectRuntimeConfig;
-  const created = new ProjectDatabase(resources, config);
+  const created = new ProjectDatabase(resources, config, directory);
   services.push(created);
   return created;
 }
@@ -147,7 +149,9 @@ describe('the statement timeout is the host’s', () => {
 });
 
 describe('the rows and bytes a call returns are capped', () => {
-  const db = service();
+  // A statement timeout far above what the caps need: on a busy machine the 1 s one could stop a
+  // statement before its 1,001st row arrived, and the cap is what these tests are about.
+  const db = service({ PROJECT_DB_STATEMENT_TIMEOUT_MS: 30_000 });
   const project = newProject();
 
   it('refuses more rows than the cap, however many the statement would make', async () => {
@@ -347,6 +351,27 @@ describe('the project role reaches its own schema only', () => {
     expect(seen.ok?.rows).toEqual([{ n: 0 }]);
     expect(admin.rows).toEqual([{ n: 1 }]);
     expect((await running).ok).toBeDefined();
+  });
+
+  it('cannot list the databases and roles of the cluster (other tenants), while other databases still can', async () => {
+    for (const [sql, catalog] of [
+      ['SELECT datname FROM pg_database', 'table pg_database'],
+      ['SELECT rolname FROM pg_roles', 'view pg_roles'],
+      ['SELECT usename FROM pg_user', 'view pg_user'],
+      ['SELECT datname FROM pg_stat_database', 'view pg_stat_database'],
+      ['SELECT roleid FROM pg_auth_members', 'table pg_auth_members'],
+    ]) {
+      expect((await attempt(db, project, sql!)).error).toContain(`permission denied for ${catalog}`);
+    }
+    // Its own database's size (the quota) still works.
+    expect(
+      (await attempt(db, project, 'SELECT pg_database_size(current_database()) > 0 AS ok')).ok?.rows,
+    ).toEqual([{ ok: true }]);
+    // The revocation is the tenant database's own: elsewhere PUBLIC still reads the catalogs.
+    const elsewhere = await withClient(adminUrl(), (client) =>
+      client.query("SELECT has_table_privilege('public', 'pg_catalog.pg_database', 'SELECT') AS visible"),
+    );
+    expect(elsewhere.rows).toEqual([{ visible: true }]);
   });
 
   it('cannot log in to another tenant database with its own credentials', async () => {

@@ -12,7 +12,7 @@ import type { Pool, PoolClient } from 'pg';
 import { PROJECT_RUNTIME_CONFIG } from '../runtime.config.js';
 import { RuntimeResources } from '../runtime.ports.js';
 import type { ProjectRuntimeConfig } from '../runtime.config.js';
-import { subscribeTenantMoves } from '../tenants/tenant-moves.js';
+import { ProjectDirectory } from '../tenants/project-directory.js';
 import { CONNECTIONS_BUSY } from './connections-busy.js';
 import { EffectError } from './effect-error.js';
 import { runSqlCall, type SqlCallLimits, type SqlCallResult } from './project-sql-call.js';
@@ -40,7 +40,7 @@ interface ProjectPool {
  */
 @Injectable()
 export class ProjectDatabase implements OnModuleInit, OnApplicationShutdown {
-  private moves?: { close(): void };
+  private stopFollowingMoves?: () => void;
   private readonly logger = new Logger('project-db');
   private readonly pools = new Map<string, Promise<ProjectPool>>();
   private readonly secret: string;
@@ -50,6 +50,7 @@ export class ProjectDatabase implements OnModuleInit, OnApplicationShutdown {
   constructor(
     private readonly resources: RuntimeResources,
     @Inject(PROJECT_RUNTIME_CONFIG) private readonly config: ProjectRuntimeConfig,
+    private readonly directory: ProjectDirectory,
   ) {
     this.secret = config.AUTH_SECRET ?? config.PLATFORM_ADMIN_TOKEN;
     this.limits = {
@@ -66,8 +67,10 @@ export class ProjectDatabase implements OnModuleInit, OnApplicationShutdown {
     const client = await this.checkout((await opened).pool).catch((error: unknown) => {
       // Logging in failed (the role's password or settings changed?): the next call provisions
       // the role again, which sets them back.
-      if (!(error instanceof EffectError) && this.pools.get(projectId) === opened)
+      if (!(error instanceof EffectError) && this.pools.get(projectId) === opened) {
+        this.directory.forget(projectId);
         void this.forget(projectId);
+      }
       throw error;
     });
     const connection = { reusable: true };
@@ -86,15 +89,13 @@ export class ProjectDatabase implements OnModuleInit, OnApplicationShutdown {
     await (await pool?.catch(() => undefined))?.client.$disconnect();
   }
 
-  /** A project that moved to another server: its pool here points at the old copy. */
+  /** A project that moved to another server (the directory's subscription): its pool here points at the old copy. */
   onModuleInit(): void {
-    this.moves = subscribeTenantMoves(this.config.REDIS_URL, 'project-db-tenant-moves', (projectId) => {
-      void this.forget(projectId);
-    });
+    this.stopFollowingMoves = this.directory.onMove((projectId) => void this.forget(projectId));
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.moves?.close();
+    this.stopFollowingMoves?.();
     const pools = [...this.pools.values()];
     this.pools.clear();
     await Promise.allSettled(pools.map(async (pool) => (await pool).client.$disconnect()));
@@ -171,14 +172,12 @@ export class ProjectDatabase implements OnModuleInit, OnApplicationShutdown {
 
   private async open(projectId: string): Promise<ProjectPool> {
     try {
-      // Where the project's database lives now (it may have moved since this process last asked).
-      const record = await this.resources.db.project.findUnique({
-        where: { id: projectId },
-        select: { tenantServer: true },
-      });
+      // Where the project's database lives now: the directory the request path uses too (a move
+      // drops its record there, and this pool with it).
+      const record = await this.directory.byId(projectId);
       if (!record) throw new Error(`project ${projectId} has no record`);
       const tenant = await provisionTenantDatabase({
-        adminUrl: this.resources.tenantServers.server(record.tenantServer).adminUrl,
+        adminUrl: this.directory.serverOf(record).adminUrl,
         projectId,
         // Never brought to life here: a missing database is a move in progress or a stale record.
         createIfMissing: false,

@@ -1,40 +1,35 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { queuePrefix } from '@suite/queue';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
+import { MailBudgets } from '../mail/mail-budgets.js';
+import type { OutgoingMail } from '../mail/mail-outbox.js';
 import { PROJECT_RUNTIME_CONFIG, type ProjectRuntimeConfig } from '../runtime.config.js';
 import { ProjectMailBudget, RuntimeResources } from '../runtime.ports.js';
 
-const HOUR = 3600;
-
 /**
- * The project's hourly mail budget in Redis, the very counter the host's auth rate limits keep
- * (`<REDIS_PREFIX>:ua:rl:mail-project`), so a worker's ctx.email.send and the host's auth mails
- * count together. While Redis is unreachable an in-memory counter of the same size stands in.
+ * The project's hourly mail budgets in Redis, the very counters the host's auth mails use (see
+ * MailBudgets), so a worker's ctx.email.send and the host's mails count together. While Redis is
+ * unreachable an in-memory counter of the same size stands in.
  */
 @Injectable()
 export class RedisProjectMailBudget extends ProjectMailBudget {
-  private readonly counter: RateLimiterRedis;
+  private readonly budgets: MailBudgets;
 
   constructor(resources: RuntimeResources, @Inject(PROJECT_RUNTIME_CONFIG) config: ProjectRuntimeConfig) {
     super();
-    const keyPrefix = `${queuePrefix()}:ua:rl:mail-project`;
-    const points = config.AUTH_MAIL_PER_PROJECT_PER_HOUR;
-    this.counter = new RateLimiterRedis({
-      storeClient: resources.redis,
-      keyPrefix,
-      points,
-      duration: HOUR,
-      insuranceLimiter: new RateLimiterMemory({ points, duration: HOUR, keyPrefix }),
-    });
+    this.budgets = new MailBudgets(
+      (keyPrefix, points, duration) =>
+        new RateLimiterRedis({
+          storeClient: resources.redis,
+          keyPrefix,
+          points,
+          duration,
+          insuranceLimiter: new RateLimiterMemory({ points, duration, keyPrefix }),
+        }),
+      config,
+    );
   }
 
-  async take(projectId: string): Promise<boolean> {
-    try {
-      await this.counter.consume(projectId);
-      return true;
-    } catch (error) {
-      if (error instanceof RateLimiterRes) return false;
-      throw error;
-    }
+  take(projectId: string, mail: Pick<OutgoingMail, 'kind' | 'to'>): Promise<string | undefined> {
+    return this.budgets.take(projectId, mail);
   }
 }

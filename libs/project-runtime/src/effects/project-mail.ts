@@ -13,9 +13,10 @@ const ADDRESS = /^[^\s@<>,;"]+@[^\s@<>,;"]+\.[^\s@<>,;"]+$/;
 
 /**
  * ctx.email.send: a mail of project code through the project's SMTP settings and mail queue, kind
- * `custom` in the mail log. Limited per project to PROJECT_EMAIL_PER_MINUTE, and counted against
- * the project's hourly mail budget like auth mails (AUTH_MAIL_PER_PROJECT_PER_HOUR). Resolves once
- * the mail is queued (delivery and its retries are the mail worker's).
+ * `custom` in the mail log. Limited per project to PROJECT_EMAIL_PER_MINUTE, and counted with the
+ * welcome mails in the project's hourly bulk budget (MAIL_BULK_PER_PROJECT_PER_HOUR, and
+ * MAIL_BULK_PER_ADDRESS_PER_HOUR to one address); a refused mail is in the mail log as not sent.
+ * Resolves once the mail is queued (delivery and its retries are the mail worker's).
  */
 @Injectable()
 export class ProjectMail {
@@ -26,7 +27,7 @@ export class ProjectMail {
     private readonly outbox: MailOutbox,
     private readonly budget: ProjectMailBudget,
     resources: RuntimeResources,
-    @Inject(PROJECT_RUNTIME_CONFIG) private readonly config: ProjectRuntimeConfig,
+    @Inject(PROJECT_RUNTIME_CONFIG) config: ProjectRuntimeConfig,
   ) {
     this.rate = new EffectRateLimit(resources.redis, {
       key: 'email',
@@ -40,11 +41,10 @@ export class ProjectMail {
   async send(projectId: string, input: unknown): Promise<{ id: string }> {
     const mail = parse(input, this.maxBodyBytes);
     await this.rate.take(projectId);
-    if (!(await this.budget.take(projectId))) {
-      throw new EffectError(
-        `ctx.email.send: the project's budget of ${this.config.AUTH_MAIL_PER_PROJECT_PER_HOUR} mails per hour ` +
-          '(auth mails included) is spent; try later',
-      );
+    const refused = await this.budget.take(projectId, { kind: 'custom', to: mail.to });
+    if (refused) {
+      await this.outbox.recordDropped(projectId, { kind: 'custom', ...mail }, refused);
+      throw new EffectError(`ctx.email.send: ${refused}; try later`);
     }
     const id = await this.outbox.enqueue(projectId, { kind: 'custom', ...mail });
     if (!id) throw new EffectError('ctx.email.send: the mail could not be queued; try again');

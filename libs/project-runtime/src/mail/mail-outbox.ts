@@ -35,6 +35,29 @@ export class MailOutbox {
     private readonly sealer: MailSealer,
   ) {}
 
+  /**
+   * Records a mail that is not sent (its class's hourly budget is spent) as failed with the
+   * reason, so the Email page shows what was dropped and why. Never throws.
+   */
+  async recordDropped(projectId: string, mail: OutgoingMail, reason: string): Promise<void> {
+    this.logger.warn({ projectId, kind: mail.kind, reason }, 'mail dropped');
+    await this.resources.db.mailLog
+      .create({
+        data: {
+          projectId,
+          kind: mail.kind,
+          to: mail.to,
+          subject: mail.subject,
+          preview: mailPreview(mail.text, mail.secrets),
+          status: MailStatus.failed,
+          error: `Not sent: ${reason}.`,
+        },
+      })
+      .catch((error: unknown) =>
+        this.logger.error({ err: error, projectId, kind: mail.kind }, 'could not record a dropped mail'),
+      );
+  }
+
   async enqueue(projectId: string, mail: OutgoingMail): Promise<string | undefined> {
     let rowId: string | undefined;
     try {

@@ -6,7 +6,10 @@ export interface SandboxApiRequest {
   path: string;
   query: Record<string, string | string[]>;
   headers: Record<string, string | undefined>;
-  body: unknown;
+  /** Parsed JSON, form fields or text; undefined without a body or when `bodyBase64` carries it. */
+  body?: unknown;
+  /** A body of any other content type, as base64; the runner hands the handler a Buffer of it. */
+  bodyBase64?: string;
 }
 
 export interface SandboxUser {
@@ -33,7 +36,16 @@ export type SandboxCall =
   /** Run the auth hook's handlers for a batch, in order. */
   | { op: 'hook'; key: string; code: string; events: unknown[]; env: Record<string, string> }
   /** Run a job (`jobs/<name>.ts`) once. */
-  | { op: 'job'; key: string; code: string; job: SandboxJob; env: Record<string, string> };
+  | { op: 'job'; key: string; code: string; job: SandboxJob; env: Record<string, string> }
+  /** Run an MCP tool's handler with arguments the host validated; `user` as for 'api'. */
+  | {
+      op: 'mcp-tool';
+      key: string;
+      code: string;
+      input: Record<string, unknown>;
+      user: SandboxUser | null;
+      env: Record<string, string>;
+    };
 
 /**
  * A call as the sandbox receives it: the host wrote the code into the sandbox's read-only folder
@@ -70,7 +82,20 @@ export interface InspectResult {
   blocking: unknown;
   timeoutMs: unknown;
   handlers: string[];
+  /** The fields of a defineMcpTool value, as JSON (schemas that cannot be JSON are null). */
+  tool?: {
+    name: unknown;
+    title: unknown;
+    description: unknown;
+    inputSchema: unknown;
+    outputSchema: unknown;
+    /** 'required' (also when absent), 'optional', 'false' or 'invalid'. */
+    auth: string;
+  };
 }
+
+/** What an MCP tool's handler gave: its value as JSON, or the message of what it threw. */
+export type McpToolResult = { ok: true; value: unknown } | { ok: false; error: string };
 
 export interface ApiResult {
   status: number;

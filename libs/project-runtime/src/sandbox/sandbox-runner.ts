@@ -14,6 +14,7 @@ import type {
   HookResult,
   JobResult,
   InspectResult,
+  McpToolResult,
   SandboxApiRequest,
   SandboxJob,
   SandboxMessage,
@@ -87,7 +88,60 @@ async function inspect(module: string, hookHandlers: HookHandlerNames): Promise<
     blocking: def?.blocking,
     timeoutMs: def?.timeoutMs,
     handlers: def ? Object.values(hookHandlers).filter((name) => typeof def[name] === 'function') : [],
+    ...(def?.__platform === 'mcp-tool' ? { tool: toolInfo(def) } : {}),
   };
+}
+
+/** A JSON copy of a value (undefined stays undefined; what JSON cannot carry becomes null). */
+function asJson(value: unknown): unknown {
+  if (value === undefined) return undefined;
+  try {
+    return JSON.parse(JSON.stringify(value)) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+function toolInfo(def: Record<string, unknown>): NonNullable<InspectResult['tool']> {
+  const auth = def.auth;
+  return {
+    name: def.name,
+    title: def.title,
+    description: def.description,
+    inputSchema: asJson(def.inputSchema),
+    outputSchema: asJson(def.outputSchema),
+    auth:
+      auth === undefined || auth === 'required'
+        ? 'required'
+        : auth === 'optional'
+          ? 'optional'
+          : auth === false
+            ? 'false'
+            : 'invalid',
+  };
+}
+
+/** An MCP tool call: a throw is the tool's error (an isError result), not a failure of the sandbox. */
+async function runMcpTool(
+  module: string,
+  input: Record<string, unknown>,
+  user: SandboxUser | null,
+  env: Record<string, string>,
+): Promise<McpToolResult> {
+  const def = (await load(module)).default;
+  if (!isObject(def) || typeof def.handler !== 'function')
+    return { ok: false, error: 'The tool has no handler' };
+  try {
+    const value: unknown = await (def.handler as (ctx: unknown) => unknown)({
+      input,
+      user,
+      env,
+      ...effectContext(),
+    });
+    return { ok: true, value: value === undefined ? null : asJson(value) };
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
 }
 
 const json = (status: number, body: unknown): ApiResult => ({
@@ -138,8 +192,9 @@ async function runApi(
       picture: typeof verified.picture === 'string' ? verified.picture : null,
     };
   }
+  const { bodyBase64, ...fields } = request;
   const result: unknown = await (def.handler as (ctx: unknown) => unknown)({
-    request,
+    request: bodyBase64 === undefined ? fields : { ...fields, body: Buffer.from(bodyBase64, 'base64') },
     user: caller,
     env,
     ...effectContext(),
@@ -222,6 +277,8 @@ function run(call: WireCall): Promise<unknown> {
       return runHook(call.module, call.events, call.env, call.hookHandlers);
     case 'job':
       return runJob(call.module, call.job, call.env);
+    case 'mcp-tool':
+      return runMcpTool(call.module, call.input, call.user, call.env);
   }
 }
 

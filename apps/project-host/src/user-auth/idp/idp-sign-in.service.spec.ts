@@ -84,7 +84,7 @@ function setup(auth?: Partial<ProjectContext['auth']>) {
             ...identity,
           };
     const hop = new URL(await idp.start(ctx, { redirect_uri: app }));
-    const handed = await idp.hop({ hop: hop.searchParams.get('hop') }, undefined);
+    const handed = await idp.hop({ hop: hop.searchParams.get('hop') });
     const state = new URL(handed.location).searchParams.get('state')!;
     const query = { state, code: 'provider-code' };
     const key = browser && 'key' in browser ? browser.key : handed.browserKey;
@@ -200,7 +200,7 @@ describe('IdpSignInService', () => {
       picture: undefined,
     };
     const hop = new URL(await idp.start(ctx, { redirect_uri: app }));
-    const handed = await idp.hop({ hop: hop.searchParams.get('hop') }, undefined);
+    const handed = await idp.hop({ hop: hop.searchParams.get('hop') });
     const state = new URL(handed.location).searchParams.get('state')!;
     await idp.callback({ state }, `state=${state}`, CLIENT, handed.browserKey);
     await expect(idp.callback({ state }, `state=${state}`, CLIENT, handed.browserKey)).rejects.toMatchObject({

@@ -10,7 +10,7 @@ import {
 import type { ProjectContext } from '../../projects/project-context.js';
 import { ProjectResolver } from '../../projects/project-resolver.js';
 import type { ProjectHostConfig } from '../../project-host.config.js';
-import { looksLikeToken, randomToken } from '@suite/project-runtime';
+import { randomToken } from '@suite/project-runtime';
 import { AuthRateLimits } from '../limits/auth-rate-limits.js';
 import { assertRedirectUri, withQuery } from '../redirect-uri.js';
 import { AuthStores, DuplicateRecord } from '../store/auth-store.js';
@@ -117,13 +117,13 @@ export class IdpSignInService {
 
   /**
    * GET /internal/auth/idp/start on the callback's host: binds the sign-in's state to this browser
-   * (`browserKey`, the binding cookie's value: kept when the browser has one, else a new one) and
-   * sends it on to the provider. A hand-off is used once; whoever follows it is the browser bound.
+   * (`browserKey`, a fresh key for the binding cookie of this sign-in: never one the browser
+   * brought, which a sibling host may have planted) and sends it on to the provider. A hand-off
+   * is used once; whoever follows it is the browser bound.
    */
   async hop(
     query: Record<string, unknown>,
-    browserKey: string | undefined,
-  ): Promise<{ location: string; browserKey: string }> {
+  ): Promise<{ location: string; state: string; browserKey: string }> {
     const pending = await this.states.takeHop(query.hop);
     if (!pending) {
       throw new AuthError(
@@ -132,9 +132,9 @@ export class IdpSignInService {
         { status: 400 },
       );
     }
-    const key = browserKey && looksLikeToken(browserKey) ? browserKey : randomToken();
-    await this.states.bind(pending.state, key);
-    return { location: pending.authorizationUrl, browserKey: key };
+    const browserKey = randomToken();
+    await this.states.bind(pending.state, browserKey);
+    return { location: pending.authorizationUrl, state: pending.state, browserKey };
   }
 
   /** GET /internal/auth/idp/callback: where to send the browser back to. */

@@ -7,6 +7,7 @@ import type { ProjectHostConfig } from '../../project-host.config.js';
 import { UserAuthGuard, UserAuthRoute } from '../http/user-auth.guards.js';
 import { clientIp } from '../limits/client-ip.js';
 import type { ClientMeta } from '../tokens/token-pair.js';
+import { IdpBrowserCookie } from './idp-browser-cookie.js';
 import { IdpSignInService } from './idp-sign-in.service.js';
 import { IDP_STATE_TTL_SECONDS } from './idp-state.store.js';
 
@@ -38,24 +39,6 @@ export class IdpStartController {
 }
 
 /**
- * The binding cookie: a random browser key on the callback's host that ties a sign-in's state to the
- * browser that started it. HttpOnly, SameSite=Lax (the provider's redirect back is a top-level
- * cross-site GET), only sent to these routes, ten minutes. It proves nothing but "same browser":
- * it is not an auth cookie.
- */
-export const IDP_BROWSER_COOKIE = 'ua_idp_browser';
-
-function browserKeyOf(request: FastifyRequest): string | undefined {
-  const header = request.headers.cookie;
-  if (typeof header !== 'string') return undefined;
-  for (const part of header.split(';')) {
-    const [name, ...value] = part.trim().split('=');
-    if (name === IDP_BROWSER_COOKIE) return value.join('=');
-  }
-  return undefined;
-}
-
-/**
  * GET /internal/auth/idp/start and /internal/auth/idp/callback on the PUBLIC_URL host: the hand-off
  * that binds a sign-in to the browser, and the one authorized redirect URI of every project (the
  * state says which project it is for).
@@ -63,23 +46,19 @@ function browserKeyOf(request: FastifyRequest): string | undefined {
 @UseGuards(ControlPlaneHostGuard)
 @Controller('internal/auth/idp')
 export class IdpCallbackController {
+  private readonly cookie: IdpBrowserCookie;
+
   constructor(
     private readonly idp: IdpSignInService,
     @Inject(PROJECT_HOST_CONFIG) private readonly config: ProjectHostConfig,
-  ) {}
+  ) {
+    this.cookie = new IdpBrowserCookie(config.PUBLIC_URL);
+  }
 
   @Get('start')
-  async hop(
-    @Query() query: Record<string, unknown>,
-    @Req() request: FastifyRequest,
-    @Res() reply: FastifyReply,
-  ): Promise<void> {
-    const { location, browserKey } = await this.idp.hop(query, browserKeyOf(request));
-    const secure = new URL(this.config.PUBLIC_URL).protocol === 'https:' ? '; Secure' : '';
-    void reply.header(
-      'Set-Cookie',
-      `${IDP_BROWSER_COOKIE}=${browserKey}; Path=/internal/auth/idp; Max-Age=${IDP_STATE_TTL_SECONDS}; HttpOnly; SameSite=Lax${secure}`,
-    );
+  async hop(@Query() query: Record<string, unknown>, @Res() reply: FastifyReply): Promise<void> {
+    const { location, state, browserKey } = await this.idp.hop(query);
+    void reply.header('Set-Cookie', this.cookie.set(state, browserKey, IDP_STATE_TTL_SECONDS));
     redirect(reply, location);
   }
 
@@ -99,6 +78,9 @@ export class IdpCallbackController {
       userAgent: typeof userAgent === 'string' ? userAgent : undefined,
     };
     const rawQuery = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
-    redirect(reply, await this.idp.callback(query, rawQuery, meta, browserKeyOf(request)));
+    const browserKey = this.cookie.read(query.state, request.headers.cookie);
+    const location = await this.idp.callback(query, rawQuery, meta, browserKey);
+    if (typeof query.state === 'string') void reply.header('Set-Cookie', this.cookie.clear(query.state));
+    redirect(reply, location);
   }
 }

@@ -54,6 +54,32 @@ describe('AuthRateLimits', () => {
     ).resolves.toBeUndefined();
   });
 
+  it('keeps sign-in mail apart from welcome and project mail: a burst of the one never spends the other', async () => {
+    const rl = limits({
+      AUTH_MAIL_PER_PROJECT_PER_HOUR: '2',
+      MAIL_BULK_PER_PROJECT_PER_HOUR: '3',
+      MAIL_BULK_PER_ADDRESS_PER_HOUR: '2',
+    });
+    const welcome = (to: string) => rl.takeMail(PROJECT, { kind: 'welcome', to });
+    expect(await welcome('a@example.com')).toBeUndefined();
+    expect(await welcome('a@example.com')).toBeUndefined();
+    expect(await welcome('A@example.com ')).toMatch(/this address got 2 welcome or project mails this hour/);
+    expect(await welcome('b@example.com')).toBeUndefined();
+    expect(await rl.takeMail(PROJECT, { kind: 'custom', to: 'c@example.com' })).toMatch(
+      /budget of 3 welcome and project mails is spent/,
+    );
+    expect(await rl.takeMail(PROJECT, { kind: 'magic-link', to: 'v@example.com' })).toBeUndefined();
+    await expect(rl.consumeMailRequest('forgot-password', PROJECT, 'v@example.com')).resolves.toBeUndefined();
+    expect(await rl.takeMail(PROJECT, { kind: 'forgot-password', to: 'v@example.com' })).toBeUndefined();
+    expect(await rl.takeMail(PROJECT, { kind: 'auth.email-changed', to: 'v@example.com' })).toMatch(
+      /budget of 2 sign-in and recovery mails is spent/,
+    );
+    await expect(rl.consumeMailRequest('magic-link', PROJECT, 'w@example.com')).rejects.toMatchObject({
+      code: AuthErrorCode.RateLimited,
+      message: expect.stringMatching(/too many sign-in mails this hour/),
+    });
+  });
+
   it('counts IPv6 addresses per /64', () => {
     expect(ipBucket('2001:db8:1:2:aaaa::1')).toBe(ipBucket('2001:db8:1:2:bbbb::2'));
     expect(ipBucket('2001:db8:1:3::1')).not.toBe(ipBucket('2001:db8:1:2::1'));

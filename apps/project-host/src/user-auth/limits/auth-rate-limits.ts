@@ -3,6 +3,7 @@ import { AuthError, AuthErrorCode } from '@suite/errors';
 import { queuePrefix } from '@suite/queue';
 import { createHash } from 'node:crypto';
 import { isIPv6 } from 'node:net';
+import { MailBudgets, type OutgoingMail } from '@suite/project-runtime';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { PROJECT_HOST_CONFIG } from '../../app.tokens.js';
 import { RateLimiters } from '../../platform/rate-limiters.js';
@@ -29,7 +30,7 @@ export class AuthRateLimits {
   private readonly accountOthers: RateLimiterAbstract;
   private readonly mailCooldown: RateLimiterAbstract | undefined;
   private readonly mailPerAddress: RateLimiterAbstract;
-  private readonly mailPerProject: RateLimiterAbstract;
+  private readonly mailBudgets: MailBudgets;
 
   constructor(counters: RateLimiters, @Inject(PROJECT_HOST_CONFIG) config: ProjectHostConfig) {
     const prefix = `${queuePrefix()}:ua:rl`;
@@ -60,7 +61,10 @@ export class AuthRateLimits {
       ? make('mail-cooldown', 1, config.AUTH_MAIL_COOLDOWN_SECONDS)
       : undefined;
     this.mailPerAddress = make('mail-address', config.AUTH_MAIL_PER_ADDRESS_PER_HOUR, HOUR);
-    this.mailPerProject = make('mail-project', config.AUTH_MAIL_PER_PROJECT_PER_HOUR, HOUR);
+    this.mailBudgets = new MailBudgets(
+      (keyPrefix, points, duration) => counters.counter(keyPrefix, points, duration),
+      config,
+    );
   }
 
   /** One request of a route family from a client address (IPv6 counts per /64, one subscriber). */
@@ -114,7 +118,7 @@ export class AuthRateLimits {
 
   /**
    * A request that mails `address` (magic link, forgot password, email change): the project's
-   * hourly budget, then the cooldown and the hourly count of the address. Those are counted per
+   * hourly sign-in mail budget, then the cooldown and the hourly count of the address. Those are counted per
    * requester for an address the account signed in from (`ownIp`), and for every other requester
    * together (the mail-bombing cap), so requests from elsewhere never use up the allowance of the
    * user's own address. Counted whether or not an account exists: the answer never tells which
@@ -142,24 +146,19 @@ export class AuthRateLimits {
     );
   }
 
-  /** Counts one mail against the project's hourly budget; false when it is spent (skip the mail). */
-  async takeProjectMail(projectId: string): Promise<boolean> {
-    try {
-      await this.mailPerProject.consume(projectId);
-      return true;
-    } catch (error) {
-      if (error instanceof RateLimiterRes) {
-        this.logger.warn({ projectId }, 'hourly mail budget of the project is spent; mail skipped');
-        return false;
-      }
-      throw error;
-    }
+  /**
+   * Counts one mail against its class's hourly budget (sign-in and recovery, or welcome and
+   * project mail: MailBudgets); undefined when it fits, else why it is not sent.
+   */
+  takeMail(projectId: string, mail: Pick<OutgoingMail, 'kind' | 'to'>): Promise<string | undefined> {
+    return this.mailBudgets.take(projectId, mail);
   }
 
+  /** Sign-in mail requests get 429 once the project's sign-in and recovery budget is spent. */
   private async assertProjectMailBudget(projectId: string): Promise<void> {
-    const state = await this.mailPerProject.get(projectId).catch(() => null);
-    if (state && state.remainingPoints <= 0) {
-      throw rateLimited('This project has sent too many mails this hour', state.msBeforeNext);
+    const msBeforeNext = await this.mailBudgets.signInSpent(projectId);
+    if (msBeforeNext !== undefined) {
+      throw rateLimited('This project has sent too many sign-in mails this hour', msBeforeNext);
     }
   }
 

@@ -10,11 +10,17 @@ import { AuthMailer } from '../mail/auth-mailer.js';
 import { welcomeMail } from '../mail/auth-mails.js';
 import { PasswordHasher } from '../passwords/password-hasher.js';
 import { passwordProblem } from '../passwords/password-policy.js';
-import { AuthStores, DuplicateRecord } from '../store/auth-store.js';
+import { AuthStores, DuplicateRecord, type AuthStore } from '../store/auth-store.js';
 import { RefreshSessions } from '../tokens/refresh-sessions.js';
 import type { ClientMeta, TokenPair } from '../tokens/token-pair.js';
 import type { StatusResponse } from '../user-auth.types.js';
-import { snapshotOf, tokenUserOf } from '../user-snapshot.js';
+import { snapshotOf, tokenUserOf, type TokenUser } from '../user-snapshot.js';
+
+/**
+ * What a sign-in or sign-up hands back, made inside its transaction: by default an /api/user
+ * session and its token pair; the MCP consent page takes the user alone (its grant comes later).
+ */
+export type SignedIn<R> = (tx: AuthStore, user: TokenUser) => Promise<R>;
 
 /** Sign-up, sign-in with email and password, refresh and sign-out. */
 @Injectable()
@@ -28,8 +34,14 @@ export class PasswordAuthService {
     private readonly mailer: AuthMailer,
   ) {}
 
-  async register(ctx: ProjectContext, input: RegisterDto, client: ClientMeta): Promise<TokenPair> {
+  async register<R = TokenPair>(
+    ctx: ProjectContext,
+    input: RegisterDto,
+    client: ClientMeta,
+    signedIn?: SignedIn<R>,
+  ): Promise<R> {
     const projectId = ctx.project.id;
+    const begin = signedIn ?? this.userApiSession<R>(ctx, client);
     if (!ctx.auth.allowSignups) throw new AuthError(AuthErrorCode.SignupDisabled, undefined, { status: 403 });
     await this.limits.consumeSignIn('register', projectId, input.email, client.ip, false);
     const problem = passwordProblem(input.password, input.email);
@@ -63,7 +75,7 @@ export class PasswordAuthService {
               name: input.name || null,
               passwordHash,
             });
-            return { user, pair: await this.sessions.start(ctx, tx, tokenUserOf(user), client) };
+            return { user, pair: await begin(tx, tokenUserOf(user)) };
           }),
         { attributes: { 'db.system.name': 'postgresql' } },
       );
@@ -80,8 +92,14 @@ export class PasswordAuthService {
     return signedUp.pair;
   }
 
-  async login(ctx: ProjectContext, input: LoginDto, client: ClientMeta): Promise<TokenPair> {
+  async login<R = TokenPair>(
+    ctx: ProjectContext,
+    input: LoginDto,
+    client: ClientMeta,
+    signedIn?: SignedIn<R>,
+  ): Promise<R> {
     const projectId = ctx.project.id;
+    const begin = signedIn ?? this.userApiSession<R>(ctx, client);
     const store = this.stores.of(ctx);
     const user = await store.users.findByEmail(input.email);
     // The user's own address (signed in from before) is never locked out by attempts from others.
@@ -106,11 +124,16 @@ export class PasswordAuthService {
       const passwordHash = await this.hasher.hash(input.password);
       await store.users.update(user.id, { passwordHash });
     }
-    const pair = await this.sessions.start(ctx, store, tokenUserOf(user), client);
+    const pair = await begin(store, tokenUserOf(user));
     await this.events.publish(projectId, [
       { kind: 'user.signed_in', user: snapshotOf(user), provider: 'email' },
     ]);
     return pair;
+  }
+
+  /** The default of sign-in and sign-up: an /api/user session (R is TokenPair when no `signedIn` is given). */
+  private userApiSession<R>(ctx: ProjectContext, client: ClientMeta): SignedIn<R> {
+    return (tx, user) => this.sessions.start(ctx, tx, user, client) as Promise<unknown> as Promise<R>;
   }
 
   /** Rotation (no hook), or with `revoke: true` sign-out (user.signed_out when a live session matched). */

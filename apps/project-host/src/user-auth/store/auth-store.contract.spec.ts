@@ -82,12 +82,12 @@ describe.each(implementations)('AuthStore (%s)', (_name, open) => {
     const successor = { id: randomUUID(), ...session(user.id).row };
 
     const [a, b] = await Promise.all([
-      store.sessions.rotateCurrent(first.row.tokenHash, successor),
-      store.sessions.rotateCurrent(first.row.tokenHash, {
-        ...successor,
-        id: randomUUID(),
-        tokenHash: 'x'.repeat(64),
-      }),
+      store.sessions.rotateCurrent(first.row.tokenHash, successor, null),
+      store.sessions.rotateCurrent(
+        first.row.tokenHash,
+        { ...successor, id: randomUUID(), tokenHash: 'x'.repeat(64) },
+        null,
+      ),
     ]);
     const won = [a, b].filter((outcome) => outcome !== undefined);
     expect(won).toEqual([
@@ -106,11 +106,11 @@ describe.each(implementations)('AuthStore (%s)', (_name, open) => {
     await store.sessions.create(expired.row);
     for (const hash of [revoked.row.tokenHash, expired.row.tokenHash, sha256Hex(randomToken())]) {
       await expect(
-        store.sessions.rotateCurrent(hash, {
-          ...successor,
-          id: randomUUID(),
-          tokenHash: sha256Hex(randomToken()),
-        }),
+        store.sessions.rotateCurrent(
+          hash,
+          { ...successor, id: randomUUID(), tokenHash: sha256Hex(randomToken()) },
+          null,
+        ),
       ).resolves.toBeUndefined();
     }
   });

@@ -40,6 +40,8 @@ export interface NewSession {
   expiresAt: Date;
   ip: string | null;
   userAgent: string | null;
+  /** The MCP client whose grant the row belongs to; null or absent for an /api/user sign-in. */
+  clientId?: string | null;
 }
 
 /** A refresh token's row, locked (FOR UPDATE) until the transaction ends. */
@@ -50,6 +52,7 @@ export interface LockedSession {
   rotatedAt: Date | null;
   revokedAt: Date | null;
   expiresAt: Date;
+  clientId: string | null;
 }
 
 /**
@@ -61,12 +64,14 @@ export interface SessionRepository {
   /**
    * The common rotation, atomic in one round trip: when `tokenHash` is a current token (not
    * rotated, revoked or expired), its row is locked, `successor` inserted into its family and the
-   * row marked rotated. Undefined when the token is not current. Runs in a transaction of its own
-   * (never inside `transaction`).
+   * row marked rotated. Undefined when the token is not current or belongs to another client
+   * (`clientId`: null for /api/user, an MCP client's id for its grant). Runs in a transaction of
+   * its own (never inside `transaction`).
    */
   rotateCurrent(
     tokenHash: string,
-    successor: Omit<NewSession, 'userId' | 'familyId'> & { id: string },
+    successor: Omit<NewSession, 'userId' | 'familyId' | 'clientId'> & { id: string },
+    clientId: string | null,
   ): Promise<{ familyId: string; user: TokenUser } | undefined>;
   /** The row of `tokenHash` whatever its state, locked until the transaction ends. */
   lockByTokenHash(tokenHash: string): Promise<LockedSession | undefined>;

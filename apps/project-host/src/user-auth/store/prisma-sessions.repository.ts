@@ -5,18 +5,20 @@ import type { TenantTx } from './tenant-tx.js';
 
 /**
  * The common rotation in one statement (see `rotateCurrent`), named so each connection plans it
- * once. $1 the presented token's hash; $2-$6 the successor's id, hash, expiry, ip and user agent.
+ * once. $1 the presented token's hash; $2-$6 the successor's id, hash, expiry, ip and user agent;
+ * $7 the client the token must belong to (null: an /api/user sign-in).
  */
 const ROTATE_CURRENT = {
-  name: 'rotate-current-session-v2',
+  name: 'rotate-current-session-v3',
   text: `
     WITH current AS (
-      SELECT id, user_id, family_id FROM platform_auth.sessions
+      SELECT id, user_id, family_id, client_id FROM platform_auth.sessions
        WHERE token_hash = $1 AND rotated_at IS NULL AND revoked_at IS NULL AND expires_at > now()
+         AND client_id IS NOT DISTINCT FROM $7::text
          FOR UPDATE
     ), successor AS (
-      INSERT INTO platform_auth.sessions (id, user_id, family_id, token_hash, expires_at, ip, user_agent)
-      SELECT $2::uuid, user_id, family_id, $3, $4, $5, $6 FROM current
+      INSERT INTO platform_auth.sessions (id, user_id, family_id, token_hash, expires_at, ip, user_agent, client_id)
+      SELECT $2::uuid, user_id, family_id, $3, $4, $5, $6, client_id FROM current
     ), rotated AS (
       UPDATE platform_auth.sessions AS s SET rotated_at = now(), replaced_by_id = $2::uuid
         FROM current WHERE s.id = current.id
@@ -43,7 +45,8 @@ export class PrismaSessionRepository implements SessionRepository {
    */
   async rotateCurrent(
     tokenHash: string,
-    successor: Omit<NewSession, 'userId' | 'familyId'> & { id: string },
+    successor: Omit<NewSession, 'userId' | 'familyId' | 'clientId'> & { id: string },
+    clientId: string | null,
   ): Promise<{ familyId: string; user: TokenUser } | undefined> {
     const { rows } = await sqlPool(this.root).query<{
       family_id: string;
@@ -62,6 +65,7 @@ export class PrismaSessionRepository implements SessionRepository {
           successor.expiresAt,
           successor.ip,
           successor.userAgent,
+          clientId,
         ],
       }),
     );
@@ -88,8 +92,9 @@ export class PrismaSessionRepository implements SessionRepository {
         rotated_at: Date | null;
         revoked_at: Date | null;
         expires_at: Date;
+        client_id: string | null;
       }[]
-    >`SELECT id, user_id, family_id, rotated_at, revoked_at, expires_at
+    >`SELECT id, user_id, family_id, rotated_at, revoked_at, expires_at, client_id
         FROM "platform_auth"."sessions" WHERE token_hash = ${tokenHash} FOR UPDATE`;
     const row = rows[0];
     if (!row) return undefined;
@@ -101,6 +106,7 @@ export class PrismaSessionRepository implements SessionRepository {
       rotatedAt: date(row.rotated_at),
       revokedAt: date(row.revoked_at),
       expiresAt: date(row.expires_at)!,
+      clientId: row.client_id,
     };
   }
 

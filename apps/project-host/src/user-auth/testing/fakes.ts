@@ -112,8 +112,9 @@ export class RecordingMailer extends AuthMailer {
     super(undefined as never, undefined as never);
   }
 
-  override async send(_ctx: ProjectContext, mail: OutgoingMail): Promise<void> {
+  override async send(_ctx: ProjectContext, mail: OutgoingMail): Promise<undefined> {
     this.sent.push(mail);
+    return undefined;
   }
 
   /** The code or token a mail to `to` carries in its `code=` link parameter. */

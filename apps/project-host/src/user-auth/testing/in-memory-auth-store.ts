@@ -134,15 +134,22 @@ class MemorySessions implements SessionRepository {
 
   async rotateCurrent(
     tokenHash: string,
-    successor: Omit<NewSession, 'userId' | 'familyId'> & { id: string },
+    successor: Omit<NewSession, 'userId' | 'familyId' | 'clientId'> & { id: string },
+    clientId: string | null,
   ): Promise<{ familyId: string; user: TokenUser } | undefined> {
     const now = this.clock.now();
     const current = this.byHash(tokenHash);
     if (!current || current.rotatedAt || current.revokedAt || current.expiresAt <= now) return undefined;
+    if ((current.clientId ?? null) !== clientId) return undefined;
     // Checked and marked with no await between: of two racing presentations one wins (the row lock).
     Object.assign(current, { rotatedAt: now, replacedById: successor.id });
     const user = this.tables.users.get(current.userId)!;
-    await this.create({ ...successor, userId: current.userId, familyId: current.familyId });
+    await this.create({
+      ...successor,
+      userId: current.userId,
+      familyId: current.familyId,
+      clientId: current.clientId ?? null,
+    });
     const { id, email, name, picture, emailVerified } = user;
     return { familyId: current.familyId, user: { id, email, name, picture, emailVerified } };
   }
@@ -151,7 +158,7 @@ class MemorySessions implements SessionRepository {
     const row = this.byHash(tokenHash);
     if (!row) return undefined;
     const { id, userId, familyId, rotatedAt, revokedAt, expiresAt } = row;
-    return { id, userId, familyId, rotatedAt, revokedAt, expiresAt };
+    return { id, userId, familyId, rotatedAt, revokedAt, expiresAt, clientId: row.clientId ?? null };
   }
 
   async markRotated(id: string, rotatedAt: Date, replacedById: string): Promise<void> {

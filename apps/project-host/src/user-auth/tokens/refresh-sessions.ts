@@ -20,6 +20,17 @@ import type { ClientMeta, TokenPair } from './token-pair.js';
 const GRACE_PAIR_WAIT_MS = 2_000;
 const GRACE_PAIR_POLL_MS = 25;
 
+/**
+ * Whose session family a refresh token belongs to: an /api/user sign-in (the default: project
+ * access tokens) or an MCP client's grant (its own access tokens, see ../../mcp). A token is
+ * rotated only by the kind it was issued to; presented to the other, it is unknown.
+ */
+export interface SessionKind {
+  /** null: /api/user; an MCP client's id: that client's grant. */
+  clientId: string | null;
+  accessToken(user: TokenUser, familyId: string): Promise<string>;
+}
+
 export type RotateOutcome =
   | { ok: true; pair: TokenPair }
   /** `user` is set when the token belonged to a known user (for auth.failed). */
@@ -51,11 +62,30 @@ export class RefreshSessions {
   }
 
   /** Signs a user in: a new session family and its first pair (inside the caller's transaction, if any). */
-  async start(ctx: ProjectContext, tx: AuthStore, user: TokenUser, meta: ClientMeta): Promise<TokenPair> {
+  async start(
+    ctx: ProjectContext,
+    tx: AuthStore,
+    user: TokenUser,
+    meta: ClientMeta,
+    kind: SessionKind = this.userApi(ctx),
+  ): Promise<TokenPair> {
     const refreshToken = randomToken();
     const familyId = randomUUID();
-    await tx.sessions.create({ userId: user.id, familyId, ...this.newRow(refreshToken, meta) });
-    return { accessToken: await this.tokens.issue(audienceOf(ctx), user, familyId), refreshToken };
+    await tx.sessions.create({
+      userId: user.id,
+      familyId,
+      ...this.newRow(refreshToken, meta),
+      ...(kind.clientId ? { clientId: kind.clientId } : {}),
+    });
+    return { accessToken: await kind.accessToken(user, familyId), refreshToken };
+  }
+
+  /** /api/user sign-ins: project access tokens (audience the project). */
+  private userApi(ctx: ProjectContext): SessionKind {
+    return {
+      clientId: null,
+      accessToken: (user, familyId) => this.tokens.issue(audienceOf(ctx), user, familyId),
+    };
   }
 
   /**
@@ -63,16 +93,22 @@ export class RefreshSessions {
    * current (unknown, revoked, expired, or rotated already: a racing tab or a reuse) takes the
    * careful path, which locks its row and decides.
    */
-  async rotate(ctx: ProjectContext, refreshToken: string, meta: ClientMeta): Promise<RotateOutcome> {
+  async rotate(
+    ctx: ProjectContext,
+    refreshToken: string,
+    meta: ClientMeta,
+    kind: SessionKind = this.userApi(ctx),
+  ): Promise<RotateOutcome> {
     if (!looksLikeToken(refreshToken)) return { ok: false, user: null, reused: false };
     const hash = sha256Hex(refreshToken);
     const projectId = ctx.project.id;
     const store = this.stores.of(ctx);
-    const fast = await this.rotateCurrent(ctx, store, hash, meta);
+    const fast = await this.rotateCurrent(ctx, store, hash, meta, kind);
     if (fast) return { ok: true, pair: fast };
     const outcome = await store.transaction(async (tx): Promise<RotateOutcome> => {
       const row = await tx.sessions.lockByTokenHash(hash);
-      if (!row) return { ok: false, user: null, reused: false };
+      // Another kind's token (an MCP grant's at /api/user, or another client's) is unknown here.
+      if (!row || row.clientId !== kind.clientId) return { ok: false, user: null, reused: false };
       const user = await tx.users.findById(row.userId);
       if (!user) return { ok: false, user: null, reused: false };
       const now = this.clock.now();
@@ -92,10 +128,11 @@ export class RefreshSessions {
         userId: user.id,
         familyId: row.familyId,
         ...this.newRow(next, meta),
+        ...(kind.clientId ? { clientId: kind.clientId } : {}),
       });
       await tx.sessions.markRotated(row.id, now, successor.id);
       const pair = {
-        accessToken: await this.tokens.issue(audienceOf(ctx), tokenUserOf(user), row.familyId),
+        accessToken: await kind.accessToken(tokenUserOf(user), row.familyId),
         refreshToken: next,
       };
       // Cached before the commit releases the row lock, so the requests queued behind it find it.
@@ -119,12 +156,17 @@ export class RefreshSessions {
     store: AuthStore,
     hash: string,
     meta: ClientMeta,
+    kind: SessionKind,
   ): Promise<TokenPair | undefined> {
     const next = randomToken();
-    const rotated = await store.sessions.rotateCurrent(hash, { id: newId(), ...this.newRow(next, meta) });
+    const rotated = await store.sessions.rotateCurrent(
+      hash,
+      { id: newId(), ...this.newRow(next, meta) },
+      kind.clientId,
+    );
     if (!rotated) return undefined;
     const pair = {
-      accessToken: await this.tokens.issue(audienceOf(ctx), rotated.user, rotated.familyId),
+      accessToken: await kind.accessToken(rotated.user, rotated.familyId),
       refreshToken: next,
     };
     // Requests that presented the same token meanwhile wait for this in the careful path. The
@@ -173,6 +215,12 @@ export class RefreshSessions {
     return revoked.user;
   }
 
+  /** Revokes one session family (an MCP grant whose code was replayed) and ends its access tokens. */
+  async revokeFamily(ctx: ProjectContext, userId: string, familyId: string): Promise<void> {
+    await this.stores.of(ctx).sessions.revokeFamily(familyId, this.clock.now());
+    await this.state.invalidate(ctx.project.id, [userId]);
+  }
+
   /**
    * Signs a user out everywhere (after a password reset), inside the caller's transaction; call
    * `signedOutEverywhere` once it committed.
@@ -196,9 +244,16 @@ export class RefreshSessions {
 
   /** Whether the session family an access token names is still signed in (see AuthStateCache). */
   isLive(ctx: ProjectContext, claims: Pick<AccessClaims, 'sub' | 'sid'>): Promise<boolean> {
-    return this.state.sessionLive(ctx.project.id, claims.sub, claims.sid, () =>
-      this.stores.of(ctx).sessions.familyLive(claims.sub, claims.sid, this.clock.now()),
-    );
+    return this.state.sessionLive(ctx.project.id, claims.sub, claims.sid, async () => {
+      const started = performance.now();
+      const live = await this.stores.of(ctx).sessions.familyLive(claims.sub, claims.sid, this.clock.now());
+      // Bench figures (LOG_LEVEL=debug): the first tenant query of a request, its connection included.
+      this.logger.debug(
+        { coldStep: 'session', projectId: ctx.project.id, ms: performance.now() - started },
+        'cold path step',
+      );
+      return live;
+    });
   }
 
   /** A new row's token hash, expiry and origin. */

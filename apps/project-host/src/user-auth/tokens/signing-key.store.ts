@@ -96,10 +96,13 @@ export class SigningKeyStore {
     if (!reload && cached && this.now() - cached.loadedAt < CACHE_TTL_MS) return cached.keys;
     // All generations in one read (a project gains one every 90 days), so the highest generation
     // and the live keys come from the same snapshot.
+    const started = performance.now();
     const rows = await this.records.listOf(projectId);
     const verifiable = (row: SigningKeyRecord) =>
       !row.retiredAt || row.retiredAt.getTime() + RETIRED_KEY_GRACE_MS > this.now();
     const keys = rows.filter(verifiable).map((row) => this.load(row));
+    // Bench figures (LOG_LEVEL=debug): the key-load step of a request to a project not cached here.
+    this.logger.debug({ coldStep: 'keys', projectId, ms: performance.now() - started }, 'cold path step');
     this.cache.set(projectId, { keys, highest: rows[0]?.generation ?? 0, loadedAt: this.now() });
     if (this.cache.size > 10_000) this.cache.delete(this.cache.keys().next().value!);
     return keys;

@@ -1,0 +1,89 @@
+import { createHash } from 'node:crypto';
+
+/** What the consent page shows. */
+export interface ConsentView {
+  projectName: string;
+  clientName: string;
+  /** Where the browser goes afterwards: the redirect URI's host (or scheme, for an app). */
+  returnsTo: string;
+  /** Hidden fields every form carries (the sealed request, the CSRF token, the sign-in ticket). */
+  hidden: Record<string, string>;
+  step: 'sign-in' | 'consent' | 'unavailable';
+  /** A problem to tell the user (role="alert"). */
+  error?: string;
+  signedInAs?: string;
+  allowSignups?: boolean;
+  emailPassword?: boolean;
+  email?: string;
+}
+
+const STYLE = `
+:root{color-scheme:light dark;--bg:#f6f7f9;--fg:#1b1f24;--card:#fff;--muted:#57606a;--accent:#0b5cad;--border:#c9d1d9;--err:#a40e26}
+@media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--card:#161b22;--muted:#9da7b3;--accent:#58a6ff;--border:#30363d;--err:#ff7b72}}
+*{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,sans-serif;background:var(--bg);color:var(--fg)}
+main{max-width:26rem;margin:2rem auto;padding:1.5rem;background:var(--card);border:1px solid var(--border);border-radius:8px}
+@media (max-width:30rem){main{margin:0;border:0;border-radius:0;min-height:100vh}}
+h1{font-size:1.35rem;margin:0 0 .75rem}p{margin:.5rem 0}.muted{color:var(--muted)}
+label{display:block;margin-top:.75rem;font-weight:600}
+input{width:100%;padding:.6rem;margin-top:.25rem;font:inherit;color:inherit;background:transparent;border:1px solid var(--border);border-radius:6px}
+.actions{display:flex;flex-wrap:wrap;gap:.5rem;margin-top:1.25rem}
+button{flex:1 1 8rem;min-height:44px;padding:.6rem 1rem;font:inherit;border-radius:6px;border:1px solid var(--border);background:transparent;color:inherit;cursor:pointer}
+button.primary{background:var(--accent);border-color:var(--accent);color:#fff}
+button:focus-visible,input:focus-visible{outline:3px solid var(--accent);outline-offset:2px}
+.error{color:var(--err);font-weight:600}
+`;
+
+/** The CSP source of the page's one inline style (no other inline style or any script runs). */
+export const CONSENT_STYLE_SOURCE = `'sha256-${createHash('sha256').update(STYLE, 'utf8').digest('base64')}'`;
+
+function escape(text: string): string {
+  return text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
+}
+
+/**
+ * The consent page of the MCP flow, server-rendered without script: sign in (or sign up), then
+ * Allow or Deny. Every value is escaped; every form posts back to /oauth/authorize.
+ */
+export function consentPage(view: ConsentView): string {
+  const hidden = Object.entries(view.hidden)
+    .map(([name, value]) => `<input type="hidden" name="${escape(name)}" value="${escape(value)}">`)
+    .join('');
+  const client = `<strong>${escape(view.clientName)}</strong>`;
+  const project = `<strong>${escape(view.projectName)}</strong>`;
+  const intro = `<p>${client} wants to use the tools of ${project} as you.</p>
+<p class="muted">Afterwards you go back to <strong>${escape(view.returnsTo)}</strong>.</p>`;
+  const error = view.error ? `<p class="error" role="alert">${escape(view.error)}</p>` : '';
+  let body: string;
+  if (view.step === 'unavailable') {
+    body = `<h1>${project}</h1>${error}`;
+  } else if (view.step === 'consent') {
+    body = `<h1>Allow ${escape(view.clientName)}?</h1>${intro}
+<p>Signed in as <strong>${escape(view.signedInAs ?? '')}</strong>.</p>${error}
+<form method="post" action="/oauth/authorize">${hidden}
+<div class="actions"><button class="primary" type="submit" name="action" value="allow">Allow</button>
+<button type="submit" name="action" value="deny">Deny</button></div></form>`;
+  } else if (!view.emailPassword) {
+    body = `<h1>Sign in to ${project}</h1>${intro}${error}
+<p role="alert">Sign-in with email and password is off for this project.</p>
+<form method="post" action="/oauth/authorize">${hidden}
+<div class="actions"><button type="submit" name="action" value="deny">Cancel</button></div></form>`;
+  } else {
+    const signUp = view.allowSignups
+      ? `<button type="submit" name="action" value="signup">Create account</button>`
+      : '';
+    body = `<h1>Sign in to ${project}</h1>${intro}${error}
+<form method="post" action="/oauth/authorize">${hidden}
+<label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required value="${escape(view.email ?? '')}">
+<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required minlength="1">
+${view.allowSignups ? `<label for="name">Name <span class="muted">(to create an account)</span></label><input id="name" name="name" type="text" autocomplete="name">` : ''}
+<div class="actions"><button class="primary" type="submit" name="action" value="signin">Sign in</button>${signUp}
+<button type="submit" name="action" value="deny" formnovalidate>Cancel</button></div></form>`;
+  }
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width,initial-scale=1"><meta name="referrer" content="no-referrer">
+<title>Sign in – ${escape(view.projectName)}</title><style>${STYLE}</style></head>
+<body><main>${body}</main></body></html>`;
+}
