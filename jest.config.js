@@ -23,6 +23,8 @@ export default {
   },
   testMatch: ['<rootDir>/{apps,libs,tools}/*/src/**/*.spec.ts', '<rootDir>/test/**/*.spec.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
-  testTimeout: 60_000,
+  // Only a hang should meet this: boots in hooks take minutes on a machine loaded 20-30 on 2 cores,
+  // and the waits inside follow the app (test/support/app-process.ts waitForHttp), not a clock.
+  testTimeout: 300_000,
   maxWorkers: 2,
 };

@@ -19,11 +19,19 @@ import {
   type AuthMeResult,
   type AuthRefreshResult,
 } from './auth.ts';
+import { fairShareMarkdown, runFairShare, type FairShareResult } from './fair-share.ts';
+import { hybridMarkdown, runHybridBench, type HybridResult } from './hybrid.ts';
 import { concurrencyMarkdown, runConcurrency, type ConcurrencyResult } from './concurrency.ts';
 import { gatewaySendMarkdown, runGatewaySend, type GatewaySendResult } from './gateway-send.ts';
 import { gatewaySseMarkdown, runGatewaySse, type GatewaySseResult } from './gateway-sse.ts';
 import { interpreterMarkdown, runInterpreterBench, type InterpreterResult } from './interpreter.ts';
 import { pickupMarkdown, runPickup, type PickupResult } from './pickup.ts';
+import {
+  plainEnglishMarkdown,
+  runPlainEnglish,
+  writePlainEnglishReport,
+  type PlainEnglishResult,
+} from './plain-english.ts';
 import { realAppsMarkdown, runRealApps, writeRealAppsReport, type RealAppsResult } from './real-apps.ts';
 import { runSubmission, submissionMarkdown, type SubmissionResult } from './submission.ts';
 import { apiCpu, runSuiteLoad, suiteLoadMarkdown, workersLabel, type SuiteLoadResult } from './suite-load.ts';
@@ -55,6 +63,9 @@ const BENCHES = [
   'suite-load',
   'tenant-scale',
   'real-apps',
+  'fair-share',
+  'plain-english',
+  'hybrid',
 ] as const;
 type BenchName = (typeof BENCHES)[number];
 /** Run only when named (`--only tenant-scale`): 1,000 tenant databases take ~10 minutes and 7.5 GB. */
@@ -74,6 +85,9 @@ const DEADLINES_MS: Record<BenchName, number> = {
   'suite-load': 14 * 60_000,
   'tenant-scale': 75 * 60_000,
   'real-apps': 15 * 60_000,
+  'fair-share': 12 * 60_000,
+  'plain-english': 40 * 60_000,
+  hybrid: 6 * 60_000,
 };
 
 interface Results {
@@ -95,6 +109,9 @@ interface Results {
   'suite-load'?: SuiteLoadResult;
   'tenant-scale'?: TenantScaleResult;
   'real-apps'?: RealAppsResult;
+  'fair-share'?: FairShareResult;
+  'plain-english'?: PlainEnglishResult;
+  hybrid?: HybridResult;
   errors: { bench: string; message: string }[];
   /** Machine CPU (percent of all cores) just before each benchmark, with the bench idle. */
   background?: Record<string, { busyPercent: number; waitedS: number }>;
@@ -335,6 +352,30 @@ const SUMMARY_ROWS: { [K in BenchName]: (r: NonNullable<Results[K]>) => SummaryR
       met: r.meetsAims,
     },
   ],
+  'fair-share': (r) => [
+    {
+      benchmark: `fair share: owner B's ${r.newcomerJobs} jobs after owner A's ${r.floodJobs}`,
+      aim: "B's i-th job starts within (ahead + 2·i) job starts",
+      measured: `waits ${r.newcomer.map((n) => n.waitMs).join(', ')} ms (bounds ${r.newcomer.map((n) => n.boundMs).join(', ')} ms); FIFO ≈ ${Math.round(r.fifoFirstWaitMs / 1000)} s for B's first`,
+      met: r.meetsAims,
+    },
+  ],
+  'plain-english': (r) => [
+    {
+      benchmark: `plain-English corpus (${r.tests} tests and their must-fail twins, ${r.phrasings} phrasings)`,
+      aim: '≥ 95% right verdicts, no false pass',
+      measured: `${r.right}/${r.cases} (${r.rightPercent}%) right, must-pass ${r.mustPassRight}/${r.mustPass}, ${r.falsePasses.length} false passes`,
+      met: r.rightPercent >= 95 && r.falsePasses.length === 0,
+    },
+  ],
+  hybrid: (r) => [
+    {
+      benchmark: 'hybrid engine: handed-over steps resolved offline on the second run',
+      aim: `${r.aims.offlinePercent}%, 0 model calls`,
+      measured: `${r.offlineSteps}/${r.handedSteps} (${r.offlinePercent}%), ${r.secondRunModelCalls} model calls`,
+      met: r.meetsAims,
+    },
+  ],
 };
 
 function summaryRowsOf(results: Results): Map<string, SummaryRow[]> {
@@ -436,6 +477,23 @@ async function main(): Promise<number> {
         if (!quick) await writeRealAppsReport(results['real-apps']);
         sections.set('real-apps', await realAppsMarkdown(results['real-apps'], '## 12. Real apps'));
       },
+      'fair-share': async () => {
+        results['fair-share'] = await runFairShare(ctx);
+        sections.set('fair-share', fairShareMarkdown(results['fair-share']));
+      },
+      'plain-english': async () => {
+        results['plain-english'] = await runPlainEnglish({ log });
+        // Its own report (bench/results/plain-english.md) too, as `node bench/plain-english.ts` writes it.
+        if (!quick) await writePlainEnglishReport(results['plain-english']);
+        sections.set(
+          'plain-english',
+          await plainEnglishMarkdown(results['plain-english'], '## 14. Plain-English corpus'),
+        );
+      },
+      hybrid: async () => {
+        results.hybrid = await runHybridBench({ log });
+        sections.set('hybrid', hybridMarkdown(results.hybrid));
+      },
     } satisfies Record<BenchName, () => Promise<void>>;
     for (const name of only) {
       results.background ??= {};
@@ -509,7 +567,14 @@ function printSummary(r: Results): void {
       `suite-load  ${workersLabel(run.workers)} × ${run.replicas} APIs: submit ${run.flood.load.rps} req/s busy (p99 ${run.flood.load.latencyMs.p99} ms, ${run.flood.load.errors} errors); batch ${run.batch.succeeded}/${run.batch.jobs} ok, ${run.batch.jobsPerMinute} jobs/min, POST → running p50 ${run.batch.pickupMs.p50} / p95 ${run.batch.pickupMs.p95} ms; CPU APIs ${apiCpu(run.batch.cpuPercent)}%, machine ${run.batch.cpuPercent.machine}%`,
     );
   }
-  for (const name of [...BENCHES.slice(4, 9), 'tenant-scale' as const, 'real-apps' as const]) {
+  for (const name of [
+    ...BENCHES.slice(4, 9),
+    'tenant-scale' as const,
+    'real-apps' as const,
+    'fair-share' as const,
+    'plain-english' as const,
+    'hybrid' as const,
+  ]) {
     const value = r[name];
     if (value === undefined) continue;
     for (const row of (SUMMARY_ROWS[name] as (x: typeof value) => SummaryRow[])(value))

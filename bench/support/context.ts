@@ -22,6 +22,12 @@ export interface BenchContext {
   log(message: string): void;
 }
 
+/**
+ * The benchmarks submit as one owner (the env key) and measure throughput, not fair share: the
+ * per-owner queued limit (default 1000) would refuse most of a submission flood.
+ */
+export const ONE_OWNER_UNLIMITED = { RUNNER_MAX_QUEUED_PER_OWNER: String(1e9) };
+
 export interface StartedApi {
   app: AppProcess;
   api: RunnerApi;
@@ -45,6 +51,7 @@ export async function startJobsApi(
       ARTIFACTS_DIR: ctx.artifactsDir,
       HOST: '127.0.0.1',
       PORT: String(port),
+      ...ONE_OWNER_UNLIMITED,
       ...options.env,
     },
     {

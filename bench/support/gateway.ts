@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { BenchContext } from './context.ts';
+import { ONE_OWNER_UNLIMITED, type BenchContext } from './context.ts';
 import { freePort, startApp, waitForHttp, type AppProcess } from './processes.ts';
 
 /** One agent-gateway process (no worker: tasks only queue) and a small A2A v1.0 JSON-RPC client. */
@@ -48,6 +48,7 @@ export async function startGateway(
       HOST: '127.0.0.1',
       PORT: String(port),
       PUBLIC_RUNNER_URL: `http://127.0.0.1:${port}`,
+      ...ONE_OWNER_UNLIMITED,
       ...options.env,
     },
     { name, logDir: ctx.logDir, nodeArgs: options.nodeArgs },

@@ -72,6 +72,11 @@ export class RunnerApi {
     return (await (await this.call(`/v1/jobs/${id}`)).json()) as JobRecord;
   }
 
+  /** Cancels a job that has not started (a started one is left to finish). */
+  async cancel(id: string): Promise<void> {
+    await this.call(`/v1/jobs/${id}`, { method: 'DELETE' });
+  }
+
   async log(id: string): Promise<LogEntry[]> {
     const text = await (
       await this.call(`/v1/jobs/${id}/log`, { headers: { accept: 'application/x-ndjson' } })

@@ -11,6 +11,7 @@ import { spawnSync } from 'node:child_process';
 import {
   chmodSync,
   chownSync,
+  copyFileSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -127,10 +128,13 @@ function runUnder(
     if (asRoot) chownSync(home, 65534, 65534);
     const profileFile = join(dir, 'profile.json');
     writeFileSync(profileFile, JSON.stringify(seccomp));
+    // The loader is copied out of the checkout, which the unprivileged user may not be able to read.
+    const loaderCopy = join(dir, 'seccomp-exec.py');
+    copyFileSync(loader, loaderCopy);
     const user = asRoot ? ['--reuid', '65534', '--regid', '65534', '--clear-groups'] : [];
     const run = spawnSync(
       'setpriv',
-      [...user, '--no-new-privs', python, loader, profileFile, '--', ...command(home)],
+      [...user, '--no-new-privs', python, loaderCopy, profileFile, '--', ...command(home)],
       {
         cwd,
         encoding: 'utf8',
@@ -173,7 +177,25 @@ if (canLoad && !browserAgentBuilt)
   console.warn(
     'NOTE: libs/browser-agent is not built: the worker-launch checks under the profile are skipped.',
   );
-const itLaunched = browserAgentBuilt ? itLoaded : it.skip;
+/** The worker-launch check runs Node from the checkout as that user: only where it can read it. */
+const checkoutReadable =
+  !asRoot ||
+  ran(
+    'setpriv',
+    '--reuid',
+    '65534',
+    '--regid',
+    '65534',
+    '--clear-groups',
+    'test',
+    '-r',
+    repoPath('libs/browser-agent/dist/index.js'),
+  );
+if (canLoad && browserAgentBuilt && !checkoutReadable)
+  console.warn(
+    'NOTE: the checkout is not readable by other users (a private folder): the worker-launch check under the profile is skipped.',
+  );
+const itLaunched = browserAgentBuilt && checkoutReadable ? itLoaded : it.skip;
 /** launchLocalBrowser's own script under `seccomp`. */
 const runWorkerLaunch = (seccomp: Profile) =>
   runUnder(

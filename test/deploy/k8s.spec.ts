@@ -1116,6 +1116,9 @@ describe('deploy/k8s: secrets and configuration', () => {
         'HOSTED_BROWSER_WS_URL',
         'IDP_CLIENT_ID',
         'IDP_ISSUER_URL',
+        // Webhook egress exceptions: unset (public-only, the system resolver) unless an operator adds them.
+        'PUSH_ALLOWED_HOSTS',
+        'PUSH_DNS_SERVERS',
       ]);
       const composeNames = Object.keys(serviceEnv(readCompose().services[name]!)).filter(
         (n) => !notInK8s.has(n),

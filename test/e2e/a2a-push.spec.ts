@@ -46,7 +46,7 @@ describe('A2A push notifications', () => {
     await stack.start();
     await stack.startWorker();
     await stack.startPushWorker();
-  }, 180_000);
+  }, 300_000);
 
   afterAll(async () => {
     await stack.stop();
@@ -274,5 +274,5 @@ describe('A2A push notifications', () => {
     }
     expect(mine().map((d) => Object.keys(d.body)[0])).toEqual(['statusUpdate', 'task']);
     expect(mine()[1]!.body).toMatchObject({ task: { id, status: { state: 'TASK_STATE_COMPLETED' } } });
-  }, 90_000);
+  }, 300_000);
 });

@@ -110,7 +110,7 @@ describe('a project host and its worker behind PgBouncer', () => {
     expect(created.status).toBe(201);
     projectId = (created.json as { id: string }).id;
     users = new UserClient(host.port, `${slug}.localhost:${host.port}`);
-  }, 120_000);
+  }, 300_000);
 
   afterAll(async () => {
     if (projectId)

@@ -526,7 +526,7 @@ describe('callback failures', () => {
     provider.claims = attackerClaims;
     const attacker = await startSignIn(platform);
     const callback = location(await fetch(attacker.authorize, { redirect: 'manual' }));
-    expect(attacker.cookie).toMatch(/^ua_idp_browser=[A-Za-z0-9_-]{43}$/);
+    expect(attacker.cookie).toMatch(/^__Host-ua_idp_[0-9a-f]{16}=[A-Za-z0-9_-]{43}$/);
     const before = (await events.of(platform.id)).length;
 
     // …then sends the callback URL to the victim, whose browser never started that sign-in.
@@ -558,7 +558,7 @@ describe('callback failures', () => {
     expect(location(res).searchParams.get('accessToken')).toBeNull();
   });
 
-  it('sets the binding cookie HttpOnly, SameSite=Lax, for the idp routes only, and uses a hand-off once', async () => {
+  it('sets a __Host- binding cookie of its own per sign-in (Secure, HttpOnly, SameSite=Lax, Path=/), and uses a hand-off once', async () => {
     const start = await hostOf(platform).get(`/api/user/auth/idp?redirect_uri=${encodeURIComponent(APP)}`);
     const hop = location(start);
     expect(hop.origin).toBe(`http://localhost:${host.port}`);
@@ -570,11 +570,15 @@ describe('callback failures', () => {
     const setCookie = String(handed.headers['set-cookie']);
     expect(setCookie).toMatch(/HttpOnly/);
     expect(setCookie).toMatch(/SameSite=Lax/);
-    expect(setCookie).toMatch(/Path=\/internal\/auth\/idp/);
+    expect(setCookie).toMatch(/^__Host-ua_idp_[0-9a-f]{16}=/);
+    expect(setCookie).toMatch(/; Path=\/;/);
+    expect(setCookie).toMatch(/; Secure/);
+    expect(setCookie).not.toMatch(/Domain=/i);
     expect(setCookie).toMatch(/Max-Age=600/);
-    // A browser that already holds a key keeps it (parallel sign-ins share it).
+    // Another sign-in in the same browser gets a cookie and a key of its own, whatever it brings.
     const again = await startSignIn(platform, APP, setCookie.split(';')[0]);
-    expect(again.cookie).toBe(setCookie.split(';')[0]);
+    expect(again.cookie.split('=')[0]).not.toBe(setCookie.split('=')[0]);
+    expect(again.cookie.split('=')[1]).not.toBe(setCookie.split(';')[0]!.split('=')[1]);
     const reused = await cp.get(hop.pathname + hop.search);
     expect(reused.status).toBe(400);
     expect(reused.json).toMatchObject({ code: 'invalid-request' });

@@ -105,8 +105,8 @@ describe('LLM jobs replay a passed run without the model', () => {
     const jobsApi = startApp('jobs-api', { ...env, PORT: String(apiPort) });
     const worker = startApp('browser-worker', { ...env, HEALTH_PORT: String(workerPort) });
     apps.push(jobsApi, worker);
-    await waitForHttp(`http://127.0.0.1:${apiPort}/health`, jobsApi, 150_000);
-    await waitForHttp(`http://127.0.0.1:${workerPort}/health`, worker, 150_000);
+    await waitForHttp(`http://127.0.0.1:${apiPort}/health`, jobsApi);
+    await waitForHttp(`http://127.0.0.1:${workerPort}/health`, worker);
     api = new RunnerClient(`http://127.0.0.1:${apiPort}`, KEY);
   }, 330_000);
 

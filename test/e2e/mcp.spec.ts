@@ -41,7 +41,7 @@ describe('MCP tools', () => {
     await stack.start();
     await stack.startWorker();
     client = await connect(KEY);
-  }, 180_000);
+  }, 300_000);
 
   afterAll(async () => {
     await client?.close().catch(() => undefined);

@@ -19,7 +19,7 @@ import { GENEROUS_LIMITS, startProjectHost, type Host } from './user-auth-harnes
 
 // GET /metrics of running apps after real work: the Prometheus text a scraper would read.
 
-const BOOT_MS = 120_000;
+const BOOT_MS = 300_000;
 const RUN_MS = 150_000;
 
 type Labels = Record<string, string>;
@@ -39,13 +39,16 @@ function parseMetrics(text: string): { name: string; labels: Labels; value: numb
     });
 }
 
-async function scrape(url: string): Promise<{
+async function scrape(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{
   contentType: string;
   value: (name: string, labels?: Labels) => number | undefined;
   names: Set<string>;
   all: ReturnType<typeof parseMetrics>;
 }> {
-  const res = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+  const res = await fetch(url, { headers, signal: AbortSignal.timeout(10_000) });
   expect(res.status).toBe(200);
   const all = parseMetrics(await res.text());
   const value = (name: string, labels: Labels = {}) =>
@@ -108,8 +111,8 @@ describe('runner metrics', () => {
     const healthPort = await freePort();
     worker = startApp('browser-worker', { ...env, HEALTH_PORT: String(healthPort) });
     apps.push(worker);
-    await waitForHttp(`http://127.0.0.1:${port}/health`, jobsApi, BOOT_MS - 5_000);
-    await waitForHttp(`http://127.0.0.1:${healthPort}/health`, worker, BOOT_MS - 5_000);
+    await waitForHttp(`http://127.0.0.1:${port}/health`, jobsApi);
+    await waitForHttp(`http://127.0.0.1:${healthPort}/health`, worker);
     api = new RunnerClient(`http://127.0.0.1:${port}`, KEY);
     apiMetrics = `http://127.0.0.1:${port}/metrics`;
     workerMetrics = `http://127.0.0.1:${healthPort}/metrics`;
@@ -194,6 +197,9 @@ describe('runner metrics', () => {
 });
 
 describe('auth metrics', () => {
+  // This host and its worker want a bearer for /metrics (as Prometheus in a cluster sends it).
+  const METRICS_TOKEN = 'metrics-scrape-token-0123456789';
+  const bearer = { authorization: `Bearer ${METRICS_TOKEN}` };
   let host: Host;
   let smtp: SmtpCapture;
   let project: TestProject;
@@ -205,6 +211,7 @@ describe('auth metrics', () => {
     host = await startProjectHost({
       ...GENEROUS_LIMITS,
       REDIS_PREFIX: `${process.env.REDIS_PREFIX}-auth-metrics`,
+      METRICS_TOKEN,
     });
     project = await createTestProject({
       databaseUrl: process.env.DATABASE_URL!,
@@ -234,11 +241,11 @@ describe('auth metrics', () => {
       expect((await project.client.login(email, password)).status).toBe(200);
       await smtp.waitFor((m) => m.to.includes(email), 60_000);
 
-      const metrics = await scrape(`http://127.0.0.1:${host.port}/metrics`);
+      const metrics = await scrape(`http://127.0.0.1:${host.port}/metrics`, bearer);
       // Mail delivery and the hook batch run on the project worker, from queues, just after the answers.
       const workerUrl = `http://127.0.0.1:${host.workerHealthPort}/metrics`;
       const deadline = Date.now() + 30_000;
-      let workerMetrics = await scrape(workerUrl);
+      let workerMetrics = await scrape(workerUrl, bearer);
       while (
         (!workerMetrics.value('suite_mail_outcomes_total', { kind: 'welcome', outcome: 'sent' }) ||
           !workerMetrics.value('suite_auth_hook_duration_seconds_count', {
@@ -247,7 +254,7 @@ describe('auth metrics', () => {
         Date.now() < deadline
       ) {
         await new Promise((r) => setTimeout(r, 250));
-        workerMetrics = await scrape(workerUrl);
+        workerMetrics = await scrape(workerUrl, bearer);
       }
       expect(metrics.value('suite_auth_outcomes_total', { action: 'register', outcome: 'success' })).toBe(1);
       expect(
@@ -267,4 +274,23 @@ describe('auth metrics', () => {
     },
     RUN_MS,
   );
+
+  it('with METRICS_TOKEN set, /metrics of the host and of its worker refuses a scrape without it, even from loopback', async () => {
+    for (const url of [
+      `http://127.0.0.1:${host.port}/metrics`,
+      `http://127.0.0.1:${host.workerHealthPort}/metrics`,
+    ]) {
+      for (const headers of [{}, { authorization: 'Bearer not-the-metrics-token-0123' }]) {
+        const res = await fetch(url, { headers });
+        expect(res.status).toBe(401);
+        expect(res.headers.get('www-authenticate')).toBe('Bearer');
+        expect(await res.text()).not.toContain('process_cpu');
+      }
+      // Through a proxy not even the token helps.
+      expect((await fetch(url, { headers: { ...bearer, 'x-forwarded-for': '203.0.113.7' } })).status).toBe(
+        404,
+      );
+      expect((await scrape(url, bearer)).value('process_cpu_user_seconds_total')).toBeGreaterThan(0);
+    }
+  });
 });

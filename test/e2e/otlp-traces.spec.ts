@@ -55,7 +55,7 @@ interface OtlpExport {
 
 const SPAN_KIND_SERVER = 2;
 /** Booting real processes and running Chromium on a busy CI machine. */
-const BOOT_MS = 120_000;
+const BOOT_MS = 300_000;
 const RUN_MS = 150_000;
 
 const valueOf = (v: OtlpValue): unknown => v.stringValue ?? v.intValue ?? v.boolValue ?? v.doubleValue;
@@ -204,8 +204,8 @@ describe('a browser job is one trace', () => {
     const healthPort = await freePort();
     worker = startApp('browser-worker', { ...env, HEALTH_PORT: String(healthPort) });
     apps.push(worker);
-    await waitForHttp(`http://127.0.0.1:${port}/health`, jobsApi, BOOT_MS - 5_000);
-    await waitForHttp(`http://127.0.0.1:${healthPort}/health`, worker, BOOT_MS - 5_000);
+    await waitForHttp(`http://127.0.0.1:${port}/health`, jobsApi);
+    await waitForHttp(`http://127.0.0.1:${healthPort}/health`, worker);
     api = new RunnerClient(`http://127.0.0.1:${port}`, KEY);
   }, BOOT_MS);
 

@@ -96,6 +96,11 @@ beforeAll(async () => {
       ) });`,
     'api/boards/list.ts': `import { defineApi } from '@suite/platform-sdk';
       export default defineApi({ auth: 'required', handler: ({ user }) => ({ boards: ['todo'], email: user.email }) });`,
+    'api/notify.ts': `import { defineApi } from '@suite/platform-sdk';
+      export default defineApi({ auth: 'required', methods: ['POST'], handler: async ({ user, push }) => {
+        await push.send({ userId: user.id, title: 'Hello', body: 'to ' + user.email });
+        return { sent: true };
+      } });`,
   });
   expect(res.status).toBe(201);
   browser = await launchLocalBrowser();
@@ -198,6 +203,38 @@ describe('platform client in Chromium', () => {
       search: '?keep=1',
       again: null,
     });
+    await page.close();
+  });
+
+  it('push.subscribe receives ctx.push messages over a ticketed EventSource and ends at sign-out', async () => {
+    const { page } = await openPage();
+    const urls: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/_platform/push')) urls.push(request.url());
+    });
+    const result = await page.evaluate(`(async () => {
+      const client = ${CLIENT};
+      await client.auth.signIn.email({ email: ${JSON.stringify(email)}, password: ${JSON.stringify(password)} });
+      const seen = [];
+      let ended;
+      const gotEnd = new Promise((resolve) => (ended = resolve));
+      let wake;
+      const gotMessage = new Promise((resolve) => (wake = resolve));
+      client.push.subscribe({ onMessage: (m) => { seen.push(m); wake(); }, onEnd: (reason) => ended(reason) });
+      // Until the stream is open a push has no listener: send again until one arrives.
+      for (let i = 0; seen.length === 0; i++) {
+        await client.api.notify.post({});
+        await Promise.race([gotMessage, new Promise((r) => setTimeout(r, 250))]);
+      }
+      await client.auth.signOut();
+      return { message: seen[0], end: await gotEnd };
+    })()`);
+    expect(result).toEqual({
+      message: { title: 'Hello', body: `to ${email}`, data: null, at: expect.any(String) },
+      end: 'signed-out',
+    });
+    expect(urls.some((u) => /\/api\/_platform\/push\?ticket=[A-Za-z0-9_-]{43}$/.test(u))).toBe(true);
+    expect(urls.every((u) => !u.includes('access_token') && !u.includes('eyJ'))).toBe(true);
     await page.close();
   });
 

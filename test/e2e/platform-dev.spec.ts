@@ -22,7 +22,7 @@ const EXAMPLE = join(repoRoot, 'examples', 'boards');
 const run = randomBytes(4).toString('hex');
 const DATABASE = `platform_dev_test_${run}`;
 const REDIS_PREFIX = `${process.env.REDIS_PREFIX ?? 'test'}-platform-dev-${run}`;
-const BOOT_TIMEOUT_MS = 120_000;
+const BOOT_TIMEOUT_MS = 300_000;
 
 interface Cli {
   child: ChildProcess;

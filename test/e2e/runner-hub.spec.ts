@@ -170,7 +170,7 @@ describe('runner hub and job page', () => {
     api = new RunnerClient(origin, key);
     idleApi = new RunnerClient(idleOrigin, key);
     browser = await launchLocalBrowser();
-  }, 180_000); // three apps and a worker start here; a busy machine takes its time
+  }, 300_000); // three apps and a worker start here; a busy machine takes its time
 
   afterAll(async () => {
     await browser?.close();

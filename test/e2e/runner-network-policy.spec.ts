@@ -128,7 +128,7 @@ describe('runner network policy', () => {
       BROWSER_NETWORK_POLICY: 'public-only',
       BROWSER_ALLOWED_HOSTS: `127.0.0.2,intranet.test:${intranetPort}`,
     });
-  }, 120_000);
+  }, 300_000);
 
   afterAll(async () => {
     await Promise.all(apps.map((app) => app.stop('SIGKILL')));
@@ -165,7 +165,7 @@ describe('runner network policy', () => {
     expect(job.status).toBe('failed');
     expect(job.steps[0]).toMatchObject({ status: 'failed' });
     expect(job.summary).toMatch(/Step 1 of 2 failed .*file: addresses cannot be opened/);
-  }, 120_000);
+  }, 300_000);
 
   it('fails a job that opens a loopback app, naming the rule and the setting to change', async () => {
     const job = await run('The page contains "Local app works"', `http://127.0.0.1:${privatePort}/secret`);
@@ -178,7 +178,7 @@ describe('runner network policy', () => {
     expect(metrics).toMatch(
       /suite_browser_requests_blocked_total\{rule="BROWSER_NETWORK_POLICY=public-only"\} [1-9]/,
     );
-  }, 120_000);
+  }, 300_000);
 
   it.each([
     ['http://2130706433:PORT/', '127.0.0.1 is a loopback address'],
@@ -213,7 +213,7 @@ describe('runner network policy', () => {
       'blocked by BROWSER_NETWORK_POLICY=public-only: rebind.test resolved to 127.0.0.1, a loopback address',
     );
     expect(privateHits).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 
   it('blocks a WebSocket to a private port, and the summary says so', async () => {
     const job = await run('The page contains "ws refused"', `http://public.test:${publicPort}/ws`);
@@ -224,7 +224,7 @@ describe('runner network policy', () => {
       ),
     );
     expect(privateHits).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 
   it('fails a navigation that an allowed host redirects to 127.0.0.1', async () => {
     const job = await run(
@@ -237,7 +237,7 @@ describe('runner network policy', () => {
     );
     expect(job.log).toContain(`blocked http://127.0.0.1:${privatePort}/secret`);
     expect(privateHits).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 
   it('blocks an iframe and a fetch() to the cloud metadata address, and the summary says so', async () => {
     const job = await run('The page contains "fetch refused"', `http://public.test:${publicPort}/metadata`);
@@ -248,7 +248,7 @@ describe('runner network policy', () => {
     expect(job.log).toMatch(
       /blocked http:\/\/169\.254\.169\.254\/latest\/meta-data\/: .*add 169\.254\.169\.254/,
     );
-  }, 120_000);
+  }, 300_000);
 
   it('logs the first 50 blocks of a page that floods, and counts them all in the summary', async () => {
     const job = await run('The page contains "all settled"', `http://public.test:${publicPort}/flood`);
@@ -256,13 +256,13 @@ describe('runner network policy', () => {
     expect(job.summary).toContain('The browser network policy blocked 60 requests or navigations');
     expect(job.log.match(/blocked http:\/\/169\.254\.169\.254\/\d+/g)).toHaveLength(50);
     expect(job.log).toContain('more requests were blocked; only the first 50 are logged');
-  }, 120_000);
+  }, 300_000);
 
   it('lets the one allow-listed private host through', async () => {
     const job = await run('The page contains "Intranet home"', `http://intranet.test:${intranetPort}/`);
     expect(job.status).toBe('succeeded');
     expect(job.summary).not.toContain('blocked');
-  }, 120_000);
+  }, 300_000);
 
   it('in allow-private mode, tests a local app as before; metadata stays blocked', async () => {
     await worker!.stop('SIGTERM');
@@ -274,5 +274,5 @@ describe('runner network policy', () => {
       `http://public.test:${publicPort}/metadata`,
     );
     expect(metadata.summary).toMatch(/169\.254\.169\.254 is a cloud metadata address/);
-  }, 180_000);
+  }, 300_000);
 });

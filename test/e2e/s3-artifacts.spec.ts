@@ -140,7 +140,7 @@ describe('job artifacts on S3-compatible storage', () => {
     const video = `${PREFIX}jobs/${job.id}/video.mp4`;
     for (let i = 0; i < 150 && (await bucketKeys(video)).length === 0; i++)
       await new Promise((resolve) => setTimeout(resolve, 100));
-  }, 180_000);
+  }, 300_000);
 
   afterAll(async () => {
     await Promise.all(apps.map((app) => app.stop('SIGKILL')));

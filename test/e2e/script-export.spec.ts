@@ -150,8 +150,8 @@ describe('GET /v1/jobs/{id}/script', () => {
     const jobsApi = startApp('jobs-api', { ...env, PORT: String(apiPort) });
     const worker = startApp('browser-worker', { ...env, HEALTH_PORT: String(workerPort) });
     apps.push(jobsApi, worker);
-    await waitForHttp(`http://127.0.0.1:${apiPort}/health`, jobsApi, 150_000);
-    await waitForHttp(`http://127.0.0.1:${workerPort}/health`, worker, 150_000);
+    await waitForHttp(`http://127.0.0.1:${apiPort}/health`, jobsApi);
+    await waitForHttp(`http://127.0.0.1:${workerPort}/health`, worker);
     api = new RunnerClient(`http://127.0.0.1:${apiPort}`, KEY);
   }, 330_000);
 
@@ -167,7 +167,7 @@ describe('GET /v1/jobs/{id}/script', () => {
         await client.query('DELETE FROM jobs WHERE id = ANY($1::uuid[])', [jobIds]);
       });
     }
-  }, 60_000);
+  }, 300_000);
 
   it('answers 404 for unknown and foreign jobs, and 422 for a bad format or a job without a passed run', async () => {
     expect((await api.request(`/v1/jobs/${randomUUID()}/script`)).status).toBe(404);
@@ -206,7 +206,7 @@ describe('GET /v1/jobs/{id}/script', () => {
     expect(badFormat.json).toEqual({
       detail: [expect.objectContaining({ type: 'enum', loc: ['query', 'format'], input: 'selenium' })],
     });
-  }, 60_000);
+  }, 300_000);
 
   it('exports an interpreter job as a Playwright test and a Puppeteer script that pass, then fail once the page changed', async () => {
     const job = await runJob({
@@ -314,5 +314,5 @@ describe('GET /v1/jobs/{id}/script', () => {
     } finally {
       await browser.close();
     }
-  }, 120_000);
+  }, 300_000);
 });

@@ -11,6 +11,7 @@ import {
   type TestProject,
 } from '../support/user-client.js';
 import { startApp } from '../support/app-process.js';
+import { deploy } from './project-code-harness.js';
 import {
   codeFrom,
   infra,
@@ -32,6 +33,8 @@ const LIMITS = {
   AUTH_MAIL_COOLDOWN_SECONDS: '60',
   AUTH_MAIL_PER_ADDRESS_PER_HOUR: '2',
   AUTH_MAIL_PER_PROJECT_PER_HOUR: '4',
+  MAIL_BULK_PER_PROJECT_PER_HOUR: '3',
+  MAIL_BULK_PER_ADDRESS_PER_HOUR: '2',
 };
 
 let proxied: Host; // behind one trusted proxy: the test plays that proxy with X-Forwarded-For
@@ -392,7 +395,7 @@ describe('mail', () => {
     expectLimited(third, 3600);
   });
 
-  it('stops at the project hourly mail budget: requests get 429, a welcome mail is skipped', async () => {
+  it('stops at the project hourly sign-in mail budget: requests get 429, welcome mails go on', async () => {
     const target = await project();
     const users = await Promise.all(Array.from({ length: 5 }, () => seedUser(target)));
     for (const email of users.slice(0, 4)) {
@@ -408,8 +411,9 @@ describe('mail', () => {
       from(freshIp()),
     );
     expectLimited(over, 3600);
-    expect(over.body.message).toMatch(/too many mails this hour/);
+    expect(over.body.message).toMatch(/too many sign-in mails this hour/);
 
+    // Welcome mail has a budget of its own.
     const late = uniqueEmail('late');
     const registered = await target.client.post(
       '/api/user/auth/register',
@@ -417,10 +421,95 @@ describe('mail', () => {
       from(freshIp()),
     );
     expect(registered.status).toBe(201);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await mail.waitFor(late, /^Welcome to/);
+  });
+
+  it("a burst of sign-ups spends only the welcome budget: the victim's magic link and reset still arrive", async () => {
+    const target = await project();
+    const victim = await seedUser(target, strongPassword());
+    // The attacker signs up from many addresses (a botnet), more accounts than welcome mails fit.
+    const burst = Array.from({ length: 5 }, () => uniqueEmail('burst'));
+    for (const email of burst) {
+      const res = await target.client.post(
+        '/api/user/auth/register',
+        { email, password: strongPassword() },
+        from(freshIp()),
+      );
+      expect(res.status).toBe(201);
+    }
+    // The register answer comes once its welcome mail is queued or recorded as dropped.
+    const dropped = await mainQuery(
+      `SELECT "to", status, error FROM mail_log
+        WHERE project_id = $1 AND kind = 'welcome' AND status = 'failed' ORDER BY created_at`,
+      [target.id],
+    );
+    expect(dropped).toEqual(
+      burst.slice(3).map((to) => ({
+        to,
+        status: 'failed',
+        error: "Not sent: the project's hourly budget of 3 welcome and project mails is spent.",
+      })),
+    );
+
+    const link = await target.client.get(
+      `/api/user/auth/magic-link?email=${encodeURIComponent(victim)}`,
+      from(freshIp()),
+    );
+    expect(link.status).toBe(200);
+    const reset = await target.client.post(
+      '/api/user/auth/forgot-password',
+      { email: victim },
+      from(freshIp()),
+    );
+    expect(reset.status).toBe(200);
+    await mail.waitFor(victim, /sign-in link/);
+    await mail.waitFor(victim, /Reset your/);
+    // The first three welcome mails went out; the dropped ones never reached the SMTP server.
+    for (const email of burst.slice(0, 3)) await mail.waitFor(email, /^Welcome to/);
+    expect(burst.slice(3).flatMap((email) => mail.to(email))).toEqual([]);
+  });
+});
+
+describe('project mail (ctx.email.send)', () => {
+  it('is capped per address and shares the bulk budget; refusals are errors to the code and in the mail log', async () => {
+    const target = await project();
+    const deployed = await deploy(proxied, target.id, {
+      'api/note.ts': `import { defineApi } from '@suite/platform-sdk';
+        export default defineApi({ handler: async ({ email, request }) => {
+          try {
+            await email.send({ to: String(request.query.to), subject: 'Note', text: 'x' });
+            return { sent: true };
+          } catch (e) { return { error: (e as Error).message }; }
+        } });`,
+    });
+    expect(deployed.status).toBe(201);
+    const send = async (to: string) =>
+      (await target.client.get(`/api/note?to=${encodeURIComponent(to)}`, from(freshIp()))).body;
+    const victim = uniqueEmail('bombed');
+    expect(await send(victim)).toEqual({ sent: true });
+    expect(await send(victim)).toEqual({ sent: true });
+    expect(await send(victim)).toEqual({
+      error: 'ctx.email.send: this address got 2 welcome or project mails this hour already; try later',
+    });
+    const other = uniqueEmail('other');
+    expect(await send(other)).toEqual({ sent: true });
+    const late = uniqueEmail('late');
+    expect(await send(late)).toEqual({
+      error: "ctx.email.send: the project's hourly budget of 3 welcome and project mails is spent; try later",
+    });
     expect(
-      await mainQuery('SELECT 1 FROM mail_log WHERE project_id = $1 AND "to" = $2', [target.id, late]),
-    ).toEqual([]);
+      await mainQuery(
+        `SELECT "to", status FROM mail_log
+          WHERE project_id = $1 AND kind = 'custom' AND status = 'failed' ORDER BY created_at`,
+        [target.id],
+      ),
+    ).toEqual([
+      { to: victim, status: 'failed' },
+      { to: late, status: 'failed' },
+    ]);
+    // The mails within the caps go out (the refused ones were never queued).
+    await mail.waitFor(other, /^Note$/);
+    while (mail.to(victim).length < 2) await new Promise((resolve) => setTimeout(resolve, 100));
   });
 });
 

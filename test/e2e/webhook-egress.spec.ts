@@ -64,7 +64,7 @@ describe('webhook egress', () => {
     });
     await stack.start();
     await stack.startPushWorker();
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await stack.stop();

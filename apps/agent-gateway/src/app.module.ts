@@ -25,6 +25,7 @@ export class AppModule {
           logLevel: config.LOG_LEVEL,
           logFormat: config.LOG_FORMAT,
           metrics: config.METRICS_ENABLED,
+          metricsToken: config.METRICS_TOKEN,
           healthExtras: { useClass: GatewayQueueHealth },
         }),
         RunnerModule,

@@ -10,7 +10,8 @@ export {
   maskUrl,
   type LoadConfigOptions,
 } from './load-config.js';
-export { LLM_SENSITIVE, llmEnv, serviceEnv } from './service-env.js';
+export { runnerQueueEnv, type RunnerQueueEnv } from './runner-queue-env.js';
+export { LLM_SENSITIVE, llmEnv, SERVICE_SENSITIVE, serviceEnv } from './service-env.js';
 
 /** The suite's public version (both specs: 1.0.0). */
 export const SUITE_VERSION = '1.0.0';

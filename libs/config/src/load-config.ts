@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { ConfigError } from './config-error.js';
+import { SERVICE_SENSITIVE } from './service-env.js';
 
 export interface LoadConfigOptions {
   /** Variables whose values must never be echoed in error messages or logs. */
@@ -24,7 +25,7 @@ export function loadConfig<S extends z.ZodObject>(
   }
   const result = schema.safeParse(raw);
   if (result.success) return result.data;
-  const sensitive = new Set(options.sensitive ?? []);
+  const sensitive = new Set([...SERVICE_SENSITIVE, ...(options.sensitive ?? [])]);
   const problems = result.error.issues.map((issue) => {
     const name = issue.path.join('.') || '(environment)';
     const value = raw[String(issue.path[0])];
@@ -64,7 +65,8 @@ export function maskConfig(
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(config)) {
-    if (sensitive.includes(key)) out[key] = value === undefined ? undefined : '***';
+    if (sensitive.includes(key) || SERVICE_SENSITIVE.includes(key))
+      out[key] = value === undefined ? undefined : '***';
     else if (typeof value === 'string' && /^[a-z]+:\/\/[^/]*@/.test(value)) out[key] = maskUrl(value);
     else out[key] = value;
   }

@@ -18,7 +18,15 @@ export const serviceEnv = {
   OTEL_EXPORTER_OTLP_ENDPOINT: envFields.httpUrl().optional(),
   /** GET /metrics (Prometheus text format) on the app's HTTP port; the worker serves it on HEALTH_PORT. */
   METRICS_ENABLED: envFields.bool(true),
+  /**
+   * The bearer token GET /metrics needs (Prometheus: `authorization: {credentials: ...}`); unset,
+   * /metrics answers loopback clients only. Never through a proxy either way.
+   */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
 };
+
+/** Secrets of serviceEnv: never repeated back by the config loader, masked in logged config. */
+export const SERVICE_SENSITIVE: readonly string[] = ['METRICS_TOKEN'];
 
 /** LLM providers (read by the jobs API, the gateway and the workers, so they agree on models). */
 export const llmEnv = {

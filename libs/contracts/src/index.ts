@@ -26,7 +26,35 @@ export { ListJobsQueryDto } from './jobs/list-jobs-query.dto.js';
 export { IsOmittable } from './validation/is-omittable.decorator.js';
 export { exceedsJsonDepth, MAX_JSON_DEPTH } from './validation/json-depth.js';
 export { jsonByteLength, MAX_JSON_BYTES, MaxJsonBytes } from './validation/max-json-bytes.decorator.js';
-export { validateBody, validateQuery, type DtoClass, type Validated } from './validation/validate-input.js';
+export {
+  validateBody,
+  validateItem,
+  validateQuery,
+  type DtoClass,
+  type Validated,
+} from './validation/validate-input.js';
+export { CreateSuiteDto } from './suites/create-suite.dto.js';
+export { ListSuiteRunsQueryDto } from './suites/list-suite-runs-query.dto.js';
+export * from './suites/suite-limits.js';
+export {
+  FlippingTestDto,
+  SUITE_OVERVIEW_RUNS_DEFAULT,
+  SUITE_OVERVIEW_RUNS_MAX,
+  SuiteOverviewDto,
+  SuiteOverviewListDto,
+  SuiteOverviewQueryDto,
+  SuiteRunBriefDto,
+} from './suites/suite-overview.dto.js';
+export { SuiteListDto, SuiteRecordDto } from './suites/suite-record.dto.js';
+export {
+  FailingStepDto,
+  SuiteRunDto,
+  SuiteRunListDto,
+  SuiteRunStatus,
+  SuiteRunTestDto,
+  SuiteTestVerdict,
+} from './suites/suite-run.dto.js';
+export { SuiteTestDto } from './suites/suite-test.dto.js';
 export { validateUserInput } from './validation/validate-user-input.js';
 export { toFieldProblems } from './validation/field-problems.mapper.js';
 export { ADMIN_INPUT, DtoInputPipe, USER_INPUT } from './validation/dto-input.pipe.js';

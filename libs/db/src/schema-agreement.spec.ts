@@ -28,6 +28,9 @@ const RUNNER_MODELS = [
   'A2aMessage',
   'PushNotificationConfig',
   'ReplayScript',
+  'StepResolution',
+  'Suite',
+  'SuiteRun',
 ];
 const CONTROL_PLANE_MODELS = [
   'Project',
@@ -180,6 +183,25 @@ describe('main database through the generated client', () => {
       },
     });
     expect(await prisma.replayScript.findUnique({ where: { key: 'k' } })).toEqual(script);
+    const steps = [{ index: 2, text: 'Give the cat a treat', actions: [{ step: { action: 'click' } }] }];
+    const resolution = await prisma.stepResolution.create({
+      data: { key: 'k', owner: 'alice', initialUrl: 'http://x/', query: 'q', steps, jobId: job.id },
+    });
+    expect(await prisma.stepResolution.findUnique({ where: { key: 'k' } })).toEqual(resolution);
+    expect(resolution.steps).toEqual(steps);
+    const suite = await prisma.suite.create({
+      data: { owner: 'alice', name: 'smoke', tags: ['nightly'], tests: [{ title: 't', steps: ['Open /'] }] },
+    });
+    const run = await prisma.suiteRun.create({
+      data: { suiteId: suite.id, owner: 'alice', trigger: 'manual', jobs: [{ title: 't', job_id: job.id }] },
+    });
+    expect(
+      await prisma.suite.findUniqueOrThrow({ where: { id: suite.id }, include: { runs: true } }),
+    ).toMatchObject({
+      tags: ['nightly'],
+      schedule: null,
+      runs: [{ id: run.id, status: 'running', notified: false, finishedAt: null }],
+    });
     expect(await countRows(prisma, RUNNER_MODELS)).not.toContain(0);
   });
 
@@ -322,10 +344,36 @@ describe('tenant database through the generated client', () => {
     const rotated = read.sessions.find((s) => s.id === first.id);
     expect(rotated?.replacedBy?.id).toBe(second.id);
 
+    // An MCP client, the user's consent to it and a refresh token of its grant.
+    const client = await prisma.oAuthClient.create({
+      data: {
+        id: 'mcp_client-1',
+        name: 'Claude',
+        redirectUris: ['http://127.0.0.1:5000/callback'],
+        authMethod: 'none',
+        metadata: { client_name: 'Claude' },
+      },
+    });
+    await prisma.oAuthConsent.create({ data: { userId: user.id, clientId: client.id } });
+    await prisma.session.create({
+      data: {
+        userId: user.id,
+        familyId: randomUUID(),
+        tokenHash: '3'.repeat(64),
+        expiresAt: first.expiresAt,
+        clientId: client.id,
+      },
+    });
+    expect(await prisma.oAuthClient.findUniqueOrThrow({ where: { id: client.id } })).toMatchObject({
+      redirectUris: ['http://127.0.0.1:5000/callback'],
+      secretHash: null,
+    });
+
     expect(await countRows(prisma, Object.values(TenantPrisma.ModelName))).not.toContain(0);
 
     await prisma.user.delete({ where: { id: user.id } });
     expect(await prisma.session.count()).toBe(0);
+    expect(await prisma.oAuthConsent.count()).toBe(0);
   });
 
   it('refuses an email that is not lower case, so uniqueness cannot be dodged by case', async () => {

@@ -60,6 +60,25 @@ const APP_STATEMENT_TIMEOUT = '10s';
 /** Connections the project's role may hold at once, on every host together. */
 const APP_CONNECTION_LIMIT = 20;
 const DEFAULT_APP_ROLE_LIMITS: AppRoleLimits = { tempFileLimitMb: 256 };
+/**
+ * Cluster-wide catalogs (and views over them) that list every database and role, so every
+ * tenant's name. Their privileges are kept per database (each database has its own pg_class row
+ * for a shared catalog), so revoking them from PUBLIC in a tenant database hides them there only:
+ * other databases, the platform's and the tools', keep the usual view. Superusers (the platform's
+ * admin, when it is one) are not affected; only a superuser can revoke them.
+ */
+const CLUSTER_LISTINGS = [
+  'pg_database',
+  'pg_roles',
+  'pg_user',
+  'pg_group',
+  'pg_auth_members',
+  'pg_db_role_setting',
+  'pg_shdescription',
+  'pg_shseclabel',
+  'pg_stat_database',
+  'pg_stat_database_conflicts',
+].map((name) => `pg_catalog.${name}`);
 
 const MAX_IDENTIFIER_BYTES = 63;
 
@@ -142,7 +161,8 @@ export async function ensureTenantRoleExists(adminUrl: string, projectId: string
  * no right on `platform_auth`, so the project's users, sessions and nonces stay out of its reach;
  * CONNECT on this database is its alone (none for PUBLIC); each statement ends after
  * APP_STATEMENT_TIMEOUT (the host sets its own per call) and its temporary files stop at
- * temp_file_limit. Idempotent; concurrent provisioners of one tenant take turns.
+ * temp_file_limit; the catalogs that list every database and role are not readable in this
+ * database (CLUSTER_LISTINGS). Idempotent; concurrent provisioners of one tenant take turns.
  */
 async function ensureAppRole(
   admin: pg.Client,
@@ -198,6 +218,17 @@ async function ensureAppRole(
     await admin.query(`REVOKE ALL ON SCHEMA public FROM PUBLIC`);
     await admin.query(`REVOKE ALL ON SCHEMA ${quoteIdent(TENANT_SCHEMA)} FROM PUBLIC, ${r}`);
     await admin.query(`REVOKE ALL ON ALL TABLES IN SCHEMA ${quoteIdent(TENANT_SCHEMA)} FROM PUBLIC, ${r}`);
+    // An admin that is not a superuser revokes nothing here (Postgres only warns): then the
+    // listings stay visible, loudly (README "Tenant databases": what else names other tenants).
+    await admin.query(`REVOKE SELECT ON ${CLUSTER_LISTINGS.join(', ')} FROM PUBLIC`);
+    const listed = await admin.query(
+      "SELECT pg_catalog.has_table_privilege('public', 'pg_catalog.pg_database', 'SELECT') AS visible",
+    );
+    if ((listed.rows[0] as { visible: boolean } | undefined)?.visible) {
+      logger?.warn(
+        `other databases and roles stay listed for ${role}: only a superuser admin can revoke pg_database and pg_roles from PUBLIC`,
+      );
+    }
     await admin.query('COMMIT');
   } catch (error) {
     await admin.query('ROLLBACK').catch(() => undefined);

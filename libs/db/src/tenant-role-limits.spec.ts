@@ -55,7 +55,7 @@ describe("the project role's limits", () => {
     ]);
   });
 
-  it('still provisions through an admin that may not set temp_file_limit, and says so', async () => {
+  it('still provisions through an admin that may not set temp_file_limit nor hide the catalogs, and says so', async () => {
     const admin = `limited_admin_${randomBytes(4).toString('hex')}`;
     await adminQuery(`CREATE ROLE ${admin} LOGIN CREATEDB CREATEROLE`);
     const projectId = newProject();
@@ -73,7 +73,11 @@ describe("the project role's limits", () => {
         appRolePassword: PASSWORD,
         logger: { log: () => undefined, warn: (message) => warnings.push(message) },
       });
-      expect(warnings).toEqual([expect.stringContaining('temp_file_limit not set for')]);
+      // Nor may it hide the cluster's databases and roles from the tenant: said too.
+      expect(warnings).toEqual([
+        expect.stringContaining('temp_file_limit not set for'),
+        expect.stringContaining('other databases and roles stay listed for'),
+      ]);
       expect(await roleSettings(projectId)).not.toContainEqual(expect.stringMatching(/^temp_file_limit/));
     } finally {
       await dropTenantDatabase({ adminUrl: adminUrl(), projectId });

@@ -74,6 +74,7 @@ function validationDetail(error: RunnerError): ValidationIssue[] | undefined {
     case RunnerErrorCode.JobNotFound:
     case RunnerErrorCode.JobNotCancelable:
     case RunnerErrorCode.ArtifactNotFound:
+    case RunnerErrorCode.SuiteNotFound:
     case RunnerErrorCode.RouteNotFound:
     case RunnerErrorCode.Unauthorized:
     case RunnerErrorCode.Forbidden:

@@ -8,6 +8,7 @@ export function runnerHttpStatus(code: RunnerErrorCode): number {
   switch (code) {
     case RunnerErrorCode.JobNotFound:
     case RunnerErrorCode.ArtifactNotFound:
+    case RunnerErrorCode.SuiteNotFound:
     case RunnerErrorCode.RouteNotFound:
       return 404;
     case RunnerErrorCode.JobNotCancelable:

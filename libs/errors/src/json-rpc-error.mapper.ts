@@ -145,6 +145,7 @@ function runnerRpc(error: RunnerError): RpcMapping {
     // The request names something this deployment cannot serve: a parameter problem, with a
     // reason that says which.
     case RunnerErrorCode.ArtifactNotFound:
+    case RunnerErrorCode.SuiteNotFound:
     case RunnerErrorCode.RouteNotFound:
     case RunnerErrorCode.ModelUnavailable:
     case RunnerErrorCode.EnvUnavailable:

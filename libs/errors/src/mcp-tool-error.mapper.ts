@@ -114,6 +114,7 @@ function runnerRemedy(code: RunnerErrorCode): Remedy {
       return 'retry_later';
     case RunnerErrorCode.JobNotCancelable:
     case RunnerErrorCode.ArtifactNotFound:
+    case RunnerErrorCode.SuiteNotFound:
     case RunnerErrorCode.RouteNotFound:
     case RunnerErrorCode.Internal:
       return 'none';

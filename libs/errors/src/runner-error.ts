@@ -8,6 +8,8 @@ export enum RunnerErrorCode {
   JobNotCancelable = 'job_not_cancelable',
   /** The job exists but has no such artifact yet (e.g. no video was recorded). */
   ArtifactNotFound = 'artifact_not_found',
+  /** No suite of the caller's has this id (another owner's suite is not found either). */
+  SuiteNotFound = 'suite_not_found',
   /** No such path or method on this service. */
   RouteNotFound = 'not_found',
   /** `details.issues` says what is wrong. */

@@ -60,6 +60,7 @@ function isInvalidRequest(code: RunnerErrorCode): boolean {
     case RunnerErrorCode.JobNotFound:
     case RunnerErrorCode.JobNotCancelable:
     case RunnerErrorCode.ArtifactNotFound:
+    case RunnerErrorCode.SuiteNotFound:
     case RunnerErrorCode.RouteNotFound:
     case RunnerErrorCode.Unauthorized:
     case RunnerErrorCode.Forbidden:

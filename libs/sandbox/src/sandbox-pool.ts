@@ -87,6 +87,11 @@ export class SandboxPool {
     void sandbox?.end().then(() => this.wake());
   }
 
+  /** Whether `key` has a sandbox now. */
+  has(key: string): boolean {
+    return this.sandboxes.has(key);
+  }
+
   get live(): number {
     return this.sandboxes.size;
   }

@@ -34,6 +34,8 @@ export interface SandboxLogger {
 const MAX_EFFECTS_IN_FLIGHT = 64;
 /** How often the CPU time of a sandbox with calls in flight is read. */
 const CPU_SAMPLE_MS = 100;
+/** How often the CPU time of an idle (stopped) sandbox is read. */
+const IDLE_SAMPLE_MS = 1_000;
 const CLOCK_TICKS_PER_SECOND = 100;
 /**
  * Largest message a sandbox may send (a call's result included): the host buffers a message whole
@@ -79,6 +81,12 @@ function cpuTimeMs(pid: number): number | null {
 /**
  * One sandboxed process: calls are multiplexed over IPC; a call over its time or CPU budget ends the
  * process (other calls in flight fail with it) and the pool starts a fresh one on the next call.
+ *
+ * Between calls the process is stopped (SIGSTOP; SIGCONT before the next call), so that work the
+ * code left behind (timers, a loop of setImmediate) gets no CPU while nobody is calling: it runs
+ * on, late, during the next call, whose CPU budget it then spends. The seccomp filter refuses new
+ * processes, so the sandbox is this one process and the signal stops all of its threads. The CPU
+ * it uses while idle is read too: over SANDBOX_IDLE_CPU_MS (it could not be stopped) ends it.
  */
 export class SandboxProcess {
   private readonly child: ChildProcess;
@@ -90,6 +98,9 @@ export class SandboxProcess {
   /** The sandboxed Node process (outside PID), for CPU accounting. */
   private pid: number | null = null;
   private cpuTimer: NodeJS.Timeout | null = null;
+  /** While idle: the CPU time when it went idle, and the timer that watches it. */
+  private idle: { cpuAtStart: number | null; timer: NodeJS.Timeout } | null = null;
+  private stopped = false;
   private endReason: Error | null = null;
   private output = { since: Date.now(), bytes: 0, dropped: 0 };
   dead = false;
@@ -127,7 +138,7 @@ export class SandboxProcess {
       this.child.stdio[4]?.on('data', (chunk: Buffer) => {
         status += chunk.toString();
         const childPid = /"child-pid"\s*:\s*(\d+)/.exec(status)?.[1];
-        if (childPid && this.pid === null) this.pid = Number(childPid);
+        if (childPid && this.pid === null) this.started(Number(childPid));
       });
     } else {
       this.child = spawn(
@@ -138,7 +149,7 @@ export class SandboxProcess {
           stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
         },
       );
-      this.pid = this.child.pid ?? null;
+      if (this.child.pid !== undefined) this.started(this.child.pid);
     }
     if (seccompFd !== null) closeQuietly(seccompFd);
 
@@ -177,6 +188,7 @@ export class SandboxProcess {
       this.child.on('exit', (code, signal) => {
         this.dead = true;
         this.stopCpuSampling();
+        this.stopIdleWatch();
         if (this.pending.size > 0) {
           options.logger.warn({ sandbox: options.key, code, signal }, 'sandbox ended with calls in flight');
         }
@@ -205,6 +217,7 @@ export class SandboxProcess {
 
   call(call: unknown, timeoutMs: number): Promise<unknown> {
     if (this.dead) return Promise.reject(this.endReason ?? new SandboxCrashedError('not running'));
+    this.wakeUp();
     this.lastUsed = Date.now();
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
@@ -222,10 +235,17 @@ export class SandboxProcess {
   /** Marks the sandbox as taken by a call about to be made, so that it is not ended meanwhile. */
   reserve(): void {
     this.reservations++;
+    this.wakeUp();
   }
 
   release(): void {
     this.reservations--;
+    this.goIdle();
+  }
+
+  /** The sandboxed process's pid (outside its namespace), once known. */
+  get processId(): number | null {
+    return this.pid;
   }
 
   get busy(): boolean {
@@ -333,7 +353,50 @@ export class SandboxProcess {
     this.pending.delete(id);
     clearTimeout(pending.timer);
     if (this.pending.size === 0) this.stopCpuSampling();
+    this.goIdle();
     return pending;
+  }
+
+  private started(pid: number): void {
+    this.pid = pid;
+    this.options.logger.log({ sandbox: this.options.key, pid }, 'sandbox started');
+    // Started for a call that already finished (or was never made): idle from now.
+    this.goIdle();
+  }
+
+  /** No call in flight or about to be made: the process is stopped and its CPU time watched. */
+  private goIdle(): void {
+    if (this.dead || this.busy || this.idle || this.pid === null) return;
+    const pid = this.pid;
+    this.stopped = signal(pid, 'SIGSTOP');
+    const allowance = this.options.settings.idleCpuMs;
+    const idle = { cpuAtStart: cpuTimeMs(pid), timer: setInterval(() => check(), IDLE_SAMPLE_MS) };
+    idle.timer.unref();
+    const check = () => {
+      const now = cpuTimeMs(pid);
+      if (now === null || this.idle !== idle) return;
+      idle.cpuAtStart ??= now;
+      const used = now - idle.cpuAtStart;
+      if (used <= allowance) return;
+      this.options.logger.warn(
+        { sandbox: this.options.key, pid, idleCpuMs: used, allowanceMs: allowance, stopped: this.stopped },
+        'sandbox used CPU between calls; ended',
+      );
+      void this.end(new SandboxCrashedError(`it used ${used} ms of CPU time between calls`));
+    };
+    this.idle = idle;
+  }
+
+  /** A call is coming: the process runs again (the timers it left behind fire now, late). */
+  private wakeUp(): void {
+    this.stopIdleWatch();
+    if (this.stopped && this.pid !== null && !this.dead) signal(this.pid, 'SIGCONT');
+    this.stopped = false;
+  }
+
+  private stopIdleWatch(): void {
+    if (this.idle) clearInterval(this.idle.timer);
+    this.idle = null;
   }
 
   /** While calls are in flight, the CPU the sandbox used since a call started counts against it. */
@@ -359,6 +422,16 @@ export class SandboxProcess {
 
   private failAll(error: Error): void {
     for (const id of [...this.pending.keys()]) this.settle(id)?.reject(error);
+  }
+}
+
+/** Sends `name` to `pid`; false when it could not (the process is gone, or not ours to signal). */
+function signal(pid: number, name: NodeJS.Signals): boolean {
+  try {
+    process.kill(pid, name);
+    return true;
+  } catch {
+    return false;
   }
 }
 

@@ -32,6 +32,11 @@ export const sandboxEnv = {
     .default(16),
   /** CPU time one call may use (all threads of the sandbox together); more ends the sandbox. */
   SANDBOX_CPU_MS_PER_CALL: envFields.positiveInt(5_000),
+  /**
+   * CPU time a sandbox may use between calls, in ms (whole-life accounting: a sandbox is stopped
+   * between calls, so it needs none; more ends it, with a log line).
+   */
+  SANDBOX_IDLE_CPU_MS: envFields.positiveInt(250),
   /** Sandboxes alive at once in one host process; the least recently used idle one ends first. */
   SANDBOX_MAX_LIVE: envFields.positiveInt(32),
   /** How long a call waits for a sandbox when all of them are busy, before it fails. */
@@ -53,6 +58,7 @@ export interface SandboxSettings {
   memoryMb: number;
   tmpMb: number;
   cpuMsPerCall: number;
+  idleCpuMs: number;
   maxLive: number;
   waitMs: number;
   uidBase: number;
@@ -70,6 +76,7 @@ export function sandboxSettings(env: SandboxEnv): SandboxSettings {
     memoryMb: env.SANDBOX_MEMORY_MB,
     tmpMb: env.SANDBOX_TMP_MB,
     cpuMsPerCall: env.SANDBOX_CPU_MS_PER_CALL,
+    idleCpuMs: env.SANDBOX_IDLE_CPU_MS,
     maxLive: env.SANDBOX_MAX_LIVE,
     waitMs: env.SANDBOX_WAIT_MS,
     uidBase: env.SANDBOX_UID_BASE,

@@ -12,6 +12,7 @@ import {
   type PushConfigRefParamsDto,
   type TaskScopedParams,
 } from '@suite/contracts';
+import { RunnerError, RunnerErrorCode } from '@suite/errors';
 import { createHostResolver, type EgressPolicy, type HostResolver } from '@suite/egress-policy';
 import {
   isSettledStatus,
@@ -21,7 +22,12 @@ import {
   type JobEvent,
   type Principal,
 } from '@suite/jobs';
-import { PushConfigRepository, type PushConfig } from '@suite/push-delivery';
+import {
+  PushConfigLimitError,
+  PushConfigRepository,
+  type PushConfig,
+  type PushConfigLimits,
+} from '@suite/push-delivery';
 import { randomUUID } from 'node:crypto';
 import type { AgentGatewayConfig } from '../agent-gateway.config.js';
 import { AGENT_GATEWAY_CONFIG } from '../app.tokens.js';
@@ -50,6 +56,17 @@ const toWire = (row: PushConfig): TaskPushNotificationConfig => ({
     : {}),
 });
 
+/** A config past PUSH_CONFIGS_PER_TASK or PUSH_CONFIGS_PER_OWNER: the caller's quota, not a bad request. */
+function limitReached(error: PushConfigLimitError): RunnerError {
+  const message =
+    error.scope === 'task'
+      ? `This task already has ${error.limit} push notification configs, the most one task may have (PUSH_CONFIGS_PER_TASK); delete one or replace one by its id.`
+      : `You already have ${error.limit} push notification configs on open tasks and created in the last hour, the most one owner may have (PUSH_CONFIGS_PER_OWNER); delete some first.`;
+  return new RunnerError(RunnerErrorCode.RateLimited, message, {
+    metadata: { limit: String(error.limit), scope: error.scope },
+  });
+}
+
 /**
  * A2A push notifications, the gateway's half: configs live in Postgres (PushConfigRepository);
  * every change of a task with configs becomes one BullMQ job per config on the push-notifications
@@ -62,6 +79,7 @@ export class A2aPushService implements OnApplicationBootstrap, OnApplicationShut
   private readonly watched = new Map<string, () => Promise<void>>();
   private readonly policy: EgressPolicy;
   private readonly resolve: HostResolver;
+  private readonly limits: PushConfigLimits;
 
   constructor(
     private readonly configs: PushConfigRepository,
@@ -73,6 +91,7 @@ export class A2aPushService implements OnApplicationBootstrap, OnApplicationShut
   ) {
     this.policy = webhookPolicy(config.PUSH_ALLOWED_HOSTS);
     this.resolve = createHostResolver(config.PUSH_DNS_SERVERS);
+    this.limits = { perTask: config.PUSH_CONFIGS_PER_TASK, perOwner: config.PUSH_CONFIGS_PER_OWNER };
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -130,7 +149,9 @@ export class A2aPushService implements OnApplicationBootstrap, OnApplicationShut
       authScheme: config.authentication?.scheme ?? null,
       authCredentials: config.authentication?.credentials ?? null,
     };
-    const row = await this.configs.save(jobId, id, data);
+    const row = await this.configs.save(jobId, id, data, this.limits).catch((error: unknown) => {
+      throw error instanceof PushConfigLimitError ? limitReached(error) : error;
+    });
     const job = await this.tasks.findJob(principal, jobId);
     if (isSettledStatus(job.status)) await this.enqueue(job.id, job.status, [row]);
     else await this.follow(job.id);
@@ -229,6 +250,6 @@ export class A2aPushService implements OnApplicationBootstrap, OnApplicationShut
                 : { state: taskStateOf(status), timestamp: task.status.timestamp },
           },
         };
-    for (const config of configs) await this.queue.add(jobId, config.id, status, event);
+    for (const config of configs) await this.queue.add(config.owner, jobId, config.id, status, event);
   }
 }

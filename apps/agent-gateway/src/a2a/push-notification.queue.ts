@@ -1,10 +1,11 @@
-import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { RunnerJobsConnections } from '@suite/jobs';
 import { createQueue, QueueName, type TypedQueue } from '@suite/queue';
 import { createHash } from 'node:crypto';
 import type { AgentGatewayConfig } from '../agent-gateway.config.js';
 import { AGENT_GATEWAY_CONFIG } from '../app.tokens.js';
 import type { StreamResponse } from './a2a.types.js';
+import { PushDeliveryPacer } from './push-delivery-pacer.js';
 
 /**
  * The push-notifications queue, producer side: one BullMQ job per config and task status, for the
@@ -13,6 +14,8 @@ import type { StreamResponse } from './a2a.types.js';
 @Injectable()
 export class PushNotificationQueue implements OnApplicationShutdown {
   private readonly queue: TypedQueue<typeof QueueName.PushNotifications>;
+  private readonly pacer: PushDeliveryPacer;
+  private readonly logger = new Logger('a2a-push');
 
   constructor(connections: RunnerJobsConnections, @Inject(AGENT_GATEWAY_CONFIG) config: AgentGatewayConfig) {
     this.queue = createQueue(QueueName.PushNotifications, connections.redis, {
@@ -25,12 +28,37 @@ export class PushNotificationQueue implements OnApplicationShutdown {
       },
     });
     this.queue.on('error', () => undefined);
+    this.pacer = new PushDeliveryPacer(connections.redis, {
+      perMinute: config.PUSH_DELIVERIES_PER_OWNER_PER_MINUTE,
+      burst: config.PUSH_DELIVERY_BURST,
+      maxDelayMs: config.PUSH_DELIVERY_MAX_DELAY_S * 1000,
+    });
   }
 
   /** The id makes replicas that all saw the same change, and a restarted gateway, send it once. */
-  async add(jobId: string, configId: string, status: string, event: StreamResponse): Promise<void> {
+  async add(
+    owner: string,
+    jobId: string,
+    configId: string,
+    status: string,
+    event: StreamResponse,
+  ): Promise<void> {
     const queueId = createHash('sha256').update(`${jobId}\n${configId}\n${status}`).digest('hex');
-    await this.queue.add('deliver', { configId, jobId, event, trace: {} }, { jobId: `push-${queueId}` });
+    // Another replica (or this one, before a restart) queued it already: no second slot of the pace.
+    if (await this.queue.getJob(`push-${queueId}`)) return;
+    const delay = await this.pacer.reserve(owner);
+    if (delay === null) {
+      this.logger.warn(
+        { owner, jobId, configId, status },
+        'push notification dropped: the owner has more webhook deliveries waiting than PUSH_DELIVERY_MAX_DELAY_S allows',
+      );
+      return;
+    }
+    await this.queue.add(
+      'deliver',
+      { configId, jobId, event, trace: {} },
+      { jobId: `push-${queueId}`, ...(delay > 0 ? { delay } : {}) },
+    );
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { StepStatus } from './job-status.enum.js';
 
 /** One step of a job's instructions and how it went. */
@@ -33,4 +33,12 @@ export class JobStepDto {
     example: null,
   })
   error!: string | null;
+
+  @ApiPropertyOptional({
+    description:
+      'Who read the step, for the built-in interpreter with an LLM provider configured (the hybrid engine): `interpreted` (the interpreter read it), `model` (the model resolved it on this run), `replayed` (the actions the model took earlier, replayed with no model call), `healed` (a replayed action that no longer found its target, resolved again by the model). Absent for other engines.',
+    enum: ['interpreted', 'model', 'replayed', 'healed'],
+    example: 'replayed',
+  })
+  resolved_by?: 'interpreted' | 'model' | 'replayed' | 'healed';
 }

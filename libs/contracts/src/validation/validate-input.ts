@@ -1,4 +1,4 @@
-import { issue, RunnerError, type ValidationIssue } from '@suite/errors';
+import { issue, RunnerError, type ValidationIssue, type ValidationLoc } from '@suite/errors';
 import { getMetadataStorage, validateSync } from 'class-validator';
 import { fieldNames } from './dto-fields.js';
 import { toValidationIssues, type InputMode } from './validation-detail.mapper.js';
@@ -21,6 +21,22 @@ export interface Validated<T> {
 export function validateBody<T extends object>(dto: DtoClass<T>, raw: unknown, loc = 'body'): Validated<T> {
   if (raw === undefined || raw === null) throw RunnerError.validation([issue.missing([loc], null)]);
   if (!isPlainObject(raw)) throw RunnerError.validation([issue.modelAttributesType([loc], raw)]);
+  return validateFields(dto, raw, raw, [loc], 'json');
+}
+
+/**
+ * As `validateBody`, for one object inside a body (an item of a list): problems carry the full
+ * location, e.g. `["body", "tests", 2, "title"]`.
+ *
+ * @throws RunnerError `validation_failed` with `details.issues`.
+ */
+export function validateItem<T extends object>(
+  dto: DtoClass<T>,
+  raw: unknown,
+  loc: ValidationLoc,
+): Validated<T> {
+  if (raw === undefined || raw === null) throw RunnerError.validation([issue.missing(loc, null)]);
+  if (!isPlainObject(raw)) throw RunnerError.validation([issue.modelAttributesType(loc, raw)]);
   return validateFields(dto, raw, raw, loc, 'json');
 }
 
@@ -39,14 +55,14 @@ export function validateQuery<T extends object>(dto: DtoClass<T>, raw: unknown, 
     const value = params[name];
     sent[name] = Array.isArray(value) ? value.at(-1) : value;
   }
-  return validateFields(dto, sent, coerceQueryValues(dto, sent), loc, 'query');
+  return validateFields(dto, sent, coerceQueryValues(dto, sent), [loc], 'query');
 }
 
 function validateFields<T extends object>(
   dto: DtoClass<T>,
   sent: Record<string, unknown>,
   values: Record<string, unknown>,
-  loc: string,
+  loc: ValidationLoc,
   mode: InputMode,
 ): Validated<T> {
   const names = fieldNames(dto);
@@ -58,15 +74,16 @@ function validateFields<T extends object>(
   const candidate = Object.assign(Object.create(dto.prototype) as T, given);
   const errors = validateSync(candidate, { forbidUnknownValues: false, validationError: { target: true } });
   if (errors.length) {
-    const issues = toValidationIssues(errors, [loc], sent, { mode, sent }).sort(byFieldOrder(names, loc));
+    const issues = toValidationIssues(errors, loc, sent, { mode, sent }).sort(byFieldOrder(names, loc));
     throw RunnerError.validation(issues);
   }
   return { value: Object.assign(new dto(), given) };
 }
 
-function byFieldOrder(names: string[], loc: string) {
+function byFieldOrder(names: string[], loc: ValidationLoc) {
   const rank = (problem: ValidationIssue) => {
-    const field = problem.loc[0] === loc ? problem.loc[1] : undefined;
+    const inside = loc.every((part, i) => problem.loc[i] === part);
+    const field = inside ? problem.loc[loc.length] : undefined;
     const index = typeof field === 'string' ? names.indexOf(field) : -1;
     return index === -1 ? names.length : index;
   };
