@@ -52,7 +52,7 @@ interface Segment {
 
 /** Verbs that start a clause. The phrase rules know more forms; these are the ones people chain. */
 const CLAUSE_VERBS =
-  '(?:open|go|visit|navigate|browse|click|double[- ]?click|right[- ]?click|tap|press|hit|type|enter|fill|input|write|clear|select|choose|pick|check|uncheck|tick|untick|hover|scroll|wait|reload|refresh|verify|assert|expect|ensure|confirm|make sure|submit|focus|delete|remove|change|rename|edit|set|mark|toggle|turn|switch|copy|paste|remember|store|save|read|note|add|create)\\b';
+  '(?:open|go|visit|navigate|browse|click|double[- ]?click|right[- ]?click|tap|press|hit|type|enter|fill|input|write|clear|select|choose|pick|check|uncheck|tick|untick|hover|scroll|wait|reload|refresh|verify|assert|expect|ensure|confirm|make sure|submit|focus|delete|remove|change|rename|edit|set|mark|toggle|turn|switch|copy|paste|remember|store|save|read|note|add|create|expand|collapse)\\b';
 const LEAD_FILLER = '(?:(?:please|also|then|now|just|so|finally|next|lastly|first(?:ly)?|and)\\s*,?\\s+)*';
 const VERB_START_RE = new RegExp(`^${LEAD_FILLER}${CLAUSE_VERBS}`, 'i');
 /** Verbs added here beyond the phrase rules' own list: a clause they start that does not read joins the one before. */
@@ -67,6 +67,15 @@ const VERB_PHRASE_RE = new RegExp(
   `^${LEAD_FILLER}((?:fill(?:\\s+(?:in|out))?|type|enter|input|write|put|select|choose|pick|check|uncheck|tick|untick|(?:double[- ]?|right[- ]?)?click(?:\\s+on)?|tap(?:\\s+on)?|press|hit|hover(?:\\s+over)?|clear|focus(?:\\s+on)?|delete|remove|toggle|mark|set|change|open|expand|collapse)\\b)`,
   'i',
 );
+/** Actions whose verb a following bare name borrows, and the verbs that may be borrowed. */
+const CARRIED_ACTIONS = new Set<string>(['click', 'check', 'uncheck']);
+const CARRIED_VERB_RE = new RegExp(
+  `^${LEAD_FILLER}((?:expand|collapse|open|(?:double[- ]?)?click(?:\\s+on)?|tap(?:\\s+on)?|check|uncheck|tick|untick))\\s`,
+  'i',
+);
+const LEAD_FILLER_RE = new RegExp(`^${LEAD_FILLER}`, 'i');
+/** A bare name: one to four words, nothing quoted, no clause of its own. */
+const BARE_NAME_RE = /^[\p{L}\p{N}][\p{L}\p{N}._-]*(?:\s+[\p{L}\p{N}][\p{L}\p{N}._-]*){0,3}$/u;
 const LIST_VERB_RE = /^(?:select|choose|pick|check|uncheck|tick|untick)$/i;
 const TYPING_VERB_RE = /^(?:type|enter|input|write|put|fill(?:\s+in)?)$/i;
 /** A fragment that is a value and where it goes: "lovelace in the password box". */
@@ -255,6 +264,9 @@ function readFragments(
   let previous: StepBody | undefined;
   for (const [index, segment] of clause.entries()) {
     const own = segment.text;
+    // A lone quote after a clause with no verb to lend ("the table shows "Ada" and "Grace"") is
+    // part of that clause: the whole reads it.
+    if (index > 0 && !verb && QUOTE_ONLY_RE.test(own)) return undefined;
     const borrowed = index === 0 || !verb ? own : `${verb} ${own}`;
     const candidates: string[] = [];
     // "Select Apple, Kiwi and Plum": each a check step by its label.
@@ -275,7 +287,8 @@ function readFragments(
         : undefined;
     if (ordinal?.[1] && noun)
       candidates.push(`${borrowed.slice(0, ordinal.index)} ${ordinal[1]} ${noun}`.trim());
-    if (index > 0 && !VERB_START_RE.test(own)) candidates.push(own);
+    // A lone quote among fragments is an object of the clause's verb, never a step of its own.
+    if (index > 0 && !VERB_START_RE.test(own) && !QUOTE_ONLY_RE.test(own)) candidates.push(own);
     candidates.push(borrowed);
     if (tail && index < clause.length - 1 && !PREPOSITION_RE.test(` ${own} `))
       candidates.push(`${borrowed} ${tail}`);
@@ -357,11 +370,21 @@ export class Discourse {
   private readonly kept = new Set<string>();
   /** What kind of thing the last target was ("field"), for "the second one". */
   private noun: string | undefined;
+  /** The verb of the last clause when it was a click-like action ("expand"), for a bare name next. */
+  private verb: string | undefined;
 
   constructor(private readonly quoteValue: (token: string) => string | undefined) {}
 
   /** The clause as written, then with "it" as the last item and "the X" as the value named X. */
   *readings(text: string): Generator<string> {
+    // "Expand src, then components", "click "Try it out" and then "Execute"": a bare name that goes
+    // on from an action is the same action on it (before any other reading of a lone quote).
+    const bare = text.replace(LEAD_FILLER_RE, '').trim();
+    const borrowed =
+      this.verb && (BARE_NAME_RE.test(bare) || QUOTE_ONLY_RE.test(bare)) && !VERB_START_RE.test(bare)
+        ? `${this.verb} ${bare}`
+        : undefined;
+    if (borrowed) yield borrowed;
     yield text;
     if (this.item && PRONOUN_RE.test(text)) yield text.replace(PRONOUN_RE, this.item);
     if (this.noun && ONE_RE.test(text)) yield text.replace(ONE_RE, `$1 ${this.noun}`);
@@ -419,8 +442,14 @@ export class Discourse {
     return this.values.get(key) ?? this.values.get(key.split(' ').at(-1) ?? key);
   }
 
+  /** A new sentence starts: it borrows the last verb only when it goes on from the one before. */
+  goesOn(continues: boolean): void {
+    if (!continues) this.verb = undefined;
+  }
+
   /** Remembers what an understood clause named. */
   note(masked: string, body: StepBody): void {
+    this.verb = CARRIED_ACTIONS.has(body.action) ? CARRIED_VERB_RE.exec(masked)?.[1] : undefined;
     if (body.action === 'readValue') this.kept.add(body.name);
     const role = 'target' in body ? body.target?.role : undefined;
     if (role) this.noun = ROLE_NOUN[role];

@@ -174,6 +174,7 @@ export async function findOnce(
     nth: target.nth ?? null,
     near: target.near ?? null,
     inRow: target.inRow ?? null,
+    holding: target.holding ?? null,
     ignoreId: CURSOR_ELEMENT_ID,
     // "The editor" is no ARIA role: contenteditable regions, textareas and multi-line textboxes.
     // "The dropdown" may be a custom trigger with no role: any select-like widget counts.

@@ -14,6 +14,8 @@ export interface ElementSnapshot {
   checkable: boolean;
   /** null when the element has no checked state. */
   checked: boolean | null;
+  /** Open or closed (a tree item, an accordion header, a `<details>`); null when it is neither. */
+  expanded: boolean | null;
   focused: boolean;
   isField: boolean;
   isSelect: boolean;
@@ -68,6 +70,23 @@ export function readElementState(el: DomElement): ElementSnapshot {
         : ariaChecked !== null
           ? ariaChecked === 'true'
           : null;
+  // Expanded: its own aria-expanded, the tree item or header it sits in, or the <details> whose
+  // summary it is; a component (sl-tree-item, sl-details) may only keep it in a property.
+  const expandedOf = (): boolean | null => {
+    const own = el.closest('[aria-expanded]');
+    if (own) return own.getAttribute('aria-expanded') === 'true';
+    const summary = el.closest('summary');
+    const details = summary?.parentElement;
+    if (details && details.tagName === 'DETAILS')
+      return Boolean((details as DomElement & { open?: boolean }).open);
+    for (let node: DomElement | null = el; node; node = node.parentElement) {
+      const withState = node as DomElement & { expanded?: unknown; open?: unknown };
+      if (node.tagName.includes('-') && typeof withState.expanded === 'boolean') return withState.expanded;
+      if (node.tagName.includes('-') && typeof withState.open === 'boolean') return withState.open;
+    }
+    return null;
+  };
+  const expanded = expandedOf();
   // Focus inside a shadow root shows on the document as its host; follow it down.
   let active = document.activeElement;
   while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
@@ -125,6 +144,7 @@ export function readElementState(el: DomElement): ElementSnapshot {
     editable: (isField && !isSelect) || Boolean(el.isContentEditable),
     checkable,
     checked,
+    expanded,
     focused,
     isField,
     isSelect,
@@ -145,7 +165,22 @@ export function pointerProxy(el: DomElement): DomElement {
     const rect = node.getBoundingClientRect();
     return rect.width > 1 && rect.height > 1;
   };
-  if (selfVisible(el)) return el;
+  // A row-wide container named by its text (a tree item's <li>, a list entry) is clicked on its
+  // words, as a person does: the handler often sits on the text's own element, not the row.
+  const CONTROL = /^(?:A|BUTTON|INPUT|SELECT|TEXTAREA|LABEL|SUMMARY|OPTION)$/;
+  const textOf = (node: DomElement) => (node.innerText ?? '').replace(/\s+/g, ' ').trim();
+  const onWords = (node: DomElement, depth: number): DomElement => {
+    if (depth > 4 || CONTROL.test(node.tagName) || node.isContentEditable || node.shadowRoot) return node;
+    const own = Array.from(node.childNodes).some(
+      (child) => child.nodeType === 3 && (child.textContent ?? '').trim(),
+    );
+    const text = textOf(node);
+    if (own || !text) return node;
+    const carriers = Array.from(node.children).filter((child) => selfVisible(child) && textOf(child));
+    const only = carriers.length === 1 ? carriers[0] : undefined;
+    return only && textOf(only) === text ? onWords(only, depth + 1) : node;
+  };
+  if (selfVisible(el)) return onWords(el, 0);
   const label = el.labels ? Array.from(el.labels).find(selfVisible) : undefined;
   if (label) return label;
   // A native control a component draws over: aim at the component.

@@ -6,10 +6,11 @@ import {
   tooManySteps,
 } from './instruction-limits.js';
 import { clauseTexts, type ClauseReader, Discourse, readSentence } from './clause-grammar.js';
-import { splitMaskedQuery, trimTrailing } from './instruction-splitter.js';
+import { type QueryChunk, splitMaskedChunks, trimTrailing } from './instruction-splitter.js';
 import { parseKeys } from './key-names.js';
 import {
   containsQuote,
+  FILE_NAME_RE,
   lengthOutsideTokens,
   maskQuery,
   type MaskToken,
@@ -114,13 +115,13 @@ const CONJUNCTION_RE = /\s*,\s*(?:and\s+)?|\s+and\s+/g;
  * sentence's clauses count as steps for the limits. Throws `InstructionLimitError` past
  * `INSTRUCTION_LIMITS` (too many steps, a step too long).
  */
-function stepPieces(query: string): { sentences: string[]; tokens: MaskToken[] } {
+function stepPieces(query: string): { sentences: QueryChunk[]; tokens: MaskToken[] } {
   const { masked, tokens } = maskQuery(query);
-  const sentences: string[] = [];
+  const sentences: QueryChunk[] = [];
   let count = 0;
-  for (const chunk of splitMaskedQuery(masked)) {
+  for (const chunk of splitMaskedChunks(masked)) {
     sentences.push(chunk);
-    for (const piece of clauseTexts(chunk)) {
+    for (const piece of clauseTexts(chunk.text)) {
       count += 1;
       if (count > INSTRUCTION_LIMITS.steps) throw tooManySteps();
       const length = lengthOutsideTokens(piece);
@@ -170,7 +171,8 @@ export function parseInstructions(query: string): ParseResult {
   };
   const discourse = new Discourse((token) => quotedValue(token, tokens));
   for (const sentence of sentences) {
-    for (const item of readSentence(sentence, reader, discourse)) {
+    discourse.goesOn(sentence.continues);
+    for (const item of readSentence(sentence.text, reader, discourse)) {
       const text = unmask(item.masked, tokens, 'raw').trim();
       for (const body of item.body ? [item.body, ...(item.extra ?? [])] : [undefined]) {
         const index = steps.length + unknown.length + 1;
@@ -413,7 +415,7 @@ export function normalizeUrl(raw: string): string | undefined {
     }
   }
   if (/^(?:\/|\.\.?\/|\?|#)/.test(text)) return text;
-  if (!BARE_HOST_RE.test(text)) return undefined;
+  if (!BARE_HOST_RE.test(text) || FILE_NAME_RE.test(text)) return undefined;
   const local = /^(?:localhost|127\.|10\.|192\.168\.|0\.0\.0\.0|\[)/i.test(text);
   const url = `${local ? 'http' : 'https'}://${text}`;
   try {
@@ -521,6 +523,9 @@ const STATE_WORDS: ReadonlyArray<readonly [RegExp, ElementState, ElementState?]>
     'unchecked',
     'checked',
   ],
+  // "Open" and "closed" read here only through a phrase variant, after the dialog readings.
+  [/^(?:expanded|unfolded)$/, 'expanded', 'collapsed'],
+  [/^(?:collapsed|folded|not expanded)$/, 'collapsed', 'expanded'],
   [/^(?:focused|in focus|focussed)$/, 'focused'],
   [/^(?:empty|blank|cleared)$/, 'empty'],
   [/^(?:editable|writable)$/, 'editable', 'readonly'],
@@ -743,11 +748,13 @@ const clicking: Rule = (s, tokens) => {
     };
   }
   const double = verb === 'doubleclick' || verb === 'dblclick' || match[3] !== undefined;
+  const ensure = verb === 'expand' ? 'expanded' : verb === 'collapse' ? 'collapsed' : undefined;
   return {
     action: 'click',
     target: where,
     clickCount: double ? 2 : 1,
     button: verb === 'rightclick' ? 'right' : 'left',
+    ...(ensure && !double ? { ensure } : {}),
   };
 };
 
@@ -1156,6 +1163,9 @@ const stateAssertion: Rule = (s, tokens) => {
   if (!state) return undefined;
   const where = subject(match[1], tokens);
   if (!where || /^(?:it|this|that|the page|page)$/i.test(where.name)) return undefined;
+  // An open dialog is one on screen; a closed one is gone.
+  if (where.role === 'dialog' && (state === 'expanded' || state === 'collapsed'))
+    return { action: 'assertState', target: where, state: state === 'expanded' ? 'visible' : 'hidden' };
   return { action: 'assertState', target: where, state };
 };
 

@@ -19,14 +19,25 @@ const THEN_RE =
 const HORIZONTAL_SPACE_RE = /[^\S\r\n]+/g;
 
 export function splitMaskedQuery(masked: string): string[] {
-  const chunks: string[] = [];
+  return splitMaskedChunks(masked).map((chunk) => chunk.text);
+}
+
+/** A chunk of a query, and whether it goes on from the one before ("…, then components"). */
+export interface QueryChunk {
+  text: string;
+  continues: boolean;
+}
+
+/** As `splitMaskedQuery`, saying which chunks were cut from the sentence before at a "then". */
+export function splitMaskedChunks(masked: string): QueryChunk[] {
+  const chunks: QueryChunk[] = [];
   for (const line of masked.replace(HORIZONTAL_SPACE_RE, ' ').split(/\r\n|\r|\n/)) {
     for (const item of splitInlineList(line)) {
       const body = item.replace(LIST_MARKER_RE, '');
       for (const sentence of splitSentences(body)) {
-        for (const part of sentence.split(THEN_RE)) {
+        for (const [index, part] of sentence.split(THEN_RE).entries()) {
           const cleaned = cleanChunk(part);
-          if (cleaned) chunks.push(cleaned);
+          if (cleaned) chunks.push({ text: cleaned, continues: index > 0 });
         }
       }
     }

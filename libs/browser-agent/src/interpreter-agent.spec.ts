@@ -48,6 +48,40 @@ const LAZY_DEFINITION: Route = (_request, response) => {
   }, 700);
 };
 
+// A tree with one item that opens only from the keyboard (the ARIA tree keys) and one whose
+// handler sits on its words, not on its row.
+const TREE = htmlPage(
+  'Tree',
+  `<style>[aria-expanded=false]>ul{display:none}</style>
+   <ul role="tree" aria-label="Files">
+     <li role="treeitem" aria-expanded="false" tabindex="0" id="keys"><span>Keys only</span><ul role="group"><li role="treeitem">Leaf K</li></ul></li>
+     <li role="treeitem" aria-expanded="false"><span id="words">By its words</span><ul role="group"><li role="treeitem">Leaf W</li></ul></li>
+   </ul>
+   <script>
+     keys.addEventListener('keydown', (e) => {
+       if (e.key === 'ArrowRight') keys.setAttribute('aria-expanded', 'true');
+       if (e.key === 'ArrowLeft') keys.setAttribute('aria-expanded', 'false');
+     });
+     words.addEventListener('click', () => {
+       const li = words.parentElement;
+       li.setAttribute('aria-expanded', String(li.getAttribute('aria-expanded') !== 'true'));
+     });
+   </script>`,
+);
+
+// Three dropdowns, and buttons whose names can be read as a list.
+const CHOICES = htmlPage(
+  'Choices',
+  `<label>Size <select><option>S</option><option>M</option></select></label>
+   <label>Color <select><option>Red</option><option>Blue</option></select></label>
+   <label>Height <select><option>5ft 8in</option><option>5ft 9in</option></select></label>
+   <button>ONE</button><button>TWO</button><button>THREE</button><button>Terms and Conditions</button>
+   <p id="log">Log:</p>
+   <script>
+     for (const b of document.querySelectorAll('button')) b.onclick = () => (log.textContent += ' ' + b.textContent);
+   </script>`,
+);
+
 // An app without a form: its Submit button writes a labelled log.
 const NO_FORM = htmlPage(
   'No form',
@@ -68,6 +102,8 @@ describe('runInterpreter (real Chromium, local pages)', () => {
       '/noform': NO_FORM,
       '/lazy': LAZY_COMPONENT,
       '/x-greeting.js': LAZY_DEFINITION,
+      '/tree': TREE,
+      '/choices': CHOICES,
     });
   });
   afterAll(async () => {
@@ -295,6 +331,34 @@ describe('runInterpreter (real Chromium, local pages)', () => {
       ['click', 'passed', undefined],
       ['assertText', 'passed', undefined],
     ]);
+  });
+
+  it('expands a tree item once (a second "expand" leaves it open), by a click on its words or by the → key', async () => {
+    const opened = await run(
+      'Open $SITE/tree\nExpand Keys only\nExpand "By its words"\nExpand "By its words"\n"Leaf K" is visible\n"Leaf W" is visible\nthe "Keys only" tree item is expanded',
+    );
+    expect(opened.steps.map((s) => [s.status, s.message ?? s.error])).toEqual([
+      ['passed', `opened ${site.url}/tree`],
+      ['passed', 'expanded "Keys only" (with the → key)'],
+      ['passed', 'expanded "By its words"'],
+      ['passed', '"By its words" was already expanded'],
+      ['passed', expect.any(String)],
+      ['passed', expect.any(String)],
+      ['passed', expect.any(String)],
+    ]);
+    const closed = await run('Open $SITE/tree\nExpand Keys only\nCollapse Keys only\n"Leaf K" is visible');
+    expect(closed.verdict).toBe('failed');
+    expect(closed.steps[3]?.error).toMatch(/"Leaf K" to be visible but it is hidden/);
+  });
+
+  it('picks the dropdown that has the option, and clicks each of "ONE and THREE" but one "Terms and Conditions"', async () => {
+    const result = await run(
+      'Open $SITE/choices\nChoose 5ft 9in from the dropdown\nthe Height dropdown is "5ft 9in"\nClick ONE and THREE\nClick Terms and Conditions\nThe log reads "ONE THREE Terms and Conditions"',
+    );
+    expect(result.steps.filter((s) => s.status !== 'passed')).toEqual([]);
+    expect(result.verdict).toBe('succeeded');
+    const wrong = await run('Open $SITE/choices\nClick ONE and THREE\nThe log reads "ONE TWO THREE"');
+    expect(wrong.verdict).toBe('failed');
   });
 
   it('submits a page without a form by its one Submit button, and reads a labelled log without its label', async () => {

@@ -19,6 +19,8 @@ export interface PageQuery {
   near: string | null;
   /** The row (list item, table row of data) the target is in, by position; -1 is the last. */
   inRow: number | null;
+  /** An option the element must offer to beat other matches (see `Target.holding`), or null. */
+  holding?: string | null;
   /** Element id used by the drawn cursor, which must never be a match. */
   ignoreId: string;
   /**
@@ -907,6 +909,30 @@ export function findInPage(query: PageQuery): PageMatch {
       return /^(?:checkbox|radio|switch|menuitemcheckbox|menuitemradio)$/.test(role);
     return /^(?:combobox|listbox)$/.test(role);
   };
+  // "Choose 5ft 9in from the dropdown": the dropdown that has that option (its own <option>s, or
+  // the options inside it or in the list it controls, drawn or not); else the element that holds
+  // that text ("change 1815 to 1816" in "the editor": the editable part showing 1815).
+  const offers = (el: DomElement): boolean => {
+    const want = normalize(query.holding);
+    if (!want) return false;
+    const has = (text: string | null | undefined) => {
+      const got = normalize(text);
+      return got === want || (want.length > 2 && got.includes(want));
+    };
+    if (Array.from(el.options ?? []).some((option) => has(option.label || option.text))) return true;
+    const ids = `${el.getAttribute('aria-controls') ?? ''} ${el.getAttribute('aria-owns') ?? ''}`.trim();
+    const lists = ids ? ids.split(/\s+/).map((id) => document.getElementById(id)) : [];
+    for (const root of [el, ...lists]) {
+      if (!root) continue;
+      for (const option of Array.from(root.querySelectorAll('[role="option"], option, li'))) {
+        if (has(option.textContent)) return true;
+      }
+    }
+    // Not a list: the text it holds ("the editor that shows 1815").
+    const shown = normalize(el.innerText ?? el.textContent);
+    const typed = normalize(el.value);
+    return want.length > 0 && (shown.includes(want) || typed.includes(want));
+  };
   // "The first row" of a table means its first row of data, not the header.
   const headerRow = (el: DomElement): boolean =>
     implicitRole(el) === 'row' &&
@@ -945,7 +971,8 @@ export function findInPage(query: PageQuery): PageMatch {
     // Without a role, a button beats a link of the same name: on a sign-in page "Click 'Sign in'"
     // means the form's button, not the header's link to the page already open.
     const buttonFirst = (el: DomElement) => (roleSet === null && implicitRole(el) === 'button' ? 0.5 : 0);
-    const scoreOf = (el: DomElement) => (favoured(el) ? 2 : 0) + (interactive(el) ? 1 : 0) + buttonFirst(el);
+    const scoreOf = (el: DomElement) =>
+      (favoured(el) ? 2 : 0) + (interactive(el) ? 1 : 0) + buttonFirst(el) + (offers(el) ? 1.5 : 0);
     const ranked = found
       .map((el, order) => ({
         el,

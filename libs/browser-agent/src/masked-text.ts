@@ -37,6 +37,9 @@ const QUOTE_RE =
 const SCHEME_URL_RE = /(?<![\w+.-])[a-z][a-z0-9+.-]*:\/\/[^\s"'<>“”‘’`\uE000]+/gi;
 const BARE_HOST_RE =
   /(?<![\w@./\\-])(?:localhost|\d{1,3}(?:\.\d{1,3}){3}|(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,24})(?::\d{1,5})?(?:[/?#][^\s"'<>“”‘’`\uE000]*)?(?![\w@-])/gi;
+/** "Dialog.tsx", "README.md", "report.pdf": a file's name (a tree item, a link), not a host. */
+export const FILE_NAME_RE =
+  /^[\w-]+(?:\.[\w-]+)*\.(?:tsx?|jsx?|mjs|cjs|json|md|txt|pdf|png|jpe?g|gif|svg|webp|csv|xlsx?|docx?|pptx?|zip|gz|tgz|ya?ml|css|scss|py|rb|java|log|xml|mp[34]|wav|sh|lock)$/i;
 const PATH_RE = /(?<=^|\s)\/[\w\-./?=&%#~+:@]*/g;
 const TRAILING_PUNCTUATION_RE = /[.,;:!?)\]}]+$/;
 
@@ -53,7 +56,7 @@ export function maskQuery(query: string): MaskedQuery {
   const maskUrls = (re: RegExp) => {
     masked = masked.replace(re, (match: string) => {
       const url = match.replace(TRAILING_PUNCTUATION_RE, '');
-      if (url.length === 0 || url === '/') return match;
+      if (url.length === 0 || url === '/' || FILE_NAME_RE.test(url)) return match;
       return push({ kind: 'url', value: url, raw: url }) + match.slice(url.length);
     });
   };

@@ -135,8 +135,100 @@ describe('other ways of saying a step (phrase variants)', () => {
       'Billing tab',
       { action: 'click', target: { name: 'Billing', role: 'tab' }, clickCount: 1, button: 'left' },
     ],
+    // Lone quotes, files and folders, open and closed
+    ['"Selected Pine"', pageShows('Selected Pine')],
+    ['open Dialog.tsx', { action: 'click', target: { name: 'Dialog.tsx' }, clickCount: 1, button: 'left' }],
+    ['open the docs folder', { action: 'click', target: { name: 'docs' }, clickCount: 1, button: 'left' }],
+    ['the "src" folder is open', { action: 'assertState', target: { name: 'src' }, state: 'expanded' }],
+    [
+      'the "src" tree item should be expanded',
+      { action: 'assertState', target: { name: 'src', role: 'treeitem' }, state: 'expanded' },
+    ],
+    [
+      'the dialog is closed',
+      { action: 'assertState', target: { name: '', role: 'dialog' }, state: 'hidden' },
+    ],
+    ['Verify in the page there is 1816', pageShows('1816')],
+    // The first data row, by a description and a name
+    [
+      'The cheapest product, Banana, should come first',
+      {
+        action: 'assertTable',
+        table: '',
+        check: { kind: 'row', row: 1, mode: 'contains', expected: 'Banana', negate: false },
+      },
+    ],
+    [
+      'The first name is Bradley Greer',
+      {
+        action: 'assertTable',
+        table: '',
+        check: {
+          kind: 'cell',
+          row: 1,
+          column: 'name',
+          mode: 'equals',
+          expected: 'Bradley Greer',
+          negate: false,
+        },
+      },
+    ],
+    // A dropdown's chosen option
+    [
+      'Verify that the Size dropdown has "Large" selected',
+      {
+        action: 'assertValue',
+        target: { name: 'Size', role: 'combobox' },
+        mode: 'equals',
+        expected: 'Large',
+        negate: false,
+      },
+    ],
+    [
+      '"Large" is selected in the Size dropdown',
+      {
+        action: 'assertValue',
+        target: { name: 'Size', role: 'combobox' },
+        mode: 'equals',
+        expected: 'Large',
+        negate: false,
+      },
+    ],
+    // "All 5 checkboxes": every one, and that many
+    [
+      'Verify that all 5 checkboxes are checked',
+      {
+        action: 'assertState',
+        target: { name: '', role: 'checkbox', all: true, count: 5 },
+        state: 'checked',
+      },
+    ],
   ] as ReadonlyArray<readonly [string, StepBody]>)('reads %j', (query, expected) => {
     expect(read(query)).toEqual([expected]);
+  });
+
+  it('leaves "open" with a name that is neither a file, a folder nor quoted unread', () => {
+    expect(parseInstructions('open the pod bay doors').unknown).toHaveLength(1);
+  });
+
+  it('lends the verb of an action to a bare name that goes on from it, and only then', () => {
+    expect(read('Expand src, then components, and open Dialog.tsx.')).toEqual([
+      { action: 'click', target: { name: 'src' }, clickCount: 1, button: 'left', ensure: 'expanded' },
+      { action: 'click', target: { name: 'components' }, clickCount: 1, button: 'left', ensure: 'expanded' },
+      { action: 'click', target: { name: 'Dialog.tsx' }, clickCount: 1, button: 'left' },
+    ]);
+    expect(read('click "Try it out" and then "Execute"')).toEqual([
+      { action: 'click', target: { name: 'Try it out' }, clickCount: 1, button: 'left' },
+      { action: 'click', target: { name: 'Execute' }, clickCount: 1, button: 'left' },
+    ]);
+    // A quote on a line of its own is what the page shows, not one more click.
+    expect(read('click Pine\n"Selected Pine"')).toEqual([
+      { action: 'click', target: { name: 'Pine' }, clickCount: 1, button: 'left' },
+      pageShows('Selected Pine'),
+    ]);
+    expect(read('the table shows "Ada" and "Grace"')).toEqual([
+      { action: 'assertTable', table: '', check: { kind: 'shows', values: ['Ada', 'Grace'], negate: false } },
+    ]);
   });
 
   it('keeps what the rules already read: "Then I am on <url>" asserts the URL, it does not open it', () => {

@@ -298,6 +298,70 @@ const VARIANTS: readonly Variant[] = [
     pattern: /^(?:the\s+)?(\S.{0,60}?)\s+tab$/i,
     rewrite: (m) => `click the ${m[1]} tab`,
   },
+  // "Open Dialog.tsx", "open the docs folder", "open "Q3 report"": a file, a folder or a quoted
+  // name is an item to click ("open the pod bay doors" stays unread).
+  {
+    pattern: new RegExp(
+      `^open\\s+(?:up\\s+)?(?:the\\s+)?(${Q}|[\\w-]+(?:\\.[\\w-]+)*\\.[a-z0-9]{1,5}|\\S.{0,60}?\\s+(?:file|folder|directory|item|node|entry|document))$`,
+      'i',
+    ),
+    rewrite: (m) => `click ${m[1]?.replace(/\s+(?:file|folder|directory|item|node|entry|document)$/i, '')}`,
+  },
+  // "The cheapest product, Banana, should come first", "Caesar Vance should be in the first row now",
+  // "the first row is Banana": the first data row holds that name.
+  {
+    pattern:
+      /^(?:the\s+[\w -]{1,40},\s+)?(\S.{0,60}?),?\s+(?:should|must|will|is|are|comes|appears)?\s*(?:now\s+)?(?:be\s+)?(?:come\s+|appear\s+|shown\s+|listed\s+)?(?:first|at the top|on top|in the first row|the first row|in row 1)(?:\s+(?:of|in)\s+the\s+(?:table|grid|list))?(?:\s+now)?$/i,
+    rewrite: (m) => `the first row of the table contains ${m[1]}`,
+    unless: /^(?:the\s+)?(?:first|second|third|last)\b|\b(?:row|column)\s+(?:should|must|is)/i,
+  },
+  {
+    pattern: /^(?:the\s+)?(first|second|third|last)\s+row\s+(?:is|should be|must be)\s+(\S.{0,60})$/i,
+    rewrite: (m) => `the ${m[1]} row of the table contains ${m[2]}`,
+  },
+  // "The first name is Bradley Greer": the Name of the first row.
+  {
+    pattern: /^(?:the\s+)?(first|second|third|last)\s+([a-z]+)\s+(?:is|should be|must be)\s+(\S.{0,60})$/i,
+    rewrite: (m) => `the ${m[2]} of the ${m[1]} row is ${m[3]}`,
+    unless: /^(?:the\s+)?\S+\s+(?:row|column|item|link|button|field|box|option|entry|tab|result)\s/i,
+  },
+  // "Must be 3 rows": there must be.
+  {
+    pattern: /^(?:must|should|will)\s+be\s+(\d{1,5})\s+(rows?|results?|entries|items?)$/i,
+    rewrite: (m) => `there must be ${m[1]} ${m[2]}`,
+  },
+  // "The Size dropdown has "Large" selected", ""Large" is selected in the Size dropdown": its value.
+  {
+    pattern: new RegExp(
+      `^(?:the\\s+)?([A-Za-z][\\w-]*(?:\\s+[A-Za-z][\\w-]*){0,2})\\s+(dropdown|drop-down|select|selector|list|combobox|picker|menu)\\s+(?:has|shows)\\s+(${Q})\\s+(?:selected|chosen|picked)$`,
+      'i',
+    ),
+    rewrite: (m) => `the ${m[1]} ${m[2]} is ${m[3]}`,
+  },
+  {
+    pattern: new RegExp(
+      `^(${Q})\\s+is\\s+(?:selected|chosen|picked)\\s+(?:in|from|on)\\s+(?:the\\s+)?(\\S.{0,40}?)\\s+(dropdown|drop-down|select|selector|list|combobox|picker|menu)$`,
+      'i',
+    ),
+    rewrite: (m) => `the ${m[4]} ${m[5]} is ${m[1]}`, // m[2], m[3]: the quote token's own groups
+  },
+  // "The "src" folder is open", "the Billing section should be closed": expanded or collapsed
+  // (after the dialog readings above: an open dialog is one on screen).
+  {
+    pattern: /^(\S.{0,60}?)\s+(?:is|should be|must be|is now|should now be)\s+(open|opened|closed)$/i,
+    rewrite: (m) => `${m[1]} is ${/^clos/i.test(m[2] ?? '') ? 'collapsed' : 'expanded'}`,
+  },
+  // "In the page there is 1816", "on the screen there is "Saved"": the page shows it.
+  {
+    pattern:
+      /^(?:in|on)\s+the\s+(?:page|screen)\s*,?\s+there\s+(?:is|are)\s+(?:the\s+(?:text|value|number)\s+)?(\S.{0,80})$/i,
+    rewrite: (m) => `the page shows ${m[1]}`,
+  },
+  // ""Selected Pine"", "'Saved'": a line that is only quoted text is text the page shows.
+  {
+    pattern: new RegExp(`^(${Q})$`),
+    rewrite: (m) => `the page shows ${m[1]}`,
+  },
 ];
 
 /**

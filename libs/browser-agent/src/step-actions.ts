@@ -318,11 +318,18 @@ async function followingNavigation(ctx: StepContext, act: () => Promise<void>): 
 
 async function click(ctx: StepContext, step: ClickStep): Promise<string> {
   await settleComponents(ctx);
+  const parts = namedParts(step);
+  if (parts && (await wholeOrParts(ctx, step, parts)) === 'parts') {
+    const done: string[] = [];
+    for (const name of parts) done.push(await click(ctx, { ...step, target: { ...step.target, name } }));
+    return done.join(', then ');
+  }
   if (step.menuPath) await openMenuPath(ctx, step.menuPath, step.target.name);
   const found = await findElement(ctx, step.target);
   try {
     await waitUntilEnabled(ctx, found, 'disabled', undefined, () => findElement(ctx, step.target));
     if (step.sort) return await sortColumn(ctx, found, step.sort);
+    if (step.ensure) return await toggleOpen(ctx, found, step.ensure);
     const navigated = await followingNavigation(ctx, () =>
       ctx.pointer.clickOn(found.handle, found.describe, timing(ctx), {
         button: step.button,
@@ -335,6 +342,79 @@ async function click(ctx: StepContext, step: ClickStep): Promise<string> {
   } finally {
     await disposeQuietly(found.handle);
   }
+}
+
+/**
+ * "Expand src": click it unless it is already open, then make sure it opened; a tree whose items
+ * open only from the keyboard or their arrow gets the ARIA tree keys (→ opens, ← closes).
+ */
+async function toggleOpen(
+  ctx: StepContext,
+  found: FoundElement,
+  wanted: 'expanded' | 'collapsed',
+): Promise<string> {
+  const open = wanted === 'expanded';
+  const state = async () => (await found.handle.evaluate(readElementState)).expanded;
+  const before = await state();
+  if (before === open) return `${found.describe} was already ${wanted}`;
+  await followingNavigation(ctx, () => ctx.pointer.clickOn(found.handle, found.describe, timing(ctx)));
+  if (before === null) return `clicked ${found.describe}`;
+  const settled = async (): Promise<boolean> => {
+    const until = Math.min(ctx.deadline, Date.now() + 1000);
+    for (;;) {
+      if ((await state().catch(() => null)) === open) return true;
+      if (Date.now() >= until) return false;
+      await sleep(100, ctx.signal);
+    }
+  };
+  if (await settled()) return `${open ? 'expanded' : 'collapsed'} ${found.describe}`;
+  await found.handle.evaluate((el: DomElement) => {
+    const item = el.closest('[aria-expanded]') ?? el;
+    item.focus();
+  });
+  await ctx.page.keyboard.press(open ? 'ArrowRight' : 'ArrowLeft');
+  if (await settled())
+    return `${open ? 'expanded' : 'collapsed'} ${found.describe} (with the ${open ? '→' : '←'} key)`;
+  throw new StepFailedError(
+    `${found.describe} stayed ${open ? 'collapsed' : 'expanded'} after a click and the ${open ? '→' : '←'} key`,
+  );
+}
+
+/** "Click ONE and THREE": the names of a click on several things, when the words list them. */
+function namedParts(step: ClickStep): string[] | undefined {
+  const { name, all, nth, near } = step.target;
+  if (all || nth !== undefined || near !== undefined || step.menuPath || !/\s(?:and|&)\s|,/.test(name))
+    return undefined;
+  const parts = name
+    .split(/\s*,\s*(?:and\s+|&\s+)?|\s+(?:and|&)\s+/)
+    .map((part) => part.trim())
+    .filter(Boolean);
+  return parts.length >= 2 && parts.length <= 6 ? parts : undefined;
+}
+
+/**
+ * Whether the page has the whole name ("Terms and Conditions") or, failing that, each part ("ONE",
+ * "THREE"): the whole wins whenever it is there; the parts only when every one of them is.
+ */
+async function wholeOrParts(
+  ctx: StepContext,
+  step: ClickStep,
+  parts: readonly string[],
+): Promise<'whole' | 'parts'> {
+  const seen = async (name: string): Promise<boolean> => {
+    const outcome = await findOnce(ctx.page, { ...step.target, name });
+    await disposeQuietly(outcome.match?.handle);
+    await disposeQuietly(outcome.hover);
+    return Boolean(outcome.match?.visible);
+  };
+  while (Date.now() < ctx.deadline) {
+    if (await seen(step.target.name)) return 'whole';
+    let every = true;
+    for (const part of parts) if (every && !(await seen(part))) every = false;
+    if (every) return 'parts';
+    await sleep(100, ctx.signal);
+  }
+  return 'whole';
 }
 
 async function focusField(ctx: StepContext, found: FoundElement, known?: ElementSnapshot): Promise<void> {
@@ -468,8 +548,11 @@ async function setNativeValue(
 async function replaceText(ctx: StepContext, step: TypeStep, find: string): Promise<string> {
   let found: FoundElement | undefined;
   let handle: ElementHandle | null = null;
-  if (step.target) found = await findElement(ctx, step.target, { prefer: 'editable' });
-  else {
+  if (step.target) {
+    // "The editor" of many editable parts: the part that holds the text.
+    const target = step.target.name ? step.target : { ...step.target, holding: find };
+    found = await findElement(ctx, target, { prefer: 'editable' });
+  } else {
     // The field with the caret when it holds the text; else the page's editor.
     handle = (await ctx.page.evaluateHandle(focusedField)).asElement() as ElementHandle | null;
     const holds = handle
@@ -481,7 +564,7 @@ async function replaceText(ctx: StepContext, step: TypeStep, find: string): Prom
     if (!holds) {
       await disposeQuietly(handle ?? undefined);
       handle = null;
-      found = await findElement(ctx, { name: '', role: 'editor' });
+      found = await findElement(ctx, { name: '', role: 'editor', holding: find });
     }
   }
   const field = (found?.handle ?? handle) as ElementHandle;
@@ -566,14 +649,15 @@ async function select(ctx: StepContext, step: SelectStep): Promise<string> {
     const picked = await pickShownOption(ctx, null, step.option, 'the page');
     return `picked "${picked}" from the suggestions`;
   }
-  const found = await findElement(ctx, step.target, { prefer: 'selectable' });
+  const target = { ...step.target, holding: step.option };
+  const found = await findElement(ctx, target, { prefer: 'selectable' });
   try {
     const state = await found.handle.evaluate(readElementState);
     if (state.isSelect) return await selectNative(ctx, found, step.option, state);
     // A custom dropdown: open it, then click the option by name in the list it opened; a combobox
     // that lists nothing until typed into gets the option's text typed first.
     await waitUntilEnabled(ctx, found, 'disabled', state, () =>
-      findElement(ctx, step.target, { prefer: 'selectable' }),
+      findElement(ctx, target, { prefer: 'selectable' }),
     );
     await ctx.pointer.clickOn(found.handle, found.describe, timing(ctx));
     const opened = await waitForShownOption(ctx, found.handle, step.option, 1500);

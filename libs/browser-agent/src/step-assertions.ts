@@ -318,6 +318,12 @@ async function checkState(ctx: StepContext, step: AssertStateStep): Promise<Chec
       const wanted = step.state === 'checked';
       return state.checked === wanted ? pass : fail(`it is ${state.checked ? 'checked' : 'unchecked'}`);
     }
+    case 'expanded':
+    case 'collapsed': {
+      if (state.expanded === null) return fail(`it is a <${state.tag}> that does not open or close`);
+      const wanted = step.state === 'expanded';
+      return state.expanded === wanted ? pass : fail(`it is ${state.expanded ? 'expanded' : 'collapsed'}`);
+    }
     case 'focused':
       return state.focused ? pass : fail('it does not have focus');
     case 'empty': {
@@ -341,7 +347,15 @@ async function checkElementText(
 ): Promise<Check> {
   const describe = describeTarget(step.target);
   ctx.report.target = logTarget(step.target);
-  const { outcome, state } = await snapshot(ctx, step.target);
+  // "The editor shows "Ada"" on a page of many editable parts (a JSON editor's fields): named only
+  // by its kind, the one that holds the text is meant, when one does.
+  const { name, nth, inRow } = step.target;
+  const holding =
+    !name && nth === undefined && inRow === undefined && !step.negate && step.mode !== 'matches';
+  const { outcome, state } = await snapshot(
+    ctx,
+    holding ? { ...step.target, holding: step.expected } : step.target,
+  );
   const isValue = step.action === 'assertValue';
   const noun = isValue ? 'value' : 'text';
   const wording: Readonly<Record<MatchMode, string>> = {

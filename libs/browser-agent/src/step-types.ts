@@ -50,6 +50,11 @@ export interface Target {
   all?: boolean;
   /** With `all`: how many matches the words promise ("both fields": 2); another number fails the step. */
   count?: number;
+  /**
+   * An option the element offers (set by a select step: "choose 5ft 9in from the dropdown" means
+   * the dropdown that has it): among equally good matches, one that lists it wins.
+   */
+  holding?: string;
 }
 
 export type MatchMode = 'equals' | 'contains' | 'startsWith' | 'endsWith' | 'matches';
@@ -64,7 +69,9 @@ export type ElementState =
   | 'focused'
   | 'empty'
   | 'editable'
-  | 'readonly';
+  | 'readonly'
+  | 'expanded'
+  | 'collapsed';
 
 export type CountComparison = 'eq' | 'gte' | 'lte' | 'gt' | 'lt';
 
@@ -105,6 +112,11 @@ export interface ClickStep extends StepBase {
   menuPath?: string[];
   /** A column header clicked until the column sorts this way ("sort by Name descending"). */
   sort?: 'ascending' | 'descending';
+  /**
+   * "Expand src", "collapse Docs": the state the click is for. Nothing is clicked when the element
+   * is already so; when a click does not change it, the tree's own keys (→ / ←) are tried.
+   */
+  ensure?: 'expanded' | 'collapsed';
 }
 export interface TypeStep extends StepBase {
   action: 'type';

@@ -349,7 +349,7 @@ export function parseTarget(phrase: string, tokens: readonly MaskToken[]): Targe
   if (quote) {
     const name = unmask(quote[0], tokens);
     const rest = `${text.slice(0, quote.index)} ${text.slice(quote.index + quote[0].length)}`;
-    return withNth({ name, ...roleOf(firstRoleWord(rest)) }, nth);
+    return withNth({ name, ...roleOf(firstRoleWord(rest)) }, nth, undefined, true);
   }
 
   // Role first: "the button Submit", "link labelled Learn more".
@@ -405,9 +405,19 @@ function everyTarget(text: string, tokens: readonly MaskToken[]): Target | undef
     const role = roleOf(by[1]).role;
     return near === undefined ? undefined : { name: '', ...(role ? { role } : {}), near, all: true };
   }
-  const inner = parseTarget(`the ${all[1]}`, tokens);
+  // "All 5 checkboxes", "all three fields": every one, and that many of them.
+  const numbered = /^(\d{1,3}|two|three|four|five|six|seven|eight|nine|ten)\s+(\S.*)$/i.exec(all[1]);
+  const promised = numbered?.[1]
+    ? Number(numbered[1]) ||
+      ['two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'].indexOf(
+        numbered[1].toLowerCase(),
+      ) + 2
+    : /^both\b/i.test(text)
+      ? 2
+      : undefined;
+  const inner = parseTarget(`the ${numbered?.[2] ?? all[1]}`, tokens);
   if (!inner || (!inner.role && !inner.name)) return undefined;
-  return { ...withoutPosition(inner), all: true, ...(/^both\b/i.test(text) ? { count: 2 } : {}) };
+  return { ...withoutPosition(inner), all: true, ...(promised !== undefined ? { count: promised } : {}) };
 }
 
 function withoutPosition(target: Target): Target {
@@ -419,13 +429,20 @@ function withoutPosition(target: Target): Target {
 const NOT_A_NAME_RE =
   /^(?:it|this|that|them|they|these|those|something|anything|everything|nothing|one|stuff)$|^(?:from|to|in|into|on|onto|with|at|by|of|for)\b/i;
 
-function withNth(target: Target, nth: number | undefined, roleWord?: string): Target | undefined {
+function withNth(
+  target: Target,
+  nth: number | undefined,
+  roleWord?: string,
+  quoted = false,
+): Target | undefined {
   if (!target.name && !target.role) return undefined;
   // "The textarea" is that element, not the first field of any kind (the CSS strategy finds it).
   if (!target.name && roleWord && /^text ?areas?$/i.test(roleWord.replace(/-/g, ' ')))
     return withNth({ ...target, name: 'textarea' }, nth);
   // "Click button ONE": a capitalised word next to a role is a name, not a pronoun.
-  if (NOT_A_NAME_RE.test(target.name) && !(target.role && /[A-Z]/.test(target.name))) return undefined;
+  // A quoted name ("By its words") is a name whatever its first word.
+  if (!quoted && NOT_A_NAME_RE.test(target.name) && !(target.role && /[A-Z]/.test(target.name)))
+    return undefined;
   return nth === undefined ? target : { ...target, nth };
 }
 

@@ -23,7 +23,7 @@ function plainValue(text: string, tokens: readonly MaskToken[]): string | undefi
 
 const click = (
   target: Target,
-  extra: { menuPath?: string[]; sort?: 'ascending' | 'descending' } = {},
+  extra: { menuPath?: string[]; sort?: 'ascending' | 'descending'; ensure?: 'expanded' | 'collapsed' } = {},
 ): StepBody => ({
   action: 'click',
   target,
@@ -173,7 +173,9 @@ const treeItems: WidgetRule = (s, tokens) => {
     );
   if (!match?.[2]) return undefined;
   const name = plainValue(match[2].replace(/\s+(?:folder|node|item)$/i, ''), tokens);
-  return name ? click({ name, role: 'treeitem' }) : undefined;
+  const verb = match[1]?.toLowerCase();
+  const ensure = verb === 'expand' ? 'expanded' : verb === 'collapse' ? 'collapsed' : undefined;
+  return name ? click({ name, role: 'treeitem' }, ensure ? { ensure } : {}) : undefined;
 };
 
 /** "Expand the section below": the first collapsed disclosure on the page. */
