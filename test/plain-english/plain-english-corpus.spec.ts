@@ -20,11 +20,13 @@ import { TREES } from '../../bench/fixtures/plain-english/trees.js';
 import { VALUES_FROM_THE_PAGE } from '../../bench/fixtures/plain-english/values-from-the-page.js';
 import {
   type CaseOutcome,
+  type CorpusCase,
   type CorpusLimits,
   type CorpusSite,
   expandCases,
   repoRoot,
   runCorpus,
+  type RunTest,
   serveCorpus,
 } from '../../bench/support/plain-english-corpus.js';
 
@@ -85,32 +87,49 @@ const MUST_FAIL: CorpusLimits = {
 
 describe('the plain-English corpus in real Chromium (bench/fixtures/plain-english)', () => {
   const outcomes = new Map<string, CaseOutcome>();
+  const rerunPassed: string[] = [];
   let browser: Browser | undefined;
   let site: CorpusSite | undefined;
 
   beforeAll(async () => {
     site = await serveCorpus(FAMILIES, ROOT);
     browser = await launchLocalBrowser();
-    const list = await runCorpus({
+    // As runInstructionTest: a query with a step not understood is refused before any browser work.
+    const runTest: RunTest = async ({ openPage, query, limits }) => {
+      const interpreted = interpretQuery(query);
+      if (!interpreted.ok)
+        return { verdict: 'failed', rejected: true, summary: interpreted.summary, steps: [] };
+      const page = await openPage();
+      const result = await runInterpreter({ page, steps: interpreted.steps, log: new AgentLog(), limits });
+      return { verdict: result.verdict, rejected: false, summary: result.summary, steps: result.steps };
+    };
+    const options = {
       browser,
       site,
-      cases: toRun,
-      parallel: 4,
-      limitsFor: (c) => (c.expect === 'succeeded' ? MUST_PASS : MUST_FAIL),
-      // As runInstructionTest: a query with a step not understood is refused before any browser work.
-      runTest: async ({ openPage, query, limits }) => {
-        const interpreted = interpretQuery(query);
-        if (!interpreted.ok)
-          return { verdict: 'failed', rejected: true, summary: interpreted.summary, steps: [] };
-        const page = await openPage();
-        const result = await runInterpreter({ page, steps: interpreted.steps, log: new AgentLog(), limits });
-        return { verdict: result.verdict, rejected: false, summary: result.summary, steps: result.steps };
-      },
-    });
+      runTest,
+      limitsFor: (c: CorpusCase) => (c.expect === 'succeeded' ? MUST_PASS : MUST_FAIL),
+    };
+    const list = await runCorpus({ ...options, cases: toRun, parallel: 4 });
     for (const outcome of list) outcomes.set(outcome.id, outcome);
+    // A busy 2-core CI machine runs four pages at once next to other suites: a must-pass case that
+    // failed gets one more run, alone. A phrasing that broke fails that run too; a case that only
+    // lost a race with the machine's load does not, and is listed below.
+    const again = toRun.filter(
+      (c) => c.expect === 'succeeded' && outcomes.get(c.id)?.verdict !== 'succeeded',
+    );
+    if (again.length > 0 && again.length <= 10) {
+      for (const outcome of await runCorpus({ ...options, cases: again, parallel: 1 })) {
+        if (outcome.verdict === 'succeeded') rerunPassed.push(outcome.id);
+        outcomes.set(outcome.id, outcome);
+      }
+    }
   }, 20 * 60_000);
 
   afterAll(async () => {
+    if (rerunPassed.length > 0)
+      process.stdout.write(
+        `plain-English corpus: passed only when run again alone: ${rerunPassed.join(', ')}\n`,
+      );
     await browser?.close();
     await site?.close();
   });

@@ -32,6 +32,7 @@ import { phraseVariants } from './phrase-variants.js';
 import { TABLE_PHRASINGS, tableAssertion } from './table-phrases.js';
 import { EARLY_RULES, LATE_RULES, ordinalListSteps, valueSteps } from './sentence-rules.js';
 import { todoSteps } from './todo-phrases.js';
+import { loginSteps } from './login-phrases.js';
 import { parseTarget } from './target-phrase.js';
 import { meansAndPurpose, WIDGET_RULES } from './widget-rules.js';
 
@@ -164,6 +165,7 @@ export function parseInstructions(query: string): ParseResult {
       return (
         valueSteps(trimmed, tokens) ??
         todoSteps(trimmed, tokens) ??
+        loginSteps(trimmed, tokens) ??
         ordinalListSteps(trimmed, (piece) => parseStep(piece, tokens))
       );
     },

@@ -82,6 +82,21 @@ const CHOICES = htmlPage(
    </script>`,
 );
 
+// A suggestion list drawn again when the mouse reaches it (as an autocomplete does for the next
+// letter typed): the item first found is gone by the time of the click; only the new one answers.
+const REDRAWN = htmlPage(
+  'Redrawn',
+  `<ul id="list"><li>Ruby</li></ul><p id="out">Nothing chosen</p>
+   <script>
+     list.firstElementChild.addEventListener('mouseover', () => {
+       const fresh = document.createElement('li');
+       fresh.textContent = 'Ruby';
+       fresh.onclick = () => (out.textContent = 'You chose Ruby');
+       list.replaceChildren(fresh);
+     }, { once: true });
+   </script>`,
+);
+
 // An app without a form: its Submit button writes a labelled log.
 const NO_FORM = htmlPage(
   'No form',
@@ -103,6 +118,7 @@ describe('runInterpreter (real Chromium, local pages)', () => {
       '/lazy': LAZY_COMPONENT,
       '/x-greeting.js': LAZY_DEFINITION,
       '/tree': TREE,
+      '/redrawn': REDRAWN,
       '/choices': CHOICES,
     });
   });
@@ -330,6 +346,15 @@ describe('runInterpreter (real Chromium, local pages)', () => {
       ['navigate', 'passed', undefined],
       ['click', 'passed', undefined],
       ['assertText', 'passed', undefined],
+    ]);
+  });
+
+  it('clicks an item again when the list was drawn anew under the mouse (not "no size to click")', async () => {
+    const result = await run('Open $SITE/redrawn\nClick Ruby\nThe page shows "You chose Ruby"');
+    expect(result.steps.map((s) => [s.status, s.error])).toEqual([
+      ['passed', undefined],
+      ['passed', undefined],
+      ['passed', undefined],
     ]);
   });
 

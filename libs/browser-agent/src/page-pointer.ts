@@ -1,7 +1,7 @@
 import type { ElementHandle, Page } from 'puppeteer-core';
 import type { CursorOverlay } from './cursor-overlay.js';
 import { coveringElement, pointerProxy } from './element-state-script.js';
-import { LimitExceededError } from './run-limits.js';
+import { DetachedElementError, LimitExceededError } from './run-limits.js';
 
 /** Most mouse-move steps of one move with a drawn cursor. */
 const MAX_CURSOR_STEPS = 2;
@@ -97,12 +97,16 @@ export class PagePointer {
             `${describe} stayed covered by ${covering}`,
           );
         }
-      } else if (Date.now() >= deadline) {
-        throw new LimitExceededError(
-          'action timeout',
-          actionTimeoutMs,
-          `${describe} has no size on the page to click`,
-        );
+      } else {
+        // Gone from the page (a list re-rendered under it): the caller finds it again.
+        const connected = await handle.evaluate((el) => el.isConnected).catch(() => false);
+        if (!connected) throw new DetachedElementError(describe);
+        if (Date.now() >= deadline)
+          throw new LimitExceededError(
+            'action timeout',
+            actionTimeoutMs,
+            `${describe} has no size on the page to click`,
+          );
       }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }

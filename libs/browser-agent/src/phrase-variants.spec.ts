@@ -38,8 +38,15 @@ describe('other ways of saying a step (phrase variants)', () => {
     ['Expect "Passwords match"', pageShows('Passwords match')],
     ['Must appear "User: BOB"', pageShows('User: BOB')],
     ['You should read "Returns are free."', pageShows('Returns are free.')],
-    ['Check that "at 20:04" is shown', pageShows('at 20:04')],
-    ['Verify that "By card." is visible', pageShows('By card.')],
+    // A quoted text is a name whatever its first word (as ""Saved" is shown" reads).
+    [
+      'Check that "at 20:04" is shown',
+      { action: 'assertState', target: { name: 'at 20:04' }, state: 'visible' },
+    ],
+    [
+      'Verify that "By card." is visible',
+      { action: 'assertState', target: { name: 'By card.' }, state: 'visible' },
+    ],
     // "Say" is the whole message (AssertTextStep.whole), as "the page says" is.
     ['The page should now say "Department: Kids"', { ...pageShows('Department: Kids'), whole: true }],
     // Pages, pagers, dialogs, rows, menus, as people name them.
@@ -108,7 +115,10 @@ describe('other ways of saying a step (phrase variants)', () => {
       'The title should now be "Contact"',
       { action: 'assertTitle', mode: 'equals', negate: false, expected: 'Contact' },
     ],
-    ['Verify that "By card." is hidden', { action: 'assertText', expected: 'By card.', negate: true }],
+    [
+      'Verify that "By card." is hidden',
+      { action: 'assertState', target: { name: 'By card.' }, state: 'hidden' },
+    ],
     ['Check the page shows "Action: duplicate"', pageShows('Action: duplicate')],
     ['check it lists "Ada, Bob and Cy"', pageShows('Ada, Bob and Cy')],
     [

@@ -227,7 +227,7 @@ const VARIANTS: readonly Variant[] = [
     pattern: /^([a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2})\s+(-?\d{1,9}(?:[.,]\d+)?)$/i,
     rewrite: (m) => `type ${m[2]} into the ${m[1]} field`,
     unless:
-      /^(?:wait|sleep|pause|scroll|open|go|visit|click|tap|press|hit|type|enter|select|choose|pick|check|uncheck|tick|hover|reload|refresh|zoom|step|page|row|item|option|tab|line|chapter|section|level|version|top|bottom|up|down)\b/i,
+      /^(?:wait|sleep|pause|scroll|open|go|visit|click|tap|press|hit|type|enter|select|choose|pick|check|uncheck|tick|hover|reload|refresh|zoom|step|page|row|item|option|tab|line|chapter|section|level|version|top|bottom|up|down|verify|assert|expect|ensure|confirm|control|make|see|the|a|an)\b|\b(?:is|are|was|equals?|shows?|reads?|says?|has|have|contains?|should|must|becomes?|remains?|stays?)\s/i,
   },
   // "Go to the next month" in a date picker: its Next / Prev control.
   {
@@ -350,6 +350,25 @@ const VARIANTS: readonly Variant[] = [
   {
     pattern: /^(\S.{0,60}?)\s+(?:is|should be|must be|is now|should now be)\s+(open|opened|closed)$/i,
     rewrite: (m) => `${m[1]} is ${/^clos/i.test(m[2] ?? '') ? 'collapsed' : 'expanded'}`,
+  },
+  // "Check-in is 2024-03-20", "the Total field is 42": a value that is a number, date or time is
+  // what the labelled field (or element) holds.
+  {
+    pattern:
+      /^(?:the\s+)?([A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,2}?)(?:\s+(?:field|box|input|value))?\s+(?:is|equals|shows|reads)\s+(-?\d(?:[\d\-/.:,]{0,18}\d)?(?:\s*(?:am|pm))?)$/i,
+    rewrite: (m) => `${m[1]} has value ${m[2]}`,
+  },
+  // "In the Status choose Cancelled", "in Country select Norway": that option in that dropdown.
+  {
+    pattern:
+      /^in\s+(?:the\s+)?(\S.{0,40}?)(?:\s+(?:dropdown|list|select|field|menu))?\s*,?\s+(?:choose|select|pick)\s+(\S.{0,60})$/i,
+    rewrite: (m) => `select ${m[2]} from the ${m[1]} dropdown`,
+  },
+  // "Show 25 entries per page", "display 50 rows": the page-size dropdown that offers that number.
+  {
+    pattern:
+      /^(?:show|display|list|view)\s+(\d{1,4})\s+(?:entries|rows|items|results|records|lines)(?:\s+(?:per|a|on\s+each|on\s+a)\s+page)?$/i,
+    rewrite: (m) => `select ${m[1]} from the dropdown`,
   },
   // "In the page there is 1816", "on the screen there is "Saved"": the page shows it.
   {

@@ -44,6 +44,14 @@ export class StepFailedError extends Error {
   }
 }
 
+/** The element a step was about to act on left the page (a re-render replaced it): find it again. */
+export class DetachedElementError extends StepFailedError {
+  constructor(describe: string) {
+    super(`${describe} was removed from the page while the step acted on it`);
+    this.name = 'DetachedElementError';
+  }
+}
+
 export function resolveLimits(limits: Partial<RunLimits> | undefined): RunLimits {
   return { ...DEFAULT_LIMITS, ...limits };
 }

@@ -17,7 +17,7 @@ import { BLOCKED_HEADER } from './egress-proxy.js';
 import { NavigationWatcher } from './navigation-watcher.js';
 import { networkGuardOf } from './network-guard.js';
 import type { DomDocument, DomElement } from './page-dom.js';
-import { LimitExceededError, StepFailedError } from './run-limits.js';
+import { DetachedElementError, LimitExceededError, StepFailedError } from './run-limits.js';
 import {
   describeFound,
   disposeQuietly,
@@ -331,16 +331,40 @@ async function click(ctx: StepContext, step: ClickStep): Promise<string> {
     if (step.sort) return await sortColumn(ctx, found, step.sort);
     if (step.ensure) return await toggleOpen(ctx, found, step.ensure);
     const navigated = await followingNavigation(ctx, () =>
-      ctx.pointer.clickOn(found.handle, found.describe, timing(ctx), {
-        button: step.button,
-        count: step.clickCount,
-      }),
+      refinding(ctx, found, step.target, () =>
+        ctx.pointer.clickOn(found.handle, found.describe, timing(ctx), {
+          button: step.button,
+          count: step.clickCount,
+        }),
+      ),
     );
     const verb =
       step.button === 'right' ? 'right-clicked' : step.clickCount === 2 ? 'double-clicked' : 'clicked';
     return navigated ? `${verb} ${found.describe}, which opened ${navigated}` : `${verb} ${found.describe}`;
   } finally {
     await disposeQuietly(found.handle);
+  }
+}
+
+/**
+ * Runs `act` on `found`; when a re-render replaced the element under it (an autocomplete's list
+ * drawn again for the next letter typed), finds the target again and retries, a few times.
+ */
+async function refinding<T>(
+  ctx: StepContext,
+  found: FoundElement,
+  target: ClickStep['target'],
+  act: () => Promise<T>,
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await act();
+    } catch (error) {
+      if (!(error instanceof DetachedElementError) || attempt >= 3) throw error;
+      const fresh = await findElement(ctx, target);
+      await disposeQuietly(found.handle);
+      Object.assign(found, fresh);
+    }
   }
 }
 

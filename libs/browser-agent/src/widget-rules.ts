@@ -142,12 +142,13 @@ const rangeSetting: WidgetRule = (s, tokens) => {
     if (value !== undefined && where) return { action: 'type', value, target: where };
   }
   const moved =
-    /^(?:increase|decrease|raise|lower|reduce|bump(?:\s+up)?|drop|slide|move|drag)\s+(?:the\s+)?(.+?)\s+to\s+(-?\d+(?:[.,]\d+)?)$/i.exec(
+    /^(?:increase|decrease|raise|lower|reduce|bump(?:\s+up)?|drop|slide|move|drag)\s+(the\s+)?(.+?)\s+to\s+(-?\d+(?:[.,]\d+)?)$/i.exec(
       s,
     );
-  if (moved?.[1] && moved[2]) {
-    const where = parseTarget(moved[1], tokens);
-    if (where) return { action: 'type', value: moved[2].replace(',', '.'), target: where };
+  if (moved?.[2] && moved[3]) {
+    // The article stays: "the brightness slider" is the slider named Brightness.
+    const where = parseTarget(`${moved[1] ?? ''}${moved[2]}`, tokens);
+    if (where) return { action: 'type', value: moved[3].replace(',', '.'), target: where };
   }
   return undefined;
 };
