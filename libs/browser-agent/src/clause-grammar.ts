@@ -76,6 +76,9 @@ const CARRIED_VERB_RE = new RegExp(
 const LEAD_FILLER_RE = new RegExp(`^${LEAD_FILLER}`, 'i');
 /** A bare name: one to four words, nothing quoted, no clause of its own. */
 const BARE_NAME_RE = /^[\p{L}\p{N}][\p{L}\p{N}._-]*(?:\s+[\p{L}\p{N}][\p{L}\p{N}._-]*){0,3}$/u;
+/** "that value", "this value", "the same value", "the value read": the value read last. */
+const THAT_VALUE_RE =
+  /\b(?:that|this|the same|the (?:copied|read|noted|remembered))\s+(?:value|number|code|text)\b/i;
 const LIST_VERB_RE = /^(?:select|choose|pick|check|uncheck|tick|untick)$/i;
 const TYPING_VERB_RE = /^(?:type|enter|input|write|put|fill(?:\s+in)?)$/i;
 /** A fragment that is a value and where it goes: "lovelace in the password box". */
@@ -370,6 +373,8 @@ export class Discourse {
   private readonly kept = new Set<string>();
   /** What kind of thing the last target was ("field"), for "the second one". */
   private noun: string | undefined;
+  /** The name of the value read last ("code"), for "that value". */
+  private lastKept: string | undefined;
   /** The verb of the last clause when it was a click-like action ("expand"), for a bare name next. */
   private verb: string | undefined;
 
@@ -387,6 +392,9 @@ export class Discourse {
     if (borrowed) yield borrowed;
     yield text;
     if (this.item && PRONOUN_RE.test(text)) yield text.replace(PRONOUN_RE, this.item);
+    // "Read the Code from the table, then enter that value in "Answer"": the value last read.
+    if (this.lastKept && /^[\w-]+$/.test(this.lastKept) && THAT_VALUE_RE.test(text))
+      yield text.replace(THAT_VALUE_RE, this.lastKept);
     if (this.noun && ONE_RE.test(text)) yield text.replace(ONE_RE, `$1 ${this.noun}`);
     const ref =
       /^(\S+(?:\s+(?:in|out))?)\s+((?:the|my|your|our|same|that)\s+[a-z][\w -]*?)(\s+(?:into|in|to|on)\s+.+)$/i.exec(
@@ -450,7 +458,10 @@ export class Discourse {
   /** Remembers what an understood clause named. */
   note(masked: string, body: StepBody): void {
     this.verb = CARRIED_ACTIONS.has(body.action) ? CARRIED_VERB_RE.exec(masked)?.[1] : undefined;
-    if (body.action === 'readValue') this.kept.add(body.name);
+    if (body.action === 'readValue') {
+      this.kept.add(body.name);
+      this.lastKept = body.name;
+    }
     const role = 'target' in body ? body.target?.role : undefined;
     if (role) this.noun = ROLE_NOUN[role];
     for (const match of masked.matchAll(NAMED_QUOTE_RE)) {

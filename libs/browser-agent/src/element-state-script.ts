@@ -16,6 +16,9 @@ export interface ElementSnapshot {
   checked: boolean | null;
   /** Open or closed (a tree item, an accordion header, a `<details>`); null when it is neither. */
   expanded: boolean | null;
+  /** Drawn in bold (weight 600 or more) or in italics, as a rich-text editor formats it. */
+  bold: boolean;
+  italic: boolean;
   focused: boolean;
   isField: boolean;
   isSelect: boolean;
@@ -25,7 +28,7 @@ export interface ElementSnapshot {
 }
 
 /** Everything the runner asks about an element, read in one round trip. */
-export function readElementState(el: DomElement): ElementSnapshot {
+export function readElementState(el: DomElement, wanted?: string): ElementSnapshot {
   const selfVisible = (node: DomElement): boolean => {
     if (!node.isConnected) return false;
     if (node.checkVisibility && !node.checkVisibility({ opacityProperty: true, visibilityProperty: true }))
@@ -87,6 +90,24 @@ export function readElementState(el: DomElement): ElementSnapshot {
     return null;
   };
   const expanded = expandedOf();
+  // Bold or italic is a property of the words: the element around the text named ("Important"
+  // in an editor's paragraph is its <strong>), else the element itself.
+  const styledAt = (): DomElement => {
+    const want = (wanted ?? '').toLowerCase().trim();
+    if (!want) return el;
+    const stack: DomNode[] = [el];
+    while (stack.length > 0) {
+      const node = stack.pop() as DomNode;
+      if (node.nodeType === 3 && (node.textContent ?? '').toLowerCase().includes(want))
+        return node.parentElement ?? el;
+      stack.push(...Array.from(node.childNodes).reverse());
+    }
+    return el;
+  };
+  const words = styledAt();
+  const style = window.getComputedStyle(words) as unknown as { fontWeight?: string; fontStyle?: string };
+  const bold = Number(style.fontWeight ?? '400') >= 600 || Boolean(words.closest('b, strong'));
+  const italic = /italic|oblique/.test(style.fontStyle ?? '') || Boolean(words.closest('i, em'));
   // Focus inside a shadow root shows on the document as its host; follow it down.
   let active = document.activeElement;
   while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
@@ -145,6 +166,8 @@ export function readElementState(el: DomElement): ElementSnapshot {
     checkable,
     checked,
     expanded,
+    bold,
+    italic,
     focused,
     isField,
     isSelect,

@@ -158,6 +158,7 @@ export function parseInstructions(query: string): ParseResult {
     readSteps: (text) => {
       // "And I add …": filler words can come two in a row (each pass drops one).
       const trimmed = trimTrailing(text.trim(), ' .!;,')
+        .replace(GHERKIN_KEYWORD_RE, '')
         .replace(LEADING_FILLER_RE, '')
         .replace(LEADING_FILLER_RE, '');
       budget.spend(trimmed);
@@ -326,6 +327,8 @@ function canonicalize(masked: string): string {
         /^(first|second|third|fourth|fifth|last)\s+(?=(?:todo|to-do|item|task|entry|row)\s+(?:is|shows|reads|says|contains)\s)/i,
         'the $1 ',
       )
+      // "Click into the Check-in field", "tap inside the search box": a click on it.
+      .replace(/^(click|tap)\s+(?:into|inside)\s+(?=the\s)/i, '$1 ')
       // "Control the title of the page contains …": the title (and "control" as "check").
       .replace(/^control\s+(?:that\s+)?(?=the\s+(?:title|url|address)\b)/i, '')
       .replace(
@@ -528,6 +531,14 @@ const STATE_WORDS: ReadonlyArray<readonly [RegExp, ElementState, ElementState?]>
   // "Open" and "closed" read here only through a phrase variant, after the dialog readings.
   [/^(?:expanded|unfolded)$/, 'expanded', 'collapsed'],
   [/^(?:collapsed|folded|not expanded)$/, 'collapsed', 'expanded'],
+  [
+    /^(?:(?:shown|displayed|written|formatted|set|rendered|made)\s+)?(?:in\s+)?(?:bold|bolded|strong)(?:\s+(?:text|type|font))?$/,
+    'bold',
+  ],
+  [
+    /^(?:(?:shown|displayed|written|formatted|set|rendered|made)\s+)?(?:in\s+)?(?:italics?|italici[sz]ed|emphasi[sz]ed)(?:\s+(?:text|type|font))?$/,
+    'italic',
+  ],
   [/^(?:focused|in focus|focussed)$/, 'focused'],
   [/^(?:empty|blank|cleared)$/, 'empty'],
   [/^(?:editable|writable)$/, 'editable', 'readonly'],

@@ -97,6 +97,12 @@ const REDRAWN = htmlPage(
    </script>`,
 );
 
+// Formatted text, as a rich-text editor leaves it.
+const FORMATTED = htmlPage(
+  'Formatted',
+  `<div contenteditable="true"><p>Plain <strong>Important</strong> and <em>quiet</em> words</p></div>`,
+);
+
 // An app without a form: its Submit button writes a labelled log.
 const NO_FORM = htmlPage(
   'No form',
@@ -119,6 +125,7 @@ describe('runInterpreter (real Chromium, local pages)', () => {
       '/x-greeting.js': LAZY_DEFINITION,
       '/tree': TREE,
       '/redrawn': REDRAWN,
+      '/formatted': FORMATTED,
       '/choices': CHOICES,
     });
   });
@@ -356,6 +363,20 @@ describe('runInterpreter (real Chromium, local pages)', () => {
       ['passed', undefined],
       ['passed', undefined],
     ]);
+  });
+
+  it('reads bold and italic text, and fails on text that is neither', async () => {
+    const held = await run('Open $SITE/formatted\n"Important" is shown in bold\n"quiet" is in italics');
+    expect(held.steps.map((s) => s.message)).toEqual([
+      `opened ${site.url}/formatted`,
+      '"Important" is bold',
+      '"quiet" is italic',
+    ]);
+    for (const wrong of ['"quiet" is shown in bold', '"Important" is in italics']) {
+      const result = await run(`Open $SITE/formatted\n${wrong}`);
+      expect(result.verdict).toBe('failed');
+      expect(result.steps[1]?.error).toMatch(/is not (?:bold|in italics)/);
+    }
   });
 
   it('expands a tree item once (a second "expand" leaves it open), by a click on its words or by the → key', async () => {

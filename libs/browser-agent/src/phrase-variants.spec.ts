@@ -217,6 +217,42 @@ describe('other ways of saying a step (phrase variants)', () => {
     expect(read(query)).toEqual([expected]);
   });
 
+  it('reads values from a table, sign-ins, dropdowns named by place, and formatting', () => {
+    expect(read('Read the Code value from the table\nEnter that value in the "Answer" field')).toEqual([
+      { action: 'readValue', label: 'Code', name: 'code' },
+      { action: 'type', value: '', valueFrom: 'code', target: { name: 'Answer', role: 'textbox' } },
+    ]);
+    expect(read('When I type the Size shown in the table into "Answer"')).toEqual([
+      { action: 'readValue', label: 'Size', name: 'Size' },
+      { action: 'type', value: '', valueFrom: 'Size', target: { name: 'Answer' } },
+    ]);
+    expect(read('log in as ada with the password lovelace')).toEqual([
+      { action: 'type', value: 'ada', target: { name: 'username', role: 'textbox' } },
+      { action: 'type', value: 'lovelace', target: { name: 'password', role: 'textbox' } },
+      { action: 'submit' },
+    ]);
+    expect(read('Click Save and log in')).toEqual([
+      { action: 'click', target: { name: 'Save and log in' }, clickCount: 1, button: 'left' },
+    ]);
+    expect(read('In the Status choose Cancelled')).toEqual([
+      { action: 'select', option: 'Cancelled', target: { name: 'Status', role: 'combobox' } },
+    ]);
+    expect(read('Show 25 entries per page')).toEqual([
+      { action: 'select', option: '25', target: { name: '', role: 'combobox' } },
+    ]);
+    expect(read('click into the Check-in field')).toEqual([
+      { action: 'click', target: { name: 'Check-in', role: 'textbox' }, clickCount: 1, button: 'left' },
+    ]);
+    expect(read('"Important" is shown in bold')).toEqual([
+      { action: 'assertState', target: { name: 'Important' }, state: 'bold' },
+    ]);
+    // An assertion with a number is never a typing step.
+    expect(read('Verify that Total is 42')).toEqual([
+      { action: 'assertValue', target: { name: 'Total' }, mode: 'equals', expected: '42', negate: false },
+    ]);
+    expect(parseInstructions('the counter is 3').steps[0]?.action).toBe('assertValue');
+  });
+
   it('leaves "open" with a name that is neither a file, a folder nor quoted unread', () => {
     expect(parseInstructions('open the pod bay doors').unknown).toHaveLength(1);
   });

@@ -370,6 +370,20 @@ const VARIANTS: readonly Variant[] = [
       /^(?:show|display|list|view)\s+(\d{1,4})\s+(?:entries|rows|items|results|records|lines)(?:\s+(?:per|a|on\s+each|on\s+a)\s+page)?$/i,
     rewrite: (m) => `select ${m[1]} from the dropdown`,
   },
+  // "Read the Code value from the table", "read the value of Code in the table": keep it.
+  {
+    pattern:
+      /^(?:read|get|take|note|copy|look up)\s+(?:the\s+)?(?:value\s+of\s+(?:the\s+)?)?([A-Za-z][\w-]*(?:\s+(?!value\b)[A-Za-z][\w-]*)?)(?:\s+value)?\s+(?:from|in|of)\s+the\s+(table|grid|list)$/i,
+    rewrite: (m) => `remember the ${m[1]} from the ${m[2]}`,
+  },
+  // "It should show the placeholder "Write something..."", "the editor shows the placeholder …".
+  {
+    pattern: new RegExp(
+      `^(?:it|the\\s+(?:editor|field|input|box|text\\s*box|text\\s*area))\\s+(?:shows?|has|displays?)\\s+(?:the\\s+)?placeholder\\s+(?:text\\s+)?(${Q})$`,
+      'i',
+    ),
+    rewrite: (m) => `the ${m[1]} field is visible`,
+  },
   // "In the page there is 1816", "on the screen there is "Saved"": the page shows it.
   {
     pattern:

@@ -64,7 +64,11 @@ function sourceOf(
     );
   const table = /^(.+?)\s+(?:from|in|of|on)\s+the\s+(?:[\w-]+\s+)?(?:table|grid|list|details)$/i.exec(rest);
   if (table?.[1]) {
-    const label = (quotedValue(table[1], tokens) ?? unmask(table[1], tokens)).replace(/^the\s+/i, '').trim();
+    // "the Code value", "the Size shown": the column's name.
+    const label = (quotedValue(table[1], tokens) ?? unmask(table[1], tokens))
+      .replace(/^the\s+/i, '')
+      .replace(/\s+(?:value|shown|listed|given|written|displayed)$/i, '')
+      .trim();
     return label ? { label } : undefined;
   }
   const target = parseTarget(rest, tokens);
@@ -119,7 +123,7 @@ const pasting: Rule = (s, tokens) => {
  */
 export function valueSteps(s: string, tokens: readonly MaskToken[]): StepBody[] | undefined {
   const match =
-    /^(type|enter|input|put|write|paste|fill\s+in|copy)\s+(the\s+(?:value|text|contents?|content)\s+(?:of|in|from|inside)\s+.+?)\s+(?:into|in|to)\s+(.+)$/i.exec(
+    /^(type|enter|input|put|write|paste|fill\s+in|copy)\s+(the\s+(?:value|text|contents?|content)\s+(?:of|in|from|inside)\s+.+?|the\s+[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*)?\s+(?:shown|listed|given|written|displayed)\s+in\s+the\s+(?:table|grid))\s+(?:into|in|to)\s+(.+)$/i.exec(
       s,
     ) ?? /^(copy)\s+(.+?)\s+(?:into|to)\s+(.+)$/i.exec(s);
   if (!match?.[2] || !match[3]) return undefined;

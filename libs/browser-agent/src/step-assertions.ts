@@ -248,7 +248,7 @@ async function snapshot(
   ctx.report.candidates = match.count;
   ctx.report.ambiguous = match.ambiguous;
   try {
-    let state = await match.handle.evaluate(readElementState);
+    let state = await match.handle.evaluate(readElementState, target.name);
     if (checkable && state.checked === null) {
       const inRow = (await match.handle.evaluateHandle(checkboxInRow)).asElement();
       if (inRow) {
@@ -324,6 +324,10 @@ async function checkState(ctx: StepContext, step: AssertStateStep): Promise<Chec
       const wanted = step.state === 'expanded';
       return state.expanded === wanted ? pass : fail(`it is ${state.expanded ? 'expanded' : 'collapsed'}`);
     }
+    case 'bold':
+      return state.bold ? pass : fail('it is not bold');
+    case 'italic':
+      return state.italic ? pass : fail('it is not in italics');
     case 'focused':
       return state.focused ? pass : fail('it does not have focus');
     case 'empty': {

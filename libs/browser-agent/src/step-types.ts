@@ -71,7 +71,9 @@ export type ElementState =
   | 'editable'
   | 'readonly'
   | 'expanded'
-  | 'collapsed';
+  | 'collapsed'
+  | 'bold'
+  | 'italic';
 
 export type CountComparison = 'eq' | 'gte' | 'lte' | 'gt' | 'lt';
 

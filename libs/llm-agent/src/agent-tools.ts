@@ -22,6 +22,10 @@ const STATES: ElementState[] = [
   'empty',
   'editable',
   'readonly',
+  'expanded',
+  'collapsed',
+  'bold',
+  'italic',
 ];
 
 function tool(

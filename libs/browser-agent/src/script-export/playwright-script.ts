@@ -126,6 +126,10 @@ export function playwrightLine(action: RecordedAction, initialUrl: string): stri
         empty: 'toBeEmpty()',
         editable: 'toBeEditable()',
         readonly: 'not.toBeEditable()',
+        expanded: "toHaveAttribute('aria-expanded', 'true')",
+        collapsed: "toHaveAttribute('aria-expanded', 'false')",
+        bold: "toHaveCSS('font-weight', /^(?:[6-9]00|bold)$/)",
+        italic: "toHaveCSS('font-style', 'italic')",
       };
       return `await expect(${el}).${matcher[step.state] ?? 'toBeVisible()'};`;
     }

@@ -75,6 +75,10 @@ const STATES = {
   empty: (el) => ('value' in el ? el.value === '' : el.textContent.trim() === ''),
   editable: (el) => !el.disabled && !el.readOnly,
   readonly: (el) => Boolean(el.readOnly) || el.getAttribute('aria-readonly') === 'true',
+  expanded: (el) => el.closest('[aria-expanded]')?.getAttribute('aria-expanded') === 'true' || Boolean(el.closest('details')?.open),
+  collapsed: (el) => el.closest('[aria-expanded]')?.getAttribute('aria-expanded') === 'false' || el.closest('details')?.open === false,
+  bold: (el) => Number(getComputedStyle(el).fontWeight) >= 600 || Boolean(el.closest('b, strong')),
+  italic: (el) => getComputedStyle(el).fontStyle === 'italic' || Boolean(el.closest('i, em')),
 };`;
 
 export function puppeteerFile(header: string[], title: string, body: string[]): string {
