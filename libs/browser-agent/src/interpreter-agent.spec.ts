@@ -103,6 +103,15 @@ const FORMATTED = htmlPage(
   `<div contenteditable="true"><p>Plain <strong>Important</strong> and <em>quiet</em> words</p></div>`,
 );
 
+// A hand-made select: the label names the closed listbox itself and, in part, its trigger.
+const TAG_PICKER = htmlPage(
+  'Tag',
+  `<span id="nl">Name on tag</span>
+   <button id="pick" aria-haspopup="listbox" aria-labelledby="nl pick" aria-expanded="false">Choose a name</button>
+   <ul role="listbox" id="names" aria-labelledby="nl" hidden><li role="option">Alice</li><li role="option">Bobine</li></ul>
+   <script>pick.onclick = () => { names.hidden = false; pick.setAttribute('aria-expanded', 'true'); };</script>`,
+);
+
 // An app without a form: its Submit button writes a labelled log.
 const NO_FORM = htmlPage(
   'No form',
@@ -126,6 +135,7 @@ describe('runInterpreter (real Chromium, local pages)', () => {
       '/tree': TREE,
       '/redrawn': REDRAWN,
       '/formatted': FORMATTED,
+      '/tag': TAG_PICKER,
       '/choices': CHOICES,
     });
   });
@@ -358,6 +368,15 @@ describe('runInterpreter (real Chromium, local pages)', () => {
 
   it('clicks an item again when the list was drawn anew under the mouse (not "no size to click")', async () => {
     const result = await run('Open $SITE/redrawn\nClick Ruby\nThe page shows "You chose Ruby"');
+    expect(result.steps.map((s) => [s.status, s.error])).toEqual([
+      ['passed', undefined],
+      ['passed', undefined],
+      ['passed', undefined],
+    ]);
+  });
+
+  it('opens a closed listbox by its trigger when the name fits the hidden list itself', async () => {
+    const result = await run('Open $SITE/tag\nOpen the "Name on tag" menu\n"Bobine" is visible');
     expect(result.steps.map((s) => [s.status, s.error])).toEqual([
       ['passed', undefined],
       ['passed', undefined],

@@ -909,6 +909,7 @@ export function findInPage(query: PageQuery): PageMatch {
       return /^(?:checkbox|radio|switch|menuitemcheckbox|menuitemradio)$/.test(role);
     return /^(?:combobox|listbox)$/.test(role);
   };
+  const POPUP_ROLES = /^(?:listbox|menu|tree|grid|dialog)$/;
   // "Choose 5ft 9in from the dropdown": the dropdown that has that option (its own <option>s, or
   // the options inside it or in the list it controls, drawn or not); else the element that holds
   // that text ("change 1815 to 1816" in "the editor": the editable part showing 1815).
@@ -964,6 +965,20 @@ export function findInPage(query: PageQuery): PageMatch {
       found = within;
     }
     if (found.length === 0) continue;
+    // "Open the "Name on tag" menu": the name fits the closed popup itself (a hidden listbox or menu
+    // labelled by it) and, in part, the control that opens it. The control is what a person means.
+    if (found.every((el) => POPUP_ROLES.test(implicitRole(el) ?? '') && !isVisible(el))) {
+      const want = normalize(query.name);
+      const trigger = everything.find(
+        (el) =>
+          (el.hasAttribute('aria-haspopup') || el.hasAttribute('aria-expanded')) &&
+          !POPUP_ROLES.test(implicitRole(el) ?? '') &&
+          want.length > 0 &&
+          normalize(nameOf(el, implicitRole(el))).includes(want) &&
+          isVisible(el),
+      );
+      if (trigger) found = [trigger];
+    }
     const visibility = new Map(found.map((el) => [el, isVisible(el)] as const));
     // Visible beats hidden, the kind of element the action needs beats others, and a control beats
     // plain text ("click Sign in" means the button, not the heading above it); then document order.

@@ -37,6 +37,7 @@ export interface DomElement extends DomNode {
   tagName: string;
   id: string;
   children: ArrayLike<DomElement>;
+  nextElementSibling?: DomElement | null;
   isConnected: boolean;
   innerText?: string;
   getAttribute(name: string): string | null;
