@@ -185,7 +185,8 @@ describe('the rows and bytes a call returns are capped', () => {
 });
 
 describe('the storage quota', () => {
-  const db = service();
+  // Writing 20 MB can take more than the 1 s timeout on a loaded machine; the quota is what is tested.
+  const db = service({ PROJECT_DB_STATEMENT_TIMEOUT_MS: 30_000 });
   const project = newProject();
   const fill = (table: string, rows: number) =>
     attempt(
@@ -271,7 +272,10 @@ describe('the storage quota', () => {
     expect((await fill('notes', 5_000)).ok?.rowCount).toBe(5_000);
     const size = await sizeOf(db, project);
     // The same project on a host with a quota below what it holds now.
-    const tight = service({ PROJECT_DB_QUOTA_MB: Math.floor(size / MB) - 1 });
+    const tight = service({
+      PROJECT_DB_QUOTA_MB: Math.floor(size / MB) - 1,
+      PROJECT_DB_STATEMENT_TIMEOUT_MS: 30_000,
+    });
     const use = (sql: string) => attempt(tight, project, sql);
     expect((await use("INSERT INTO notes VALUES (0, 'one more')")).error).toMatch(
       /storage quota of \d+ MB exceeded/,
