@@ -30,7 +30,7 @@ import { round } from './support/stats.ts';
  *
  *   node bench/plain-english.ts               # needs the built libs/browser-agent (pnpm run build)
  *   node bench/plain-english.ts --baseline    # also rewrites the CI spec's baseline
- *   node bench/plain-english.ts --only tables # cases whose id or family contains it; files untouched
+ *   node bench/plain-english.ts --only tables # cases whose id or family contains it (or one of several, comma-separated); files untouched
  *
  * Exits 1 when a must-fail case succeeded.
  */
@@ -74,7 +74,8 @@ export async function runPlainEnglish(
   const log = options.log ?? ((line: string) => console.log(line));
   const all = expandCases(CORPUS);
   const cases = all.filter(
-    (c) => !options.only || c.id.includes(options.only) || c.family.includes(options.only),
+    (c) =>
+      !options.only || options.only.split(',').some((part) => c.id.includes(part) || c.family.includes(part)),
   );
   const site = await serveCorpus(CORPUS, ROOT);
   const browser = await launchLocalBrowser();

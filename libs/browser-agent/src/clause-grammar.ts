@@ -52,12 +52,19 @@ interface Segment {
 
 /** Verbs that start a clause. The phrase rules know more forms; these are the ones people chain. */
 const CLAUSE_VERBS =
-  '(?:open|go|visit|navigate|browse|click|double[- ]?click|right[- ]?click|tap|press|hit|type|enter|fill|input|write|clear|select|choose|pick|check|uncheck|tick|untick|hover|scroll|wait|reload|refresh|verify|assert|expect|ensure|confirm|make sure|submit|focus|delete|remove|change|rename|edit|set|mark|toggle|turn|switch|copy|paste|remember|store|save|read|note|add|create|expand|collapse|log\\s*in|login|sign\\s*in)\\b';
+  '(?:open|go|visit|navigate|browse|click|double[- ]?click|right[- ]?click|tap|press|hit|type|enter|fill|input|write|clear|select|choose|pick|check|uncheck|tick|untick|hover|scroll|wait|reload|refresh|verify|assert|expect|ensure|confirm|make sure|submit|focus|delete|remove|change|rename|edit|set|mark|toggle|turn|switch|copy|paste|remember|store|save|apply|continue|send|proceed|publish|update|register|checkout|finish|read|note|add|create|expand|collapse|log\\s*in|login|sign\\s*in)\\b';
 const LEAD_FILLER = '(?:(?:please|also|then|now|just|so|finally|next|lastly|first(?:ly)?|and)\\s*,?\\s+)*';
 const VERB_START_RE = new RegExp(`^${LEAD_FILLER}${CLAUSE_VERBS}`, 'i');
 /** Verbs added here beyond the phrase rules' own list: a clause they start that does not read joins the one before. */
 const WEAK_VERB_RE =
-  /^(?:(?:please|also|then|now|just|so|finally|next|lastly|and)\s*,?\s+)*(?:change|rename|edit|set|mark|toggle|turn|switch|copy|paste|remember|store|save|read|note|add|create|log\s*in|login|sign\s*in)\b/i;
+  /^(?:(?:please|also|then|now|just|so|finally|next|lastly|and)\s*,?\s+)*(?:change|rename|edit|set|mark|toggle|turn|switch|copy|paste|remember|store|save|apply|continue|send|proceed|publish|update|register|checkout|finish|read|note|add|create|log\s*in|login|sign\s*in)\b/i;
+/** A commit verb alone ("save", "apply"): the name of a button when it follows a click. */
+const BARE_COMMIT_RE = /^(?:save|apply|continue|send|proceed|publish|update|register|checkout|finish)$/i;
+/** A click on a bare name ("Click Save"), which a commit verb after "and" may go on. */
+const CLICK_NAME_RE = new RegExp(
+  `^${LEAD_FILLER}(?:double[- ]?|right[- ]?)?(?:click|tap|press|hit)(?:\\s+on)?\\s+(?!(?:the|a|an|on|at)\\s)[\\p{L}\\p{N}][^\\s\uE000]*(?:\\s+[^\\s\uE000]+){0,2}$`,
+  'iu',
+);
 const FILLER_ONLY_RE =
   /^(?:first(?:ly)?|next|then|finally|lastly|now|also|and|so|ok(?:ay)?|please|afterwards|after that)$/i;
 const SEPARATOR_RE = /\s*,\s*(?:and\s+)?|\s+and\s+/g;
@@ -158,7 +165,13 @@ function clausesOf(sentence: string): Segment[][] {
       : segment;
     filler = undefined;
     const last = clauses.at(-1);
-    if (segment.verb || !last) clauses.push([lead]);
+    // "Click Save and Continue": a button's name, not a second clause ("… and continue" after typing is).
+    const named =
+      segment.verb &&
+      BARE_COMMIT_RE.test(segment.text) &&
+      last?.length === 1 &&
+      CLICK_NAME_RE.test(last[0]?.text ?? '');
+    if ((segment.verb && !named) || !last) clauses.push([lead]);
     else last.push(lead);
   }
   if (filler) {

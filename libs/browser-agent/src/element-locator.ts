@@ -158,6 +158,9 @@ interface FrameOutcome extends FindOutcome {
  * like the page's), each with its open shadow roots. Navigation in flight can destroy a frame's
  * JavaScript context mid-query; that is reported as "nothing yet" rather than as an error.
  */
+/** "number of guests", "amount of tickets": the field may be named by what is counted alone. */
+const COUNTED_RE = /^(?:the\s+)?(?:number|amount|count|quantity|total|no\.?)\s+of\s+(?:the\s+)?(\S.*)$/i;
+
 export async function findOnce(
   page: Page,
   target: Target,
@@ -195,6 +198,13 @@ export async function findOnce(
     await other.hover?.dispose().catch(() => undefined);
   }
   const main = outcomes[0] ?? { tried: [], rank: Infinity };
+  // "Set the number of guests to 6" where the field says "Guests": the thing counted names it.
+  const counted = COUNTED_RE.exec(target.name)?.[1];
+  if (!best?.match && counted && !outcomes.some((o) => o.hover)) {
+    const again = await findOnce(page, { ...target, name: counted }, prefer, options);
+    if (again.match) return again;
+    await again.hover?.dispose().catch(() => undefined);
+  }
   if (!best?.match) {
     const hover = outcomes.find((o) => o.hover)?.hover;
     const closest = outcomes.flatMap((o) => o.closest ?? []).slice(0, 5);

@@ -421,3 +421,79 @@ export function focusedField(): DomElement | null {
     Boolean(active.isContentEditable);
   return field && !active.disabled && !active.readOnly ? active : null;
 }
+
+/** The items a noun names on the page ("3 posts", "the first order") and how they were found. */
+export interface NamedItems {
+  /** Each item's text as shown. */
+  texts: string[];
+  /** "articles", "rows of the table", "elements marked "post"". */
+  what: string;
+}
+
+/**
+ * "There should be 3 posts", "the first post is by @ada" where no element says "post": the
+ * repeated items of the page's content the noun (given in the singular) names. Siblings of one kind
+ * (tag and classes) form a group; a group whose classes, id or test id hold the noun ("post",
+ * "post-card", "blogPost") wins; else the one group of items a person counts as entries (articles,
+ * list items, table body rows), when it is the only one. Null when the page leaves it open.
+ */
+export function namedItems(singular: string): NamedItems | null {
+  const outside =
+    'nav, footer, [role=navigation], [role=menu], [role=menubar], [role=tablist], [role=banner], [role=contentinfo], [role=tree], select, datalist';
+  const shown = (el: DomElement): boolean => !el.checkVisibility || el.checkVisibility();
+  // A container is usually named in the plural ("posts") and is not an item.
+  const mentions = (el: DomElement): boolean =>
+    [el.id, el.getAttribute('class'), el.getAttribute('data-testid')]
+      .filter(Boolean)
+      .join(' ')
+      .replace(/([a-z])([A-Z])/g, '$1 $2')
+      .toLowerCase()
+      .split(/[\s_-]+/)
+      .includes(singular);
+  const entry = (el: DomElement): boolean =>
+    /^(?:ARTICLE|LI)$/.test(el.tagName) ||
+    (el.tagName === 'TR' && el.parentElement?.tagName === 'TBODY' && el.querySelector('td') !== null) ||
+    /^(?:article|listitem)$/.test(el.getAttribute('role') ?? '') ||
+    (el.getAttribute('role') === 'row' && el.querySelector('[role=cell],[role=gridcell]') !== null);
+  const byParent = new Map<DomElement, Map<string, DomElement[]>>();
+  for (const el of Array.from(document.querySelectorAll('body *'))) {
+    const parent = el.parentElement;
+    if (!parent || el.closest(outside) || !(el.textContent ?? '').trim()) continue;
+    if (/^(?:SCRIPT|STYLE|TEMPLATE|OPTION|BR|HR)$/.test(el.tagName)) continue;
+    const kind = `${el.tagName} ${(el.getAttribute('class') ?? '').split(/\s+/).sort().join(' ')}`;
+    const byKind = byParent.get(parent) ?? new Map<string, DomElement[]>();
+    byParent.set(parent, byKind);
+    byKind.set(kind, [...(byKind.get(kind) ?? []), el]);
+  }
+  const groups: { items: DomElement[]; marked: boolean }[] = [];
+  for (const byKind of byParent.values())
+    for (const items of byKind.values()) {
+      const visible = items.filter(shown);
+      const first = visible[0];
+      if (!first) continue;
+      const marked = visible.some(mentions);
+      if (marked || entry(first)) groups.push({ items: visible, marked });
+    }
+  const inside = (inner: DomElement[], outer: DomElement[]): boolean =>
+    outer.some((el) => inner[0] !== undefined && el !== inner[0] && el.contains(inner[0]));
+  // The outermost groups: a marked "post" holding a marked "post-title" counts once.
+  const pick = (candidates: typeof groups) =>
+    candidates.filter((g) => !candidates.some((o) => o !== g && inside(g.items, o.items)));
+  const marked = pick(groups.filter((g) => g.marked));
+  const chosen = marked.length > 0 ? marked : pick(groups.filter((g) => !g.marked));
+  if (chosen.length !== 1) return null;
+  const items = (chosen[0] as (typeof groups)[number]).items;
+  const first = items[0] as DomElement;
+  const what =
+    marked.length > 0
+      ? `elements marked "${singular}"`
+      : first.tagName === 'TR' || first.getAttribute('role') === 'row'
+        ? 'rows of the table'
+        : first.tagName === 'LI' || first.getAttribute('role') === 'listitem'
+          ? 'items of the list'
+          : 'articles';
+  return {
+    texts: items.map((el) => (el.innerText ?? el.textContent ?? '').replace(/\s+/g, ' ').trim()),
+    what,
+  };
+}

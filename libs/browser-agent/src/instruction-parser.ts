@@ -31,7 +31,7 @@ import type {
 import { phraseVariants } from './phrase-variants.js';
 import { TABLE_PHRASINGS, tableAssertion } from './table-phrases.js';
 import { EARLY_RULES, LATE_RULES, ordinalListSteps, valueSteps } from './sentence-rules.js';
-import { todoSteps } from './todo-phrases.js';
+import { listOnlySteps, todoSteps } from './todo-phrases.js';
 import { loginSteps } from './login-phrases.js';
 import { parseTarget } from './target-phrase.js';
 import { meansAndPurpose, WIDGET_RULES } from './widget-rules.js';
@@ -166,6 +166,7 @@ export function parseInstructions(query: string): ParseResult {
       return (
         valueSteps(trimmed, tokens) ??
         todoSteps(trimmed, tokens) ??
+        listOnlySteps(trimmed, tokens) ??
         loginSteps(trimmed, tokens) ??
         ordinalListSteps(trimmed, (piece) => parseStep(piece, tokens))
       );
@@ -338,6 +339,11 @@ function canonicalize(masked: string): string {
       .replace(/\b(is|are|was|does|do|has|have|should|must|can|could|will|would)n[’']t\b/gi, '$1 not')
       .replace(/\bcan[’']t\b|\bcannot\b/gi, 'can not')
       .replace(/\bwon[’']t\b/gi, 'will not')
+      // "must to have" (as some write it), "has to show", "needs to contain": "must".
+      .replace(
+        /\b(?:(?:should|must|will|shall)\s+to|(?:has|have|needs?)\s+to)\s+(?=(?:contain|include|show|display|have|be|equal|match|say|read|appear)\b)/gi,
+        'must ',
+      )
       .replace(/\b(?:should|must|will|shall|would) no longer be\b/gi, 'is no longer')
       .replace(/\b(is|are|should be|must be|remains?|stays?)\s+still\b/gi, '$1')
       .replace(/\b(?:still|now)\s+(?=(?:is|are|shows?|contains?|says|reads|has|have|there)\b)/gi, '')
@@ -841,6 +847,21 @@ const submitting: Rule = (s) =>
     ? { action: 'submit' }
     : undefined;
 
+/**
+ * A bare verb that is also what a form's button says ("Set guests to 6 and save", "apply", "then
+ * continue"): a click on the control named by it. Its words may follow ("save the changes").
+ */
+const committing: Rule = (s) => {
+  const match =
+    /^(save|apply|continue|confirm|send|next|finish|proceed|publish|post|update|register|checkout|check\s+out|done|ok)(?:\s+(?:it|them|this|that|(?:the|my|your)\s+(?:form|changes?|settings?|details|order|message)|changes?))?[.!]?$/i.exec(
+      s.trim(),
+    );
+  if (!match?.[1]) return undefined;
+  const word = match[1].replace(/\s+/g, ' ').toLowerCase();
+  const name = word === 'ok' ? 'OK' : `${word.charAt(0).toUpperCase()}${word.slice(1)}`;
+  return { action: 'click', target: { name }, clickCount: 1, button: 'left' };
+};
+
 const waiting: Rule = (s, tokens) => {
   const wait = /^wait(?:\s+(?:for|up\s+to|at\s+most|maximum))?\s*(.*)$/i.exec(s);
   if (!wait) return undefined;
@@ -954,6 +975,8 @@ const pageTextAssertion: Rule = (s, tokens) => {
   if (page?.[1] && page[2]) {
     const text = valueOf(page[2], tokens);
     if (text === undefined) return undefined;
+    // "The page has only 2 orders" is a count (phrase-variants.ts), not words on the page.
+    if (/^(?:only|exactly|just)\s+\d+\s+\p{L}{3,}s\b/iu.test(unmask(page[2], tokens))) return undefined;
     if (
       quotedValue(page[2].replace(/^(?:the\s+)?(?:text|message|words?|string|phrase)\s+/i, ''), tokens) ===
         undefined &&
@@ -1216,6 +1239,7 @@ const ACTION_RULES: readonly Rule[] = [
   hovering,
   focusing,
   submitting,
+  committing,
   removing,
   clicking,
   ...LATE_RULES,

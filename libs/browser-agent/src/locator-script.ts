@@ -160,7 +160,14 @@ export function findInPage(query: PageQuery): PageMatch {
         return 'textbox';
       }
       default:
-        return el.isContentEditable && el.getAttribute('contenteditable') !== null ? 'textbox' : null;
+        if (el.isContentEditable && el.getAttribute('contenteditable') !== null) return 'textbox';
+        // A slider drawn without ARIA (jQuery UI's): a "slider" box holding its handle.
+        if (
+          /(?:^|\s)(?:ui-slider|slider|range-slider)(?:\s|$)/.test(el.getAttribute('class') ?? '') &&
+          el.querySelector('.ui-slider-handle, [class*="handle"], [class*="thumb"], [tabindex]') !== null
+        )
+          return 'slider';
+        return null;
     }
   };
 

@@ -51,6 +51,7 @@ export interface DomElement extends DomNode {
   /** On a <slot>: the nodes put into it. */
   assignedNodes?(options?: { flatten?: boolean }): DomNode[];
   querySelectorAll(selector: string): ArrayLike<DomElement>;
+  querySelector(selector: string): DomElement | null;
   getBoundingClientRect(): DomRect;
   checkVisibility?(options?: Record<string, boolean>): boolean;
   scrollIntoView(options?: Record<string, string>): void;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { parseInstructions } from './instruction-parser.js';
-import type { Step, StepBody } from './step-types.js';
+import type { Step, StepBody, Target } from './step-types.js';
 
 function read(query: string): StepBody[] {
   const { steps, unknown } = parseInstructions(query);
@@ -288,6 +288,63 @@ describe('other ways of saying a step (phrase variants)', () => {
     expect(read('Step 2: click Save')).toEqual([
       { action: 'click', target: { name: 'Save' }, clickCount: 1, button: 'left' },
     ]);
+  });
+
+  it('a bare commit verb after an action clicks its button; after a click on a bare name it is part of the name', () => {
+    const click = (name: string): StepBody => ({
+      action: 'click',
+      target: { name },
+      clickCount: 1,
+      button: 'left',
+    });
+    expect(read('Type 5 into Qty and apply')).toEqual([
+      { action: 'type', value: '5', target: { name: 'Qty' } },
+      click('Apply'),
+    ]);
+    expect(read('apply')).toEqual([click('Apply')]);
+    expect(read('save the changes')).toEqual([click('Save')]);
+    expect(read('Click Save and Continue')).toEqual([click('Save and Continue')]);
+    expect(read('Click the checkbox and save')).toEqual([
+      { action: 'click', target: { name: '', role: 'checkbox' }, clickCount: 1, button: 'left' },
+      click('Save'),
+    ]);
+  });
+
+  it('steps a spinner, slider or number field up or down by its arrows', () => {
+    const press = (key: string, repeat: number, target: Target): StepBody => ({
+      action: 'press',
+      keys: [key],
+      repeat,
+      target,
+    });
+    expect(read('Increase the quantity of 2 with the arrow up')).toEqual([
+      press('ArrowUp', 2, { name: 'quantity' }),
+    ]);
+    expect(read('click the up arrow of the Guests spinner twice')).toEqual([
+      press('ArrowUp', 2, { name: 'Guests', role: 'spinbutton' }),
+    ]);
+    expect(read('Lower the volume slider by two steps')).toEqual([
+      press('ArrowDown', 2, { name: 'volume', role: 'slider' }),
+    ]);
+    // A value to reach is a setting, not steps.
+    expect(read('increase the quantity to 4')).toEqual([
+      { action: 'type', value: '4', target: { name: 'quantity' } },
+    ]);
+  });
+
+  it('counts and lists: "must to have", "only N nouns", "one of them is", "the list should only have"', () => {
+    expect(read('The table must to have only 2 orders and one of them is Dan Wu')).toEqual([
+      { action: 'assertTable', table: '', check: { kind: 'rowCount', count: 2, comparison: 'eq' } },
+      pageShows('Dan Wu'),
+    ]);
+    expect(read('The page has only 2 orders')).toEqual([
+      { action: 'assertCount', target: { name: 'orders' }, count: 2, comparison: 'eq' },
+    ]);
+    expect(read('Now the list should only have "Buy rye bread"')).toEqual([
+      { action: 'assertCount', target: { name: '', role: 'listitem' }, count: 1, comparison: 'eq' },
+      { action: 'assertState', target: { name: 'Buy rye bread' }, state: 'visible' },
+    ]);
+    expect(read('"quantity 4" shown')).toEqual([pageShows('quantity 4')]);
   });
 
   it('reads a long hostile line once, in bounded work', () => {

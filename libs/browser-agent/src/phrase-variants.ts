@@ -50,15 +50,27 @@ const VARIANTS: readonly Variant[] = [
     ),
     rewrite: (m) => `the page contains ${m[1]}`,
   },
+  // "The page has only 2 orders": as many of them as said.
+  {
+    pattern:
+      /^(?:the\s+)?(?:page|screen|site)\s+(?:has|shows|contains|lists|displays)\s+(?:only|exactly|just)\s+(\d{1,4})\s+(\p{L}{3,}s)$/iu,
+    rewrite: (m) => `there are exactly ${m[1]} ${m[2]}`,
+  },
+  // "… only 2 orders and one of them is Dan Wu": that one is on the page.
+  {
+    pattern:
+      /^(?:and\s+)?(?:one|1)\s+of\s+(?:them|these|those|the(?:se)?\s+\w+)\s+(?:is|says|shows|reads|has|contains|includes|mentions)\s+(?:by\s+|from\s+)?(\S.{0,80})$/i,
+    rewrite: (m) => `the page contains ${m[1]}`,
+  },
   // "The title should now be "Contact"": the adverb aside.
   {
     pattern: /^(.+?)\s+(?:now|then|already|finally)\s+(\S.*)$/i,
     rewrite: (m) => `${m[1]} ${m[2]}`,
   },
-  // ""Saved" is shown", "Check that "Saved" is displayed": the page shows that text.
+  // ""Saved" is shown", "Check that "Saved" is displayed", ""Saved" shown": the page shows that text.
   {
     pattern: new RegExp(
-      `^(?:(?:check|verify|see|confirm|ensure)\\s+(?:that\\s+)?)?(${Q})\\s+(?:is|are)\\s+(?:shown|displayed|visible|present|there|on the page|on screen|written)$`,
+      `^(?:(?:check|verify|see|confirm|ensure)\\s+(?:that\\s+)?)?(${Q})\\s+(?:(?:is|are)\\s+)?(?:shown|displayed|visible|present|there|on the page|on screen|written)$`,
       'i',
     ),
     rewrite: (m) => `the page contains ${m[1]}`,

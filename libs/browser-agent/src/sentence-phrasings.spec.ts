@@ -137,6 +137,51 @@ describe('sentences with several actions, plural and ordinal targets (real Chrom
     await failsAt(`Open $SITE/posts-without-ada\n${query}`, query);
   });
 
+  it('counts the items a plural noun names where no element says it: articles, cards marked so', async () => {
+    await passes(
+      `Open $SITE/posts\nThere should be 3 posts\nThe first post is by @ada\nThe second post says "Post number 2"`,
+    );
+    expect(
+      await failsAt(`Open $SITE/posts-without-ada\nThere should be 3 posts`, 'There should be 3 posts'),
+    ).toContain('expected exactly 3 posts but found 2 (the articles)');
+    expect(
+      await failsAt(`Open $SITE/posts\nThe second post is by @ada`, 'The second post is by @ada'),
+    ).toContain('expected the 2nd post (of the articles) to show "@ada"');
+    // Cards marked "order-card" are the orders; the list of tips beside them is not.
+    await passes(
+      `Open $SITE/orders\nThe page must to have only 2 orders and one of them is Dan Wu\nThe last order is Dan Wu`,
+    );
+    expect(await failsAt(`Open $SITE/orders-three\nThere are 2 orders`, 'There are 2 orders')).toContain(
+      'found 3 (the elements marked "order")',
+    );
+  });
+
+  it('a list that should only have the items named, navigation left out', async () => {
+    const query = 'The list should only have "Milk" and "Eggs"';
+    await passes(`Open $SITE/shopping\n${query}\nThe list has "Eggs"`);
+    await failsAt(`Open $SITE/shopping-three\n${query}`, query);
+    await failsAt(`Open $SITE/shopping\nThe list has "Bread"`, 'The list has "Bread"');
+  });
+
+  it('a bare verb after a typed value clicks the button it names', async () => {
+    const query = 'Type "ada" into Nickname and save';
+    await passes(`Open $SITE/settings\n${query}\nThe page shows "saved ada"`);
+    await failsAt(`Open $SITE/settings-store\n${query}`, 'save');
+  });
+
+  it('steps a number field up by the arrow key as many times as said', async () => {
+    await passes(
+      `Open $SITE/spinner\nIncrease the Offset by 2 with the arrow up\nClick Submit\nThe page shows "value 2"`,
+    );
+    await passes(
+      `Open $SITE/spinner\nClick the down arrow of the Offset field 3 times and hit Submit\nThe page shows "value -3"`,
+    );
+    await failsAt(
+      `Open $SITE/no-spinner\nIncrease the Offset by 2 with the arrow up\nClick Submit\nThe page shows "value 2"`,
+      'The page shows "value 2"',
+    );
+  });
+
   it('types the password given earlier into both password fields', async () => {
     const query = 'Type "s3cret!" into the Password field, then type the password into both fields';
     await passes(`Open $SITE/passwords

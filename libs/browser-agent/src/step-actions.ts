@@ -48,7 +48,7 @@ import {
   stepRangeTo,
   waitForShownOption,
 } from './widget-actions.js';
-import { monthFirstLocale, selectTextIn } from './widget-script.js';
+import { focusWithin, monthFirstLocale, selectTextIn } from './widget-script.js';
 
 // Only used inside functions evaluated in the page.
 declare const document: DomDocument;
@@ -108,7 +108,7 @@ export async function runAction(ctx: StepContext, step: ActionStep): Promise<str
     case 'focus': {
       const found = await findElement(ctx, step.target);
       try {
-        await found.handle.focus();
+        await found.handle.evaluate(focusWithin);
         return `focused ${found.describe}`;
       } finally {
         await disposeQuietly(found.handle);
@@ -644,7 +644,7 @@ async function press(ctx: StepContext, step: PressStep): Promise<string> {
   let found: FoundElement | undefined;
   if (step.target) {
     found = await findElement(ctx, step.target);
-    await found.handle.focus();
+    await found.handle.evaluate(focusWithin);
   }
   try {
     const keys = step.keys as KeyInput[];

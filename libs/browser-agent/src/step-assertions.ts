@@ -1,3 +1,4 @@
+import { checkNamedItem, countNamedItems, itemNoun, singularOf } from './named-items.js';
 import { describeTarget, findOnce, type FindOutcome } from './element-locator.js';
 import {
   checkboxInRow,
@@ -371,6 +372,11 @@ async function checkElementText(
   };
   const expectation = step.negate ? wording[step.mode].replace(/^to /, 'not to ') : wording[step.mode];
   if (!state) {
+    // "The second post says "Coffee first"" where nothing is named "post": that item of the posts.
+    if (nth !== undefined && !step.target.role && inRow === undefined && itemNoun(name)) {
+      const item = await checkNamedItem(ctx, name, nth, step.expected, step.mode, step.negate);
+      if (item) return item;
+    }
     const shown = await shownElsewhere(ctx, step);
     if (shown)
       return {
@@ -437,6 +443,17 @@ function countsContentItems(target: Target): boolean {
   );
 }
 
+/** "3 posts", "2 orders": a plain plural noun, which may name repeated items no text says. */
+function countsNamedItems(target: Target): boolean {
+  return (
+    !target.role &&
+    target.near === undefined &&
+    target.inRow === undefined &&
+    itemNoun(target.name) &&
+    singularOf(target.name) !== target.name.toLowerCase()
+  );
+}
+
 /** "5 rows" with nothing more said: the data rows of the table, as a person counts them. */
 function countsTableRows(target: Target): boolean {
   return target.role === 'row' && !target.name && target.near === undefined && target.inRow === undefined;
@@ -462,6 +479,11 @@ async function checkCount(ctx: StepContext, step: AssertCountStep): Promise<Chec
           : `expected ${COUNT_WORDS[step.comparison]} ${step.count} visible list ${step.count === 1 ? 'item' : 'items'} but found ${items} in the page's content (navigation, menus, headers and footers left out)`,
       };
     }
+  }
+  // "3 posts", "2 orders": the entries a person counts, not elements whose words are "posts".
+  if (countsNamedItems(step.target)) {
+    const items = await countNamedItems(ctx, step.target.name, step.count, step.comparison);
+    if (items) return items;
   }
   const { match, tried } = await findOnce(ctx.page, { ...step.target, nth: undefined }, undefined, {
     all: true,

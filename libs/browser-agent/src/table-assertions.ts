@@ -1,3 +1,4 @@
+import { checkNamedItem, itemNoun } from './named-items.js';
 import type { Check } from './step-assertions.js';
 import type { StepContext } from './step-context.js';
 import { type PagerState, readPager } from './table-pager-script.js';
@@ -293,7 +294,22 @@ export async function checkTable(ctx: StepContext, step: AssertTableStep): Promi
   if (!tables) return { ok: false, message: 'the tables could not be read (the page was navigating)' };
   const { table, problem } = pickTable(tables, step.table);
   const subject = describeTable(step.table);
-  if (!table) return { ok: false, message: `cannot check ${subject}: ${problem}` };
+  if (!table) {
+    // "The first post is by @ada" on a page without a table: the first of the posts.
+    const { check } = step;
+    if (tables.length === 0 && !step.table && check.kind === 'cell' && itemNoun(check.column)) {
+      const item = await checkNamedItem(
+        ctx,
+        check.column,
+        check.row,
+        check.expected,
+        check.mode,
+        check.negate,
+      );
+      if (item) return item;
+    }
+    return { ok: false, message: `cannot check ${subject}: ${problem}` };
+  }
   return judgeTable(table, step.check, subject);
 }
 

@@ -47,8 +47,10 @@ const COUNT_WORDS: Readonly<Record<string, number>> = {
   twenty: 20,
 };
 const COUNT =
-  '(exactly|at least|at most|no more than|more than|fewer than|less than)?\\s*(\\d+|zero|no|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty)';
+  '(exactly|only|just|at least|at most|no more than|more than|fewer than|less than)?\\s*(\\d+|zero|no|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty)';
 const ROWS = '(?:data\\s+)?(?:rows?|results?|entries|entry|records?|lines?|items?|people|users)';
+/** What a table's rows are of, said as a plural noun: "2 orders", "3 invoices". */
+const ROWS_OF = `(?:${ROWS}|\\p{L}{3,}s)`;
 const SHOW_VERBS =
   'shows|contains|displays|lists|includes|has|does not show|does not contain|does not display|does not list|does not include|does not have';
 const CELL_VERBS =
@@ -132,7 +134,7 @@ function table(name: string, check: TableCheck): StepBody {
 
 const rowCount: Rule = (s, tokens) => {
   const has = new RegExp(
-    `^${TABLE}\\s+(?:now\\s+)?(?:has|contains|shows|displays|lists|is showing|holds)\\s+${COUNT}\\s+${ROWS}(?:\\s+(?:now|in total|total|left))?$`,
+    `^${TABLE}\\s+(?:now\\s+)?(?:has|contains|shows|displays|lists|is showing|holds)\\s+${COUNT}\\s+${ROWS_OF}(?:\\s+(?:now|in total|total|left))?$`,
     'iu',
   ).exec(s);
   const there = new RegExp(
@@ -168,7 +170,10 @@ const shows: Rule = (s, tokens) => {
   if (!match?.[2] || !match[3]) return undefined;
   const which = tableName(match[1], tokens);
   // Counts ("has 2 rows") and pages ("shows page 2") are other rules' business.
-  if (which === undefined || /^(?:page\s+\d|\d+\s+|no\s+)/i.test(match[3])) return undefined;
+  if (which === undefined || /^(?:page\s+\d|(?:only\s+|just\s+|exactly\s+)?\d+\s+|no\s+)/i.test(match[3]))
+    return undefined;
+  // "… and one of them is Dan Wu" is a clause of its own.
+  if (/\b(?:one|1)\s+of\s+(?:them|these|those)\b/i.test(match[3])) return undefined;
   const values = valuesOf(match[3], tokens);
   if (!values) return undefined;
   return table(which, { kind: 'shows', values, negate: /not/i.test(match[2]) });

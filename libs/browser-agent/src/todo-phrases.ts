@@ -61,3 +61,47 @@ export function todoSteps(s: string, tokens: readonly MaskToken[]): StepBody[] |
   if (!values) return undefined;
   return values.map((value) => ({ action: 'type', value, target: NEW_ITEM, submit: true }));
 }
+
+/** "The list should only have "Milk"", "the list contains only "A" and "B"". */
+const LIST_ONLY_RE = new RegExp(
+  `^(?:(?:the|my|your)\\s+)?(?:to-?do\\s+|task\\s+|shopping\\s+)?(?:list|to-?dos|tasks|items)\\s+(?:(?:should|must|will|does|do)\\s+)?(?:now\\s+)?(?:(?:only|just)\\s+(?:has|have|contains?|shows?|lists?|holds?|includes?|be)|(?:has|have|contains?|shows?|lists?|holds?|includes?|is|are)\\s+(?:only|just))\\s+(${LIST})$`,
+  'i',
+);
+/** "Only "Milk" is left in the list", "only "A" and "B" remain". */
+const ONLY_LEFT_RE = new RegExp(
+  `^only\\s+(${LIST})\\s+(?:is|are|remains?|stays?|should\\s+(?:be|remain|stay))(?:\\s+(?:left|remaining|listed|shown))?(?:\\s+(?:in|on)\\s+the\\s+(?:to-?do\\s+)?list)?$`,
+  'i',
+);
+/** "The only todo (left) is "Milk"". */
+const THE_ONLY_RE = new RegExp(
+  `^the\\s+only\\s+(?:todo|to-do|item|task|entry)(?:\\s+(?:left|remaining|in\\s+the\\s+list))?\\s+(?:is|should\\s+be|must\\s+be)\\s+(${Q})$`,
+  'i',
+);
+
+/** "The list has "Milk"", "the todo list should contain "A" and "B"". */
+const LIST_HAS_RE = new RegExp(
+  `^(?:(?:the|my|your)\\s+)?(?:to-?do\\s+|task\\s+|shopping\\s+)?list\\s+(?:(?:should|must|will|does)\\s+)?(?:now\\s+)?(?:still\\s+)?(?:has|have|contains?|shows?|lists?|holds?|includes?)\\s+(${LIST})$`,
+  'i',
+);
+
+/**
+ * A list that holds the items named ("has"): each one is shown; or only them ("only has"): as
+ * many items as named are shown in the page's content (filters, menus and footers left out), and
+ * each one named is shown. Undefined when `s` says
+ * something else.
+ */
+export function listOnlySteps(s: string, tokens: readonly MaskToken[]): StepBody[] | undefined {
+  const has = LIST_HAS_RE.exec(s);
+  if (has?.[1] && new RegExp(Q).test(has[1])) {
+    const named = items(has[1], tokens);
+    return named?.map((name): StepBody => ({ action: 'assertState', target: { name }, state: 'visible' }));
+  }
+  const match = LIST_ONLY_RE.exec(s) ?? ONLY_LEFT_RE.exec(s) ?? THE_ONLY_RE.exec(s);
+  if (!match?.[1] || !new RegExp(Q).test(match[1])) return undefined;
+  const values = items(match[1], tokens);
+  if (!values) return undefined;
+  return [
+    { action: 'assertCount', target: { name: '', role: 'listitem' }, count: values.length, comparison: 'eq' },
+    ...values.map((name): StepBody => ({ action: 'assertState', target: { name }, state: 'visible' })),
+  ];
+}

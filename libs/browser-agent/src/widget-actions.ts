@@ -2,7 +2,7 @@ import type { ElementHandle } from 'puppeteer-core';
 import { findOnce } from './element-locator.js';
 import { StepFailedError } from './run-limits.js';
 import { disposeQuietly, findElement, type FoundElement, sleep, type StepContext } from './step-context.js';
-import { columnSortOrder, rangeState, shownOption } from './widget-script.js';
+import { columnSortOrder, focusWithin, rangeState, shownOption } from './widget-script.js';
 
 // Actions on the widgets of component libraries: pick from an open list, move a slider or spinner
 // by its keys, walk a menu path, sort a column. Each fails with what the page showed instead.
@@ -74,7 +74,7 @@ export async function stepRangeTo(
     throw new StepFailedError(
       `${found.describe} goes from ${first.min} to ${first.max}; ${wanted} is outside that range`,
     );
-  await found.handle.focus();
+  await found.handle.evaluate(focusWithin);
   let now = first.now;
   let direction = 0;
   for (let presses = 0; now !== wanted; presses++) {

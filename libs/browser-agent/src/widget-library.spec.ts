@@ -129,6 +129,19 @@ describe('widgets of native controls and component libraries (real Chromium)', (
     );
   });
 
+  it('jQuery UI: a slider without ARIA is set and focused by its handle; a spinner steps by its arrows', async () => {
+    const result = await run(
+      '/jqui',
+      `Move the Brightness slider to 60\nThe page shows "Brightness 60"
+      Focus the Brightness slider handle\nPress End\nThe page shows "Brightness 100"
+      Click the up arrow of the Temperature spinner twice\nThe page shows "Temperature 2"
+      Decrease the Temperature by 3\nThe page shows "Temperature -1"`,
+    );
+    expect(failures(result)).toEqual([]);
+    await mustFail('/jqui', 'Set the Brightness slider to 65', 'cannot be set to 65');
+    await mustFail('/jqui', 'Set the Brightness slider to 120', 'goes from 0 to 100');
+  });
+
   it('flatpickr: a picker input that allows typing takes the typed date; a readonly one is not typed into', async () => {
     const result = await run(
       '/flatpickr',

@@ -130,6 +130,60 @@ const selectAll: WidgetRule = (s, tokens) => {
 
 const RANGE_NOUNS = '(?:spinner|spin\\s?button|stepper|slider|range slider|number picker)';
 
+const STEP_COUNTS: Readonly<Record<string, number>> = {
+  one: 1,
+  once: 1,
+  two: 2,
+  twice: 2,
+  three: 3,
+  thrice: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+};
+
+function stepCount(word: string | undefined): number | undefined {
+  if (word === undefined) return 1;
+  const lower = word.toLowerCase().replace(/\s+times?$/, '');
+  const count = /^\d{1,3}$/.test(lower) ? Number(lower) : STEP_COUNTS[lower];
+  return count !== undefined && count >= 1 && count <= 100 ? count : undefined;
+}
+
+const TIMES =
+  '(\\d{1,3}\\s+times|once|twice|thrice|(?:one|two|three|four|five|six|seven|eight|nine|ten)\\s+times)';
+const STEPS_BY = '(\\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten)';
+const ARROW_MEANS =
+  '(?:\\s+(?:with|using|via|by\\s+(?:clicking|pressing))\\s+(?:the\\s+|its\\s+)?(?:(?:up|down)\\s+arrow|arrow\\s+(?:up|down)|(?:up|down|plus|minus|\\+|-)\\s+button|arrows?(?:\\s+keys?)?|keyboard))?';
+
+/**
+ * "Increase the quantity by 2 with the arrow up", "decrease Guests", "click the up arrow of the
+ * Guests spinner twice": the value steps up or down, as the arrow keys of a spinner or slider (and
+ * of a number field) step it, once per step.
+ */
+const stepping: WidgetRule = (s, tokens) => {
+  const said = new RegExp(
+    `^(increase|increment|raise|bump(?:\\s+up)?|decrease|decrement|lower|reduce)\\s+(the\\s+)?(.+?)(?:\\s+(?:by|of)\\s+${STEPS_BY}(?:\\s+(?:steps?|units?))?)?${ARROW_MEANS}(?:\\s+${TIMES})?$`,
+    'i',
+  ).exec(s);
+  const arrow = new RegExp(
+    `^(?:click|press|tap|hit|use)\\s+(?:on\\s+)?the\\s+(up|down|increase|decrease|increment|decrement|plus|minus|\\+|-)(?:\\s+(?:arrow|button|control))?\\s+(?:of|on|in|next to|beside)\\s+(the\\s+)?(.+?)(?:\\s+${TIMES})?$`,
+    'i',
+  ).exec(s);
+  const match = said ?? arrow;
+  if (!match?.[1] || !match[3]) return undefined;
+  const up = /^(?:increase|increment|raise|bump|up|plus|\+)/i.test(match[1]);
+  const count = said ? stepCount(said[4] ?? said[5]) : stepCount(arrow?.[4]);
+  // "Increase the quantity to 4" is rangeSetting's; a name with "to" or a value in it is not ours.
+  if (count === undefined || /\s(?:to|from)\s/i.test(match[3])) return undefined;
+  const where = parseTarget(`${match[2] ?? ''}${match[3]}`, tokens);
+  if (!where) return undefined;
+  return { action: 'press', keys: [up ? 'ArrowUp' : 'ArrowDown'], repeat: count, target: where };
+};
+
 /** "Select -3 with the spinner", "set 30 on the slider", "increase the quantity to 4". */
 const rangeSetting: WidgetRule = (s, tokens) => {
   const withWidget = new RegExp(
@@ -242,6 +296,7 @@ export const WIDGET_RULES: readonly WidgetRule[] = [
   replacing,
   selectAll,
   rangeSetting,
+  stepping,
   datePicking,
   treeItems,
   expandSection,

@@ -87,10 +87,29 @@ export interface RangeState {
   native: boolean;
 }
 
-/** A slider's or spinner's value as ARIA (or the native input) states it. */
+/**
+ * A slider's or spinner's value as ARIA (or the native input) states it; for a slider drawn
+ * without ARIA, as its handle's ARIA or jQuery UI's widget (which keeps it in script) states it.
+ */
 export function rangeState(el: DomElement): RangeState {
   const role = (el.getAttribute('role') ?? '').toLowerCase();
   const native = el.tagName === 'INPUT';
+  if (!native && !role) {
+    const inner = el.querySelector('[role=slider]');
+    if (inner) return rangeState(inner);
+    type Widget = { slider(method: string, option?: string): unknown };
+    const jquery = (globalThis as unknown as { jQuery?: (el: DomElement) => Widget }).jQuery;
+    if (jquery && / ui-slider /.test(` ${el.getAttribute('class') ?? ''} `)) {
+      const widget = jquery(el);
+      return {
+        role: 'slider',
+        native: false,
+        now: Number(widget.slider('value')),
+        min: Number(widget.slider('option', 'min')),
+        max: Number(widget.slider('option', 'max')),
+      };
+    }
+  }
   const read = (attribute: string, fallback: number) => {
     const raw = el.getAttribute(attribute);
     return raw === null || raw === '' ? fallback : Number(raw);
@@ -207,4 +226,20 @@ export function selectTextIn(el: DomElement, text: string): boolean {
   selection?.removeAllRanges();
   selection?.addRange(range);
   return true;
+}
+
+/**
+ * Gives the keyboard to `el`, or to the first control inside it when it takes none itself (a
+ * slider's handle in its track, a widget's input in its box).
+ */
+export function focusWithin(el: DomElement): void {
+  const focusable = (node: DomElement): boolean =>
+    node.matches('input, select, textarea, button, a[href], [contenteditable=""], [contenteditable=true]') ||
+    (node.hasAttribute('tabindex') && node.getAttribute('tabindex') !== '-1');
+  const inner = focusable(el)
+    ? el
+    : el.querySelector(
+        '[role=slider], [role=spinbutton], input, select, textarea, button, [tabindex]:not([tabindex="-1"])',
+      );
+  (inner ?? el).focus();
 }

@@ -136,3 +136,36 @@ Object.assign(SENTENCE_ROUTES, {
   '/copy': COPY,
   '/values': VALUES,
 });
+
+/** Orders drawn as cards marked "order-card", beside a list of tips that are no orders. */
+const ORDERS = (customers: string[]) =>
+  page(
+    'Orders',
+    `<h1>Orders</h1><ul class="tips"><li>Tip: orders ship daily</li><li>Tip: returns are free</li></ul>
+    <div class="orders">${customers.map((c, i) => `<div class="order-card"><b>A-${i + 1}</b> ${c}</div>`).join('')}</div>`,
+  );
+
+/** A shopping list, with a navigation list that is not part of it. */
+const SHOPPING = (items: string[]) =>
+  page(
+    'Shopping',
+    `<nav><ul><li><a href="#">Home</a></li><li><a href="#">Lists</a></li></ul></nav>
+    <ul id="list">${items.map((i) => `<li>${i}</li>`).join('')}</ul>`,
+  );
+
+/** A form saved by its Save button; the twin's button says Store. */
+const SETTINGS = (button: string) =>
+  page(
+    'Settings',
+    `<label>Nickname <input id="n"></label> <button onclick="out.textContent = 'saved ' + n.value">${button}</button>
+    <p id="out"></p>`,
+  );
+
+Object.assign(SENTENCE_ROUTES, {
+  '/orders': ORDERS(['Ada Park', 'Dan Wu']),
+  '/orders-three': ORDERS(['Ada Park', 'Dan Wu', 'Eve Lin']),
+  '/shopping': SHOPPING(['Milk', 'Eggs']),
+  '/shopping-three': SHOPPING(['Milk', 'Eggs', 'Bread']),
+  '/settings': SETTINGS('Save'),
+  '/settings-store': SETTINGS('Store'),
+});

@@ -148,6 +148,7 @@ export const JQUERY_UI_PAGE = page(
   <p><label for="city">City</label> <input id="city"></p>
   <p><label for="speed">Speed</label> <select id="speed"><option>Slower</option><option>Slow</option><option selected>Medium</option><option>Fast</option><option>Faster</option></select></p>
   <p><label for="temp">Temperature</label> <input id="temp" value="0"></p>
+  <div id="bright" aria-label="Brightness" style="width:200px;margin:12px"></div>
   <div id="tabs"><ul><li><a href="#t-ship">Shipping</a></li><li><a href="#t-bill">Billing</a></li></ul>
     <div id="t-ship">Ship to your door</div><div id="t-bill">Pay by card</div></div>
   <script>
@@ -155,6 +156,7 @@ export const JQUERY_UI_PAGE = page(
   $('#speed').selectmenu({ change: (e, ui) => out('Speed: ' + ui.item.label) });
   $('#temp').spinner({ spin: (e, ui) => out('Temperature ' + ui.value), change: () => out('Temperature ' + $('#temp').val()) });
   $('#tabs').tabs();
+  $('#bright').slider({ min: 0, max: 100, step: 10, value: 20, change: (e, ui) => out('Brightness ' + ui.value) });
   </script>`,
 );
 
