@@ -1009,9 +1009,10 @@ const pageTextAssertion: Rule = (s, tokens) => {
     `^(?:the\\s+)?(?:text|message|words?|string|phrase)\\s+(${Q})\\s+(is not|is|appears|does not appear|exists|does not exist)(?:\\s+(visible|shown|displayed|present|on the page|anywhere))?(?:\\s+on\\s+the\\s+page)?$`,
     'i',
   ).exec(s);
-  if (textIs?.[1] && textIs[2]) {
+  // Groups 2 and 3 are the quote token's own; 4 is the verb.
+  if (textIs?.[1] && textIs[4]) {
     const text = quotedValue(textIs[1], tokens) ?? '';
-    return { action: 'assertText', expected: text, negate: /not/i.test(textIs[2]) };
+    return { action: 'assertText', expected: text, negate: /not/i.test(textIs[4]) };
   }
   const noText = new RegExp(
     `^there\\s+is\\s+(no|not any|a|an|the)?\\s*(?:text|message)?\\s*(${Q})(?:\\s+(?:on|in)\\s+the\\s+(?:page|screen))?$`,

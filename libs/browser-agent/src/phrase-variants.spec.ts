@@ -332,6 +332,16 @@ describe('other ways of saying a step (phrase variants)', () => {
     ]);
   });
 
+  it('a text said not to be visible is one the page must not show', () => {
+    expect(read('The text "This cannot be undone." should not be visible')).toEqual([
+      { action: 'assertText', expected: 'This cannot be undone.', negate: true },
+    ]);
+    expect(read('the message "Saved" is visible')).toEqual([pageShows('Saved')]);
+    expect(read('the text "Error" does not appear')).toEqual([
+      { action: 'assertText', expected: 'Error', negate: true },
+    ]);
+  });
+
   it('counts and lists: "must to have", "only N nouns", "one of them is", "the list should only have"', () => {
     expect(read('The table must to have only 2 orders and one of them is Dan Wu')).toEqual([
       { action: 'assertTable', table: '', check: { kind: 'rowCount', count: 2, comparison: 'eq' } },

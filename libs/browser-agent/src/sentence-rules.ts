@@ -42,8 +42,9 @@ const namedValue: Rule = (s, tokens) => {
   const value = quotedValue(match[2], tokens);
   if (value === undefined || /^(?:text|value|string|words?|phrase|message)$/i.test(match[1]))
     return undefined;
-  const container = match[3] ? parseTarget(match[3], tokens) : undefined;
-  if (match[3] && !container) return undefined;
+  // Groups 3 and 4 are the quote token's own; 5 is the container.
+  const container = match[5] ? parseTarget(match[5], tokens) : undefined;
+  if (match[5] && !container) return undefined;
   const role = container?.role ?? 'textbox';
   return { action: 'type', value, target: { name: match[1], role } };
 };
