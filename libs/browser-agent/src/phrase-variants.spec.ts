@@ -304,6 +304,9 @@ describe('other ways of saying a step (phrase variants)', () => {
     expect(read('apply')).toEqual([click('Apply')]);
     expect(read('save the changes')).toEqual([click('Save')]);
     expect(read('Click Save and Continue')).toEqual([click('Save and Continue')]);
+    expect(read('Click the Send button without message')).toEqual([
+      { action: 'click', target: { name: 'Send', role: 'button' }, clickCount: 1, button: 'left' },
+    ]);
     expect(read('Click the checkbox and save')).toEqual([
       { action: 'click', target: { name: '', role: 'checkbox' }, clickCount: 1, button: 'left' },
       click('Save'),
