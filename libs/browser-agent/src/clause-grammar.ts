@@ -67,6 +67,9 @@ const CLICK_NAME_RE = new RegExp(
 );
 const FILLER_ONLY_RE =
   /^(?:first(?:ly)?|next|then|finally|lastly|now|also|and|so|ok(?:ay)?|please|afterwards|after that)$/i;
+/** "In the popup, type …": where the next actions happen, which the locator finds on top anyway. */
+const SCENE_ONLY_RE =
+  /^(?:then\s+)?(?:in|inside|on)\s+(?:the|this|that)\s+(?:popup|pop-up|dialog|modal|window|form|overlay|panel|drawer)$/i;
 const SEPARATOR_RE = /\s*,\s*(?:and\s+)?|\s+and\s+/g;
 
 /** The verb phrase a fragment borrows ("fill in", "type", "click on"). */
@@ -156,6 +159,7 @@ function clausesOf(sentence: string): Segment[][] {
   const clauses: Segment[][] = [];
   let filler: Segment | undefined;
   for (const segment of segmentsOf(sentence)) {
+    if (SCENE_ONLY_RE.test(segment.text)) continue;
     if (FILLER_ONLY_RE.test(segment.text)) {
       filler ??= segment;
       continue;
@@ -388,6 +392,8 @@ export class Discourse {
   private noun: string | undefined;
   /** The name of the value read last ("code"), for "that value". */
   private lastKept: string | undefined;
+  /** A value typed without quotes ("write Oslo"), for "it" when no quoted item was named. */
+  private typed: string | undefined;
   /** The verb of the last clause when it was a click-like action ("expand"), for a bare name next. */
   private verb: string | undefined;
 
@@ -405,6 +411,8 @@ export class Discourse {
     if (borrowed) yield borrowed;
     yield text;
     if (this.item && PRONOUN_RE.test(text)) yield text.replace(PRONOUN_RE, this.item);
+    // "In City write Oslo and choose it": the value typed without quotes.
+    else if (this.typed && PRONOUN_RE.test(text)) yield text.replace(PRONOUN_RE, this.typed);
     // "Read the Code from the table, then enter that value in "Answer"": the value last read.
     if (this.lastKept && /^[\w-]+$/.test(this.lastKept) && THAT_VALUE_RE.test(text))
       yield text.replace(THAT_VALUE_RE, this.lastKept);
@@ -494,6 +502,8 @@ export class Discourse {
         this.values.set(field.split(' ').at(-1) ?? field, value);
       }
       if (value) this.item = value;
+      this.typed =
+        !value && /^[\p{L}\p{N}][\p{L}\p{N} .'-]{0,40}$/u.test(body.value) ? body.value : undefined;
       return;
     }
     if ('target' in body && body.target) {

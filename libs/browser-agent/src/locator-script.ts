@@ -815,14 +815,27 @@ export function findInPage(query: PageQuery): PageMatch {
           ...byRole,
           ['label', () => byLabel('exact')],
           ...(kindQuery ? ([['kind', byKind]] as Array<[string, () => DomElement[]]>) : []),
-          ['placeholder', () => byAttribute('placeholder', '[placeholder]', 'exact')],
+          // Editors that draw their placeholder from data-placeholder (Quill, many contenteditables).
+          [
+            'placeholder',
+            () => [
+              ...byAttribute('placeholder', '[placeholder]', 'exact'),
+              ...byAttribute('data-placeholder', '[data-placeholder]', 'exact'),
+            ],
+          ],
           ['aria-label', () => byAttribute('aria-label', '[aria-label]', 'exact')],
           ['title', () => byAttribute('title', '[title]', 'exact')],
           ['alt', () => byAttribute('alt', 'img[alt], input[type=image][alt], area[alt]', 'exact')],
           ['text', () => byText('exact')],
           ...byRolePartial,
           ['label (partial)', () => byLabel('contains')],
-          ['placeholder (partial)', () => byAttribute('placeholder', '[placeholder]', 'contains')],
+          [
+            'placeholder (partial)',
+            () => [
+              ...byAttribute('placeholder', '[placeholder]', 'contains'),
+              ...byAttribute('data-placeholder', '[data-placeholder]', 'contains'),
+            ],
+          ],
           ['aria-label (partial)', () => byAttribute('aria-label', '[aria-label]', 'contains')],
           ['title (partial)', () => byAttribute('title', '[title]', 'contains')],
           [

@@ -335,6 +335,18 @@ describe('other ways of saying a step (phrase variants)', () => {
     ]);
   });
 
+  it('"it" after a value typed without quotes is that value; "In the popup," only sets the scene', () => {
+    expect(read('In City write Oslo and choose it')).toEqual([
+      { action: 'type', value: 'Oslo', target: { name: 'City', role: 'textbox' } },
+      { action: 'click', target: { name: 'Oslo' }, clickCount: 1, button: 'left' },
+    ]);
+    expect(read('In the popup, type me@example.com as the email and press "Sign me up"')).toEqual([
+      { action: 'type', value: 'me@example.com', target: { name: 'email' } },
+      { action: 'click', target: { name: 'Sign me up' }, clickCount: 1, button: 'left' },
+    ]);
+    expect(read('Verify appears "City: Oslo"')).toEqual([pageShows('City: Oslo')]);
+  });
+
   it('a text said not to be visible is one the page must not show', () => {
     expect(read('The text "This cannot be undone." should not be visible')).toEqual([
       { action: 'assertText', expected: 'This cannot be undone.', negate: true },

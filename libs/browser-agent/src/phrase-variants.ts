@@ -42,6 +42,14 @@ const VARIANTS: readonly Variant[] = [
     // "The page should say X": a whole message, as "the page says X" (see AssertTextStep.whole).
     rewrite: (m) => `the page ${/^(?:say|read)/i.test(m[1] ?? '') ? 'says' : 'contains'} ${m[2]}`,
   },
+  // "Verify appears "City: Oslo"", "appear "Saved"": the page shows it.
+  {
+    pattern: new RegExp(
+      `^(?:(?:verify|check|see|confirm)\\s+(?:that\\s+)?)?(?:it\\s+)?appears?\\s*:?\\s+(${Q})$`,
+      'i',
+    ),
+    rewrite: (m) => `the page contains ${m[1]}`,
+  },
   // What is left of "Expect the text "Saved"" once "expect" is read as an assertion's prefix.
   {
     pattern: new RegExp(
