@@ -65,11 +65,14 @@ const CLICK_NAME_RE = new RegExp(
   `^${LEAD_FILLER}(?:double[- ]?|right[- ]?)?(?:click|tap|press|hit)(?:\\s+on)?\\s+(?!(?:the|a|an|on|at)\\s)[\\p{L}\\p{N}][^\\s\uE000]*(?:\\s+[^\\s\uE000]+){0,2}$`,
   'iu',
 );
+/** "in the last box write C": a clause that names its field first. */
+const IN_FIELD_WRITE_RE =
+  /^(?:then\s+)?in(?:to)?\s+(?:the\s+)?[^\s,]+(?:\s+[^\s,]+){0,4}?\s+(?:write|type|enter|put|fill\s+in)\s+\S/i;
 const FILLER_ONLY_RE =
   /^(?:first(?:ly)?|next|then|finally|lastly|now|also|and|so|ok(?:ay)?|please|afterwards|after that)$/i;
 /** "In the popup, type …": where the next actions happen, which the locator finds on top anyway. */
 const SCENE_ONLY_RE =
-  /^(?:then\s+)?(?:in|inside|on)\s+(?:the|this|that)\s+(?:popup|pop-up|dialog|modal|window|form|overlay|panel|drawer)$/i;
+  /^(?:then\s+)?(?:in|inside|on)\s+(?:the|this|that)\s+(?:popup|pop-up|dialog|modal|window|form|overlay|panel|drawer|menu|menu ?bar|navigation|nav|sidebar|toolbar)$/i;
 const SEPARATOR_RE = /\s*,\s*(?:and\s+)?|\s+and\s+/g;
 
 /** The verb phrase a fragment borrows ("fill in", "type", "click on"). */
@@ -143,7 +146,7 @@ function segmentsOf(sentence: string): Segment[] {
         text,
         start: start + lead,
         end: start + lead + text.length,
-        verb: VERB_START_RE.test(text),
+        verb: VERB_START_RE.test(text) || IN_FIELD_WRITE_RE.test(text),
       });
   };
   for (const match of sentence.matchAll(SEPARATOR_RE)) {

@@ -422,6 +422,23 @@ export function focusedField(): DomElement | null {
   return field && !active.disabled && !active.readOnly ? active : null;
 }
 
+/** The one text field the page shows (a to-do app's new-item box), or null when there are none or several. */
+export function onlyTextField(): DomElement | null {
+  const fields = Array.from(
+    document.querySelectorAll('input, textarea, [contenteditable=""], [contenteditable=true]'),
+  ).filter((el) => {
+    const type = (el.getAttribute('type') ?? '').toLowerCase();
+    if (
+      el.tagName === 'INPUT' &&
+      /^(?:checkbox|radio|button|submit|reset|image|hidden|file|range|color)$/.test(type)
+    )
+      return false;
+    if (el.parentElement?.closest('[contenteditable=""], [contenteditable=true]')) return false;
+    return !el.disabled && !el.readOnly && (!el.checkVisibility || el.checkVisibility());
+  });
+  return fields.length === 1 ? (fields[0] ?? null) : null;
+}
+
 /** The items a noun names on the page ("3 posts", "the first order") and how they were found. */
 export interface NamedItems {
   /** Each item's text as shown. */

@@ -680,8 +680,13 @@ const selecting: Rule = (s, tokens) => {
     );
   if (!match?.[1] || !match[2]) return undefined;
   const option = valueOf(match[1], tokens);
-  const where = target(match[2], tokens);
-  if (option === undefined || !where) return undefined;
+  const named = target(match[2], tokens);
+  if (option === undefined || !named) return undefined;
+  // "Select Bobine from the list": whichever dropdown or list box offers it.
+  const where: Target =
+    !named.role && /^(?:list|options|choices|list of (?:options|choices|names|values))$/i.test(named.name)
+      ? { name: '', role: 'combobox' }
+      : named;
   return { action: 'select', option, target: where };
 };
 

@@ -515,7 +515,8 @@ export function findInPage(query: PageQuery): PageMatch {
   // "The x" of a dialog or a chip is its close (or remove) mark, never its Cancel button.
   if (wantWords.length === 1 && /^(?:x|×|✕|✖)$/.test(wantWords[0] ?? '')) {
     xMark = true;
-    for (const w of ['x', '×', '✕', '✖', 'close', 'dismiss', 'remove', 'delete']) synonyms.add(w);
+    for (const w of ['x', '×', '✕', '✖', 'close', 'dismiss', 'remove', 'delete', 'destroy', 'trash'])
+      synonyms.add(w);
   } else if (wantWords.length === 1) {
     for (const group of SYNONYMS)
       if (group.includes(wantWords[0] ?? '')) for (const w of group) synonyms.add(w);
@@ -943,6 +944,18 @@ export function findInPage(query: PageQuery): PageMatch {
     if (Array.from(el.options ?? []).some((option) => has(option.label || option.text))) return true;
     const ids = `${el.getAttribute('aria-controls') ?? ''} ${el.getAttribute('aria-owns') ?? ''}`.trim();
     const lists = ids ? ids.split(/\s+/).map((id) => document.getElementById(id)) : [];
+    // A trigger that does not say which list it opens: the list box named by the same label, else
+    // the one right after it.
+    if (!ids && el.getAttribute('aria-haspopup')) {
+      const labels = (el.getAttribute('aria-labelledby') ?? '').split(/\s+/).filter(Boolean);
+      for (const list of Array.from(document.querySelectorAll('[role="listbox"], [role="menu"]'))) {
+        const named = (list.getAttribute('aria-labelledby') ?? '').split(/\s+/);
+        if (labels.some((id) => named.includes(id))) lists.push(list);
+      }
+      const next = el.nextElementSibling;
+      if (lists.length === 0 && next && /^(?:listbox|menu)$/.test(next.getAttribute('role') ?? ''))
+        lists.push(next);
+    }
     for (const root of [el, ...lists]) {
       if (!root) continue;
       for (const option of Array.from(root.querySelectorAll('[role="option"], option, li'))) {
@@ -972,9 +985,26 @@ export function findInPage(query: PageQuery): PageMatch {
   };
   const tried: string[] = [];
   let nearRows: DomElement[] = [];
-  for (const [strategy, run] of strategies) {
+  // A closed panel labelled by its header (an accordion's, aria-labelledby) matches "by label" but
+  // is hidden: the header, found by its text later, is what a person means. Kept for the end.
+  let hiddenByLabel: [string, () => DomElement[]] | null = null;
+  const order = [...strategies];
+  for (let index = 0; index < order.length; index++) {
+    const [strategy, run] = order[index] as [string, () => DomElement[]];
     tried.push(strategy);
     let found = unique(run());
+    if (
+      hiddenByLabel === null &&
+      /^label/.test(strategy) &&
+      found.length > 0 &&
+      !found.some(isVisible) &&
+      query.inRow === null &&
+      query.near === null
+    ) {
+      hiddenByLabel = [strategy, () => found];
+      order.push(hiddenByLabel);
+      continue;
+    }
     if (query.inRow !== null) {
       const row = nthRow();
       found = row ? found.filter((el) => el !== row && shows(row, el)) : [];

@@ -76,7 +76,15 @@ interface Held {
 export class SettleTracker {
   private held: Held | undefined;
 
-  constructor(private readonly page: Page) {}
+  /**
+   * `light`: for assertions that a pass cannot be read early from (something is shown): right
+   * after an action only, the answer must be read twice with the page quiet between (an accordion
+   * still closing shows its panel), without waiting out a filter's debounce.
+   */
+  constructor(
+    private readonly page: Page,
+    private readonly light = false,
+  ) {}
 
   /** A failing read: the next pass starts a new streak. */
   reset(): void {
@@ -85,6 +93,10 @@ export class SettleTracker {
 
   /** A passing read with its answer; true when the pass can be reported. */
   async settled(key: string, vacuous: boolean): Promise<boolean> {
+    if (this.light && !this.held) {
+      const acted = lastActions.get(this.page);
+      if (acted === undefined || Date.now() - acted >= ACTION_SETTLE_MS) return true;
+    }
     const mutations = await this.page.evaluate(mutationCount).catch(() => -1);
     const now = Date.now();
     const held = this.held;
@@ -97,7 +109,7 @@ export class SettleTracker {
       held.quietSince = now;
     }
     const acted = lastActions.get(this.page);
-    if (acted !== undefined && now - acted < ACTION_SETTLE_MS) return false;
+    if (!this.light && acted !== undefined && now - acted < ACTION_SETTLE_MS) return false;
     const quiet = now - held.quietSince >= (vacuous ? VACUOUS_STABLE_MS : STABLE_MS);
     return quiet || now - held.since >= CHURN_STABLE_MS;
   }
@@ -105,6 +117,7 @@ export class SettleTracker {
   /** When the next read should come: soon while a pass is being confirmed. */
   nextReadMs(defaultMs: number): number {
     if (!this.held) return defaultMs;
+    if (this.light) return STABLE_MS;
     const acted = lastActions.get(this.page);
     const untilSettled = acted === undefined ? 0 : ACTION_SETTLE_MS - (Date.now() - acted);
     return Math.max(STABLE_MS, Math.min(defaultMs, untilSettled));
@@ -112,6 +125,7 @@ export class SettleTracker {
 
   /** True once the last action on the page is long enough ago for a debounced filter to have run. */
   actionSettled(): boolean {
+    if (this.light && this.held) return true;
     const acted = lastActions.get(this.page);
     return acted === undefined || Date.now() - acted >= ACTION_SETTLE_MS;
   }

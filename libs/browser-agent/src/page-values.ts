@@ -119,5 +119,11 @@ export function shownValue(el: DomElement, name: string): string {
     const next = (el as Sibling).nextElementSibling;
     if (next) return clean(next.innerText ?? next.textContent);
   }
+  // "Your order number is A-4821.": what the sentence says the value is.
+  const at = label ? own.toLowerCase().indexOf(label) : -1;
+  if (at >= 0) {
+    const said = /^\s*(?:is|was|:|=)\s+(\S(?:.{0,80}?\S)?)[.!]?$/i.exec(own.slice(at + label.length));
+    if (said?.[1]) return said[1];
+  }
   return own;
 }

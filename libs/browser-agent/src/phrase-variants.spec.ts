@@ -347,6 +347,19 @@ describe('other ways of saying a step (phrase variants)', () => {
     expect(read('Verify appears "City: Oslo"')).toEqual([pageShows('City: Oslo')]);
   });
 
+  it('a field named first ("in the last box write C"), a menu named first, "from the list"', () => {
+    expect(read('In the first box write A and in the last box write C')).toEqual([
+      { action: 'type', value: 'A', target: { name: '', role: 'textbox', nth: 1 } },
+      { action: 'type', value: 'C', target: { name: '', role: 'textbox', nth: -1 } },
+    ]);
+    const books: StepBody = { action: 'click', target: { name: 'Books' }, clickCount: 1, button: 'left' };
+    expect(read('Click in the menu on Books')).toEqual([books]);
+    expect(read('In the menu, click Books')).toEqual([books]);
+    expect(read('Select Bobine from the list')).toEqual([
+      { action: 'select', option: 'Bobine', target: { name: '', role: 'combobox' } },
+    ]);
+  });
+
   it('a text said not to be visible is one the page must not show', () => {
     expect(read('The text "This cannot be undone." should not be visible')).toEqual([
       { action: 'assertText', expected: 'This cannot be undone.', negate: true },

@@ -118,7 +118,17 @@ const VARIANTS: readonly Variant[] = [
   {
     pattern:
       /^in(?:to)?\s+(?:the\s+)?(?:(?:field|box|input|textbox|text box)\s+)?(\S.{0,60}?)\s+(?:write|type|enter|put|input|fill in)\s+(\S.*)$/i,
-    rewrite: (m) => `type ${m[2]} into the ${m[1]} field`,
+    // "In the first box write A": the box is the field already.
+    rewrite: (m) =>
+      /(?:^|\s)(?:box|field|input|text ?box|text ?area|editor|search box)$/i.test(m[1] ?? '')
+        ? `type ${m[2]} into the ${m[1]}`
+        : `type ${m[2]} into the ${m[1]} field`,
+  },
+  // "Click in the menu on Books", "In the menu, click Books": that item, in that container.
+  {
+    pattern:
+      /^(?:(click|tap|press|select|choose)\s+in\s+the\s+(menu|menu ?bar|navigation|nav|sidebar|toolbar)\s+on\s+(\S.{0,60})|in\s+the\s+(menu|menu ?bar|navigation|nav|sidebar|toolbar)\s*,?\s+(click|tap|press|select|choose)\s+(?:on\s+)?(\S.{0,60}))$/i,
+    rewrite: (m) => `${m[1] ?? m[5]} ${m[3] ?? m[6]} in the ${m[2] ?? m[4]}`,
   },
   // "Username: ada", "full name = Li Wei": a form line, label then value.
   {

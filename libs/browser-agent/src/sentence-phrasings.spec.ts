@@ -212,7 +212,9 @@ describe('sentences with several actions, plural and ordinal targets (real Chrom
       Type " a b c " without spaces into the Code field
       The field "Code" has value "abc"
       Type "abc" reversed into the Code field
-      The field "Code" has value "cba"`);
+      The field "Code" has value "cba"
+      Note down the booking code and paste the booking code in the Code field
+      The field "Code" has value "B-77"`);
     const error = await failsAt(`Open $SITE/color-without-color\n${query}`, query);
     expect(error).toContain('headed "Color"');
   });

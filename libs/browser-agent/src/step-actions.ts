@@ -4,6 +4,7 @@ import { describeTarget, findOnce, locate } from './element-locator.js';
 import {
   checkboxInRow,
   focusedField,
+  onlyTextField,
   pageText,
   readElementState,
   scrollPage,
@@ -481,6 +482,20 @@ async function someFrameHasFocusedField(page: Page): Promise<boolean> {
   return false;
 }
 
+/** Clicks into the page's one text field; false when it shows none or several. */
+async function clickOnlyTextField(ctx: StepContext): Promise<boolean> {
+  const field = (
+    await ctx.page.evaluateHandle(onlyTextField).catch(() => null)
+  )?.asElement() as ElementHandle | null;
+  if (!field) return false;
+  try {
+    await ctx.pointer.clickOn(field, 'the only text field', timing(ctx));
+    return someFrameHasFocusedField(ctx.page);
+  } finally {
+    await disposeQuietly(field);
+  }
+}
+
 async function type(ctx: StepContext, step: TypeStep): Promise<string> {
   if (step.find !== undefined) return replaceText(ctx, step, step.find);
   if (!step.target) {
@@ -495,15 +510,20 @@ async function type(ctx: StepContext, step: TypeStep): Promise<string> {
         await disposeQuietly(field);
       }
     }
-    // Keys typed with nothing to take them vanish: a person would see nothing appear, so the step fails.
-    else if (!(await someFrameHasFocusedField(ctx.page)))
+    // Keys typed with nothing to take them vanish: a person would see nothing appear, so the step
+    // fails; unless the page shows one text field only, where a person would click and type.
+    else if (!(await someFrameHasFocusedField(ctx.page)) && !(await clickOnlyTextField(ctx)))
       throw new StepFailedError(
         'no text field has the caret, so there is nowhere to type (say where, e.g. Type "…" into the Name field)',
       );
     await typeVisibly(ctx.page, step.value, ctx.typingDelayMs);
-    return step.replace
+    const done = step.replace
       ? `replaced the focused field's text with ${step.value.length} characters`
       : `typed ${step.value.length} characters into the focused element`;
+    // "Write "Go to gym" and do enter".
+    if (!step.submit) return done;
+    const navigated = await followingNavigation(ctx, () => ctx.page.keyboard.press('Enter'));
+    return navigated ? `${done} and pressed Enter, which opened ${navigated}` : `${done} and pressed Enter`;
   }
   const found = await findElement(ctx, step.target, { prefer: 'editable' });
   try {

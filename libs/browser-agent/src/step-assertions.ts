@@ -60,15 +60,15 @@ export async function runAssertion(ctx: StepContext, step: AssertionStep): Promi
   refuseUnrunnablePattern(step);
   // A list, table or "not" assertion passes only on a page that has settled: the same answer twice,
   // nothing changing between, after a filter's debounce had time to run.
-  const settle = needsSettling(step) ? new SettleTracker(ctx.page) : undefined;
+  // Any other pass read right after an action is read again with the page quiet between.
+  const settle = new SettleTracker(ctx.page, !needsSettling(step));
   for (;;) {
     const check = await checkOnce(ctx, step);
-    if (check.ok && !settle) return check.message;
-    if (check.ok && settle && (await settle.settled(check.key ?? check.message, check.vacuous === true)))
+    if (check.ok && (await settle.settled(check.key ?? check.message, check.vacuous === true)))
       return check.message;
-    if (!check.ok) settle?.reset();
+    if (!check.ok) settle.reset();
     // Out of time on a pass not yet confirmed: it stands once the last action's effects had time to show.
-    if (Date.now() >= deadline && check.ok && (!settle || settle.actionSettled())) return check.message;
+    if (Date.now() >= deadline && check.ok && settle.actionSettled()) return check.message;
     if (Date.now() >= deadline && !check.ok) {
       const limit =
         step.timeoutMs !== undefined
@@ -78,7 +78,7 @@ export async function runAssertion(ctx: StepContext, step: AssertionStep): Promi
             : `the assertion timeout of ${timeoutMs} ms`;
       throw new StepFailedError(`${check.message} (kept checking for ${limit})`);
     }
-    const pause = settle ? settle.nextReadMs(RETRY_INTERVAL_MS) : RETRY_INTERVAL_MS;
+    const pause = settle.nextReadMs(RETRY_INTERVAL_MS);
     const room = deadline - Date.now();
     await sleep(room > 0 ? Math.min(pause, room) : pause, ctx.signal);
   }

@@ -72,6 +72,17 @@ describe('TodoMVC as frameworks render it, with the real todomvc-app-css (real C
       The page shows "2 items left"`);
   });
 
+  it('writes into the one field there is (and presses Enter), removes an item by its x button', async () => {
+    // The heading takes the click, so no field has the caret: the page's one text field is the place.
+    const steps = `Open $SITE/todomvc/vanilla
+      Click "todos"
+      Write "Go to gym" and do enter
+      Write "Cook dinner" and do enter
+      Remove the "Go to gym" item with the x button`;
+    await passes(`${steps}\nThe list should only have "Cook dinner"`);
+    await failsAt(`${steps}\nThe list should only have "Go to gym"`, 'The list should only have "Go to gym"');
+  });
+
   it('fails at "delete it" when the edit was not saved', async () => {
     const error = await failsAt(
       `${ADD('broken-edit')}\nDouble-click "Buy milk", change it to "Buy bread", press Enter, then delete it`,

@@ -142,6 +142,19 @@ describe('widgets of native controls and component libraries (real Chromium)', (
     await mustFail('/jqui', 'Set the Brightness slider to 120', 'goes from 0 to 100');
   });
 
+  it('jQuery UI accordion: its header is clicked (not the hidden panel it labels); a closing panel is not read as shown', async () => {
+    const result = await run(
+      '/jqui',
+      `Click "Do you ship abroad?"\nVerify that "Only within the EU." is visible\nVerify that "By card or bank transfer." is hidden`,
+    );
+    expect(failures(result)).toEqual([]);
+    await mustFail(
+      '/jqui',
+      'Click "Do you ship abroad?"\nVerify that "By card or bank transfer." is visible',
+      'By card or bank transfer.',
+    );
+  });
+
   it('flatpickr: a picker input that allows typing takes the typed date; a readonly one is not typed into', async () => {
     const result = await run(
       '/flatpickr',

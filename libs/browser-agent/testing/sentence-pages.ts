@@ -126,7 +126,7 @@ const COPY = page(
 const VALUES = page(
   'Values',
   `<table><thead><tr><th>Product</th><th>Price</th></tr></thead><tbody><tr><td>Mug</td><td>€12</td></tr></tbody></table>
-  <p>Order number: <strong>A-1234</strong></p>
+  <p>Order number: <strong>A-1234</strong></p><p>Your booking code is B-77.</p>
   <label>Reference <input id="ref"></label> <label>Code <input id="code"></label>`,
 );
 

@@ -149,6 +149,7 @@ export const JQUERY_UI_PAGE = page(
   <p><label for="speed">Speed</label> <select id="speed"><option>Slower</option><option>Slow</option><option selected>Medium</option><option>Fast</option><option>Faster</option></select></p>
   <p><label for="temp">Temperature</label> <input id="temp" value="0"></p>
   <div id="bright" aria-label="Brightness" style="width:200px;margin:12px"></div>
+  <div id="faq"><h3>How do I pay?</h3><div>By card or bank transfer.</div><h3>Do you ship abroad?</h3><div>Only within the EU.</div></div>
   <div id="tabs"><ul><li><a href="#t-ship">Shipping</a></li><li><a href="#t-bill">Billing</a></li></ul>
     <div id="t-ship">Ship to your door</div><div id="t-bill">Pay by card</div></div>
   <script>
@@ -156,6 +157,7 @@ export const JQUERY_UI_PAGE = page(
   $('#speed').selectmenu({ change: (e, ui) => out('Speed: ' + ui.item.label) });
   $('#temp').spinner({ spin: (e, ui) => out('Temperature ' + ui.value), change: () => out('Temperature ' + $('#temp').val()) });
   $('#tabs').tabs();
+  $('#faq').accordion({ heightStyle: 'content' });
   $('#bright').slider({ min: 0, max: 100, step: 10, value: 20, change: (e, ui) => out('Brightness ' + ui.value) });
   </script>`,
 );
