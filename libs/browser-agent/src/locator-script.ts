@@ -122,7 +122,10 @@ export function findInPage(query: PageQuery): PageMatch {
       case 'img':
         return el.getAttribute('alt') === '' ? 'presentation' : 'img';
       case 'li':
-        return 'listitem';
+        // The suggestions an autocomplete draws as a plain list (jQuery UI's, typeaheads) are options.
+        return el.closest('[class*="autocomplete"], [class*="suggest"], [class*="typeahead"]')
+          ? 'option'
+          : 'listitem';
       case 'ul':
       case 'ol':
         return 'list';
@@ -998,6 +1001,7 @@ export function findInPage(query: PageQuery): PageMatch {
       /^label/.test(strategy) &&
       found.length > 0 &&
       !found.some(isVisible) &&
+      !found.some((el) => POPUP_ROLES.test(implicitRole(el) ?? '')) &&
       query.inRow === null &&
       query.near === null
     ) {

@@ -41,9 +41,10 @@ import type {
   WaitForTextStep,
 } from './step-types.js';
 import { typeVisibly } from './visible-typing.js';
-import { nativeInputValue } from './date-values.js';
+import { isoDate, nativeInputValue } from './date-values.js';
 import {
   openMenuPath,
+  pickFromCalendar,
   pickShownOption,
   sortColumn,
   stepRangeTo,
@@ -483,6 +484,9 @@ async function someFrameHasFocusedField(page: Page): Promise<boolean> {
 }
 
 /** Clicks into the page's one text field; false when it shows none or several. */
+/** What people call a date picker's open calendar. */
+const CALENDAR_RE = /^(?:the\s+)?(?:calendar|date ?picker|datepicker|picker|date picker popup)$/i;
+
 async function clickOnlyTextField(ctx: StepContext): Promise<boolean> {
   const field = (
     await ctx.page.evaluateHandle(onlyTextField).catch(() => null)
@@ -525,10 +529,21 @@ async function type(ctx: StepContext, step: TypeStep): Promise<string> {
     const navigated = await followingNavigation(ctx, () => ctx.page.keyboard.press('Enter'));
     return navigated ? `${done} and pressed Enter, which opened ${navigated}` : `${done} and pressed Enter`;
   }
+  // "Pick March 15, 2024 from the calendar": the day in the open date picker.
+  if (!step.target.role && CALENDAR_RE.test(step.target.name)) {
+    const picked = await pickFromCalendar(ctx, step.value);
+    if (picked) return picked;
+  }
   const found = await findElement(ctx, step.target, { prefer: 'editable' });
   try {
     const state = await found.handle.evaluate(readElementState);
     if (state.isSelect) return await selectNative(ctx, found, step.value, state);
+    // A date field that takes no typing (flatpickr's default): open its calendar and pick the day.
+    if (state.tag === 'input' && state.readonly && !state.disabled && isoDate(step.value, true)) {
+      await ctx.pointer.clickOn(found.handle, found.describe, timing(ctx));
+      const picked = await pickFromCalendar(ctx, step.value);
+      if (picked) return `${picked} of ${found.describe}`;
+    }
     if (!state.editable) {
       const stepped = await stepRangeTo(ctx, found, step.value);
       if (stepped) return stepped;

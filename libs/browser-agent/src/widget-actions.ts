@@ -2,7 +2,9 @@ import type { ElementHandle } from 'puppeteer-core';
 import { findOnce } from './element-locator.js';
 import { StepFailedError } from './run-limits.js';
 import { disposeQuietly, findElement, type FoundElement, sleep, type StepContext } from './step-context.js';
-import { columnSortOrder, focusWithin, rangeState, shownOption } from './widget-script.js';
+import { readCalendar } from './calendar-script.js';
+import { isoDate } from './date-values.js';
+import { columnSortOrder, focusWithin, monthFirstLocale, rangeState, shownOption } from './widget-script.js';
 
 // Actions on the widgets of component libraries: pick from an open list, move a slider or spinner
 // by its keys, walk a menu path, sort a column. Each fails with what the page showed instead.
@@ -153,4 +155,39 @@ export async function sortColumn(
       );
     await ctx.pointer.clickOn(found.handle, found.describe, timing(ctx));
   }
+}
+
+/**
+ * "Pick March 15, 2024 from the calendar": in the date picker's open calendar, pages month by month
+ * toward the date and clicks its day. Undefined when `text` is no date.
+ */
+export async function pickFromCalendar(ctx: StepContext, text: string): Promise<string | undefined> {
+  const iso = isoDate(text, await ctx.page.evaluate(monthFirstLocale).catch(() => true));
+  if (!iso) return undefined;
+  let problem = 'no calendar is open';
+  for (let moves = 0; moves <= 120;) {
+    const read = await ctx.page.evaluateHandle(readCalendar, iso);
+    try {
+      const found = (await read.getProperty('found')).asElement() as ElementHandle | null;
+      if (found) {
+        await ctx.pointer.clickOn(found, `${text} in the calendar`, timing(ctx));
+        await disposeQuietly(found);
+        return `picked ${text} (${iso}) in the calendar`;
+      }
+      const move = (await read.getProperty('move')).asElement() as ElementHandle | null;
+      if (move) {
+        const shown = String(await (await read.getProperty('shown')).jsonValue());
+        await ctx.pointer.clickOn(move, `the calendar's arrow (it showed ${shown})`, timing(ctx));
+        await disposeQuietly(move);
+        moves++;
+        continue;
+      }
+      problem = String(await (await read.getProperty('problem')).jsonValue());
+    } finally {
+      await read.dispose().catch(() => undefined);
+    }
+    if (Date.now() >= ctx.deadline) break;
+    await sleep(100, ctx.signal);
+  }
+  throw new StepFailedError(`cannot pick ${text} in a calendar: ${problem}`);
 }

@@ -155,12 +155,15 @@ describe('widgets of native controls and component libraries (real Chromium)', (
     );
   });
 
-  it('flatpickr: a picker input that allows typing takes the typed date; a readonly one is not typed into', async () => {
+  it('flatpickr: a picker input that allows typing takes the typed date; a readonly one is driven through its calendar', async () => {
     const result = await run(
       '/flatpickr',
-      `Pick 2024-03-15 in the Start date picker\nPress Enter\nThe page shows "Start 2024-03-15"`,
+      `Pick 2024-03-15 in the Start date picker\nPress Enter\nThe page shows "Start 2024-03-15"
+      Pick June 3, 2025 in the End date picker\nThe "End date" field has value "2025-06-03"
+      Click into the End date field and pick 1 February 2025 from the calendar\nThe "End date" field has value "2025-02-01"`,
     );
     expect(failures(result)).toEqual([]);
-    await mustFail('/flatpickr', 'Pick 2024-03-15 in the End date picker', 'read-only');
+    await mustFail('/flatpickr', 'Pick 2024-13-45 in the End date picker', 'read-only');
+    await mustFail('/flatpickr', 'Pick June 3, 2025 from the calendar', 'no calendar is open');
   });
 });
