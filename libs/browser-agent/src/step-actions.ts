@@ -515,8 +515,12 @@ async function type(ctx: StepContext, step: TypeStep): Promise<string> {
       }
     }
     // Keys typed with nothing to take them vanish: a person would see nothing appear, so the step
-    // fails; unless the page shows one text field only, where a person would click and type.
-    else if (!(await someFrameHasFocusedField(ctx.page)) && !(await clickOnlyTextField(ctx)))
+    // fails; unless the text is entered with Enter ("Write "Go to gym" and do enter") on a page
+    // that shows one text field only, where a person would click and type.
+    else if (
+      !(await someFrameHasFocusedField(ctx.page)) &&
+      !(step.submit === true && (await clickOnlyTextField(ctx)))
+    )
       throw new StepFailedError(
         'no text field has the caret, so there is nowhere to type (say where, e.g. Type "…" into the Name field)',
       );
