@@ -64,6 +64,18 @@ export interface ServerUpgradeProgress {
   error?: string;
 }
 
+/**
+ * What one sweep (upgradeTenants under TENANT_SWEEP_LOCK) ended with, as the project worker that
+ * ran it returns it and the control plane shows it: `elsewhere` when another process held the lock.
+ */
+export interface TenantSweepResult {
+  state: 'done' | 'elsewhere';
+  servers: ServerUpgradeProgress[];
+}
+
+/** The session lock (main database) that lets one process of a deployment sweep at a time. */
+export const TENANT_SWEEP_LOCK = 'suite:tenant-upgrades';
+
 export interface UpgradeTenantsOptions {
   servers: TenantServers;
   store: TenantUpgradeStore;
