@@ -4,7 +4,7 @@ import { AdminFormsController } from './admin-forms.controller.js';
 import { AdminTokenController } from './admin-token.controller.js';
 import { AdminTokenGuard } from './admin-token.guard.js';
 import { AuthOverviewService } from './auth-overview.service.js';
-import { DomainVerification } from './domain-verification.js';
+import { BullDomainChecksQueue, DomainChecksQueue } from './domain-checks.queue.js';
 import { MailLogRepository, PrismaMailLogRepository } from './mail-log.repository.js';
 import { FormValidationService } from './form-validation.service.js';
 import { MailDetailRepository, PrismaMailDetailRepository } from './mail-detail.repository.js';
@@ -60,7 +60,7 @@ import { UsersAdminService } from './users-admin.service.js';
     ProjectSettingsService,
     UsersAdminService,
     MailLogService,
-    DomainVerification,
+    { provide: DomainChecksQueue, useClass: BullDomainChecksQueue },
     AuthOverviewService,
     ProjectContexts,
     { provide: UserDetailRepository, useClass: PrismaUserDetailRepository },
