@@ -142,12 +142,6 @@ export const projectHostEnv = z
     DOMAIN_VERIFIED_BY_ADMIN: envFields.bool(false),
     /** Set by `platform dev`: a local host that, as the spec says, never fires `user.deleted`. */
     PLATFORM_DEV_MODE: envFields.bool(false),
-    /**
-     * At boot, bring platform_auth of every tenant database up to date in the background (one host
-     * at a time, resumable; GET /v1/tenant-servers shows progress). Off: tenants are still
-     * migrated on first use.
-     */
-    TENANT_UPGRADES_ON_BOOT: envFields.bool(true),
   })
   .superRefine(requireAuthSecretInProduction);
 export type ProjectHostConfig = z.infer<typeof projectHostEnv>;

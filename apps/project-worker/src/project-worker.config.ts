@@ -15,6 +15,12 @@ export const projectWorkerEnv = z
     ...mailDeliveryEnv.shape,
     /** DOMAIN_DNS_SERVERS, DOMAIN_RECHECK_INTERVAL_MS, DOMAIN_VERIFIED_BY_ADMIN. */
     ...domainChecksEnv.shape,
+    /**
+     * At boot, ask for a sweep bringing platform_auth of every tenant database behind up to date
+     * (one sweep at a time across replicas, resumable; GET /v1/tenant-servers shows it). Off:
+     * tenants are still migrated on first use, and POST /v1/tenant-servers/upgrade asks for one.
+     */
+    TENANT_UPGRADES_ON_BOOT: envFields.bool(true),
     /** Health/metrics listener; 0 disables it. */
     HEALTH_PORT: envFields.port(8084),
   })

@@ -28,6 +28,7 @@ import { TenantDatabases } from './tenant-databases.js';
 import { TenantMovesService } from './tenant-moves.service.js';
 import { PrismaTenantPlacementRepository, TenantPlacementRepository } from './tenant-placement.repository.js';
 import { TenantServersController } from './tenant-servers.controller.js';
+import { BullTenantUpgradesQueue, TenantUpgradesQueue } from './tenant-upgrades.queue.js';
 import { TenantUpgradesService } from './tenant-upgrades.service.js';
 import { PrismaTenantUsersRepository, TenantUsersRepository } from './tenant-users.repository.js';
 import { UsersAdminService } from './users-admin.service.js';
@@ -55,6 +56,7 @@ import { UsersAdminService } from './users-admin.service.js';
     TenantDatabases,
     { provide: TenantPlacementRepository, useClass: PrismaTenantPlacementRepository },
     TenantMovesService,
+    { provide: TenantUpgradesQueue, useClass: BullTenantUpgradesQueue },
     TenantUpgradesService,
     ProjectsService,
     ProjectSettingsService,

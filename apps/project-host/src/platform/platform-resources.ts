@@ -27,8 +27,9 @@ export class PlatformResources implements OnApplicationShutdown {
   readonly redis: Redis;
   readonly mailQueue: TypedQueue<typeof QueueName.Mail>;
   readonly hookQueue: TypedQueue<typeof QueueName.AuthHooks>;
-  /** Custom-domain checks: the project worker runs them, the host asks. */
+  /** Custom-domain checks and tenant upgrade sweeps: the project worker runs them, the host asks. */
   readonly domainCheckQueue: TypedQueue<typeof QueueName.DomainChecks>;
+  readonly tenantUpgradeQueue: TypedQueue<typeof QueueName.TenantUpgrades>;
   /** Where tenant databases live (TENANT_DATABASE_SERVERS); a project's row names its server. */
   readonly tenantServers: TenantServers;
 
@@ -41,6 +42,7 @@ export class PlatformResources implements OnApplicationShutdown {
     this.mailQueue = createQueue(QueueName.Mail, this.redis);
     this.hookQueue = createQueue(QueueName.AuthHooks, this.redis);
     this.domainCheckQueue = createQueue(QueueName.DomainChecks, this.redis);
+    this.tenantUpgradeQueue = createQueue(QueueName.TenantUpgrades, this.redis);
     for (const queue of this.queues()) queue.on('error', () => undefined);
     this.tenantServers = TenantServers.fromSettings(config);
   }
@@ -53,6 +55,6 @@ export class PlatformResources implements OnApplicationShutdown {
   }
 
   private queues(): { on(event: 'error', listener: () => void): unknown; close(): Promise<void> }[] {
-    return [this.mailQueue, this.hookQueue, this.domainCheckQueue];
+    return [this.mailQueue, this.hookQueue, this.domainCheckQueue, this.tenantUpgradeQueue];
   }
 }
