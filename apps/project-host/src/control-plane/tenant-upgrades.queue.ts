@@ -9,9 +9,10 @@ import type { ProjectHostConfig } from '../project-host.config.js';
 export interface UpgradeRun {
   /**
    * idle: no sweep the queue still remembers; queued: waiting for a project worker; elsewhere:
-   * another process held the sweep's lock (it ran there).
+   * another process held the sweep's lock (it ran there); stopped: the worker running it shut down
+   * half-way (the next worker's boot asks for another).
    */
-  state: 'idle' | 'queued' | 'running' | 'done' | 'failed' | 'elsewhere';
+  state: 'idle' | 'queued' | 'running' | 'done' | 'failed' | 'elsewhere' | 'stopped';
   startedAt: string | null;
   finishedAt: string | null;
   error: string | null;

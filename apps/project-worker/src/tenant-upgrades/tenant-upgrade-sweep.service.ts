@@ -26,12 +26,14 @@ export interface TenantUpgradeSweepOptions {
  * build's latest migration, the servers in parallel (upgradeTenants: resumable, each tenant's
  * version kept in its project row). One process of the deployment at a time: the queue runs one
  * sweep at once, and the session lock keeps out any other process sweeping (an older release
- * during a rolling upgrade), in which case this one ends `elsewhere`.
+ * during a rolling upgrade), in which case this one ends `elsewhere`. A worker shutting down ends
+ * its sweep after the tenant in hand (`stopped`); the next worker's boot asks for another.
  */
 export class TenantUpgradeSweep {
   constructor(private readonly options: TenantUpgradeSweepOptions) {}
 
   async run(
+    stopping: () => boolean,
     onProgress: (servers: ServerUpgradeProgress[]) => void = () => undefined,
   ): Promise<TenantSweepResult> {
     const { databaseUrl, servers, store, budget, log } = this.options;
@@ -42,12 +44,14 @@ export class TenantUpgradeSweep {
         migrate: (url) => budget.withSlot('tenant', () => migrateTenantSchema(url)),
         logger: log,
         onProgress: (progress) => onProgress([...progress]),
+        stopping,
       }),
     );
     if (!outcome.acquired) {
       log.log('another process is upgrading tenant databases');
       return { state: 'elsewhere', servers: [] };
     }
-    return { state: 'done', servers: outcome.result };
+    const stopped = outcome.result.some((server) => server.state === 'stopped');
+    return { state: stopped ? 'stopped' : 'done', servers: outcome.result };
   }
 }

@@ -21,6 +21,7 @@ import { TenantUpgradeSweep } from './tenant-upgrade-sweep.service.js';
 export class TenantUpgradesConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('tenant-upgrades');
   private consumer?: QueueConsumer<typeof QueueName.TenantUpgrades>;
+  private stopping = false;
 
   constructor(
     @Inject(PROJECT_WORKER_CONFIG) private readonly config: ProjectWorkerConfig,
@@ -51,10 +52,15 @@ export class TenantUpgradesConsumer implements OnApplicationBootstrap, BeforeApp
   }
 
   run(job: TypedJob<typeof QueueName.TenantUpgrades>): Promise<TenantSweepResult> {
-    return this.sweep.run((servers) => void job.updateProgress(servers).catch(() => undefined));
+    return this.sweep.run(
+      () => this.stopping,
+      (servers) => void job.updateProgress(servers).catch(() => undefined),
+    );
   }
 
   async beforeApplicationShutdown(): Promise<void> {
+    // A sweep in progress ends after the tenant in hand: shutting down never waits for all of them.
+    this.stopping = true;
     await this.consumer?.close();
     await this.requests.close();
   }

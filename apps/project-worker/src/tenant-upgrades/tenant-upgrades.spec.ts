@@ -132,4 +132,36 @@ describe('tenant upgrades in the project worker', () => {
     expect(await resources.db.project.count({ where: { tenantSchemaVersion: null } })).toBe(1);
     await stopReplicas();
   });
+
+  it('stops after the tenant in hand when the worker shuts down, leaving the rest for the next sweep', async () => {
+    const resources = new WorkerResources(config);
+    try {
+      await resources.db.project.updateMany({ data: { tenantSchemaVersion: null } });
+      await resources.db.project.create({
+        data: { slug: `behind-${randomUUID().slice(0, 8)}`, name: 'Behind too', tenantDatabase: tenant.name },
+      });
+      const sweep = new TenantUpgradeSweep({
+        databaseUrl: config.DATABASE_URL,
+        servers: resources.tenantServers,
+        store: new PrismaTenantUpgradeStore(resources.db),
+        budget: resources.connectionBudget,
+        log: quiet,
+      });
+      let shuttingDown = false;
+      const result = await sweep.run(
+        () => shuttingDown,
+        (servers) => {
+          // SIGTERM arrives while the first tenant is migrated.
+          if (servers[0]!.migrated === 1) shuttingDown = true;
+        },
+      );
+      expect(result).toEqual({
+        state: 'stopped',
+        servers: [{ server: 'default', total: 2, migrated: 1, failed: 0, state: 'stopped' }],
+      });
+      expect(await resources.db.project.count({ where: { tenantSchemaVersion: null } })).toBe(1);
+    } finally {
+      await resources.onApplicationShutdown();
+    }
+  });
 });
