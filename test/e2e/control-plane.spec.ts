@@ -16,7 +16,8 @@ import { sql } from '../support/runner-client.js';
 import { TxtDns } from '../support/txt-dns.js';
 
 // The control-plane API of the BUILT project host, against this run's Postgres and Redis: tenant
-// databases are really created and dropped, user.deleted really lands on the auth-hooks queue.
+// databases are really created and dropped, user.deleted really lands on the auth-hooks queue. A
+// BUILT project worker beside it does the custom-domain DNS checks the host asks for.
 
 const TOKEN = `cp-admin-${randomBytes(12).toString('hex')}`;
 const PREFIX = `${process.env.REDIS_PREFIX}-control-plane`;
@@ -90,13 +91,34 @@ describe('control-plane API', () => {
     return { app, port: hostPort };
   };
 
-  // The custom domains' DNS: the hosts look TXT records up here (and re-check them every second).
+  /** A project worker on `prefix`'s queues: it runs the custom-domain checks its hosts ask for. */
+  const startWorker = async (extra: NodeJS.ProcessEnv = {}): Promise<AppProcess> => {
+    const healthPort = await freePort();
+    const app = startApp('project-worker', {
+      DATABASE_URL: process.env.DATABASE_URL,
+      REDIS_URL: process.env.REDIS_URL,
+      REDIS_PREFIX: PREFIX,
+      TENANT_ADMIN_DATABASE_URL: adminUrl(),
+      PLATFORM_ADMIN_TOKEN: TOKEN,
+      HEALTH_PORT: String(healthPort),
+      // Other specs' tenants share the database: no sweep of them from here.
+      TENANT_UPGRADES_ON_BOOT: 'false',
+      ...extra,
+    });
+    apps.push(app);
+    await waitForHttp(`http://127.0.0.1:${healthPort}/health`, app);
+    return app;
+  };
+
+  // The custom domains' DNS: the project worker looks TXT records up here (and re-checks them
+  // every second).
   const dns = new TxtDns();
   let dnsEnv: NodeJS.ProcessEnv = {};
 
   beforeAll(async () => {
     dnsEnv = { DOMAIN_DNS_SERVERS: `127.0.0.1:${await dns.start()}`, DOMAIN_RECHECK_INTERVAL_MS: '1000' };
-    ({ port } = await startHost(dnsEnv));
+    ({ port } = await startHost());
+    await startWorker(dnsEnv);
     api = new HostClient(port, `localhost:${port}`, TOKEN);
   }, BOOT_TIMEOUT_MS + 10_000);
 
@@ -108,7 +130,13 @@ describe('control-plane API', () => {
     }
     if (created.length) await sql('DELETE FROM projects WHERE id = ANY($1::uuid[])', [created]);
     const connection = createRedisConnection(process.env.REDIS_URL!);
-    for (const name of [QueueName.AuthHooks, QueueName.Mail]) {
+    for (const name of [
+      QueueName.AuthHooks,
+      QueueName.Mail,
+      QueueName.DomainChecks,
+      QueueName.DomainRechecks,
+      QueueName.TenantUpgrades,
+    ]) {
       const queue = createQueue(name, connection, { prefix: PREFIX });
       await queue.obliterate({ force: true });
       await queue.close();
@@ -605,16 +633,19 @@ describe('control-plane API', () => {
       dns.records.set(txt(domain), [`platform-verification=${token}`]);
       for (let i = 0; i < 300 && !(await shownDomain(domain))?.verified; i++) await sleep(100);
       expect(await shownDomain(domain)).toMatchObject({ verified: true });
+      // The worker changed the row: hosts serve it once their project cache (a few seconds) ends.
+      for (let i = 0; i < 100 && !(await serves(domain)); i++) await sleep(100);
       expect(await serves(domain)).toBe(true);
       // The owner (or whoever holds the domain now) removed the record.
       dns.records.set(txt(domain), []);
       for (let i = 0; i < 300 && (await shownDomain(domain))?.verified; i++) await sleep(100);
       expect(await shownDomain(domain)).toMatchObject({ verified: false, verifiedAt: null });
+      for (let i = 0; i < 100 && (await serves(domain)); i++) await sleep(100);
       expect(await serves(domain)).toBe(false);
     });
 
     it('honours verified: true only with the development setting DOMAIN_VERIFIED_BY_ADMIN', async () => {
-      const dev = await startHost({ ...dnsEnv, DOMAIN_VERIFIED_BY_ADMIN: 'true' });
+      const dev = await startHost({ DOMAIN_VERIFIED_BY_ADMIN: 'true' });
       const devApi = new HostClient(dev.port, `localhost:${dev.port}`, TOKEN);
       const domain = `dev-${run}.example.test`;
       const res = await devApi.post(`/v1/projects/${project.id}/domains`, { domain, verified: true });
@@ -649,6 +680,60 @@ describe('control-plane API', () => {
       const res = await api.post(`/v1/projects/${project.id}/domains`, body);
       expect(res.status).toBe(400);
       expect(res.json).toEqual({ code: 'invalid-request', message: expect.stringMatching(message) });
+    });
+  });
+
+  describe('custom domains without a project worker', () => {
+    // A host whose queues no worker consumes yet (a Redis prefix of its own): whatever the old
+    // re-check settings say, it looks nothing up itself.
+    const alonePrefix = `${PREFIX}-no-worker`;
+    const aloneDns = new TxtDns();
+    let aloneDnsEnv: NodeJS.ProcessEnv = {};
+    let alone: HostClient;
+
+    beforeAll(async () => {
+      aloneDnsEnv = { DOMAIN_DNS_SERVERS: `127.0.0.1:${await aloneDns.start()}` };
+      const host = await startHost({
+        ...aloneDnsEnv,
+        REDIS_PREFIX: alonePrefix,
+        DOMAIN_RECHECK_INTERVAL_MS: '200',
+        DOMAIN_CHECK_WAIT_MS: '500',
+      });
+      alone = new HostClient(host.port, `localhost:${host.port}`, TOKEN);
+    }, BOOT_TIMEOUT_MS + 10_000);
+    afterAll(async () => {
+      await aloneDns.close();
+      const connection = createRedisConnection(process.env.REDIS_URL!);
+      for (const name of [QueueName.DomainChecks, QueueName.DomainRechecks, QueueName.TenantUpgrades]) {
+        const queue = createQueue(name, connection, { prefix: alonePrefix });
+        await queue.obliterate({ force: true });
+        await queue.close();
+      }
+      connection.disconnect();
+    });
+
+    it('leaves DNS to the project worker: the check waits queued, and a worker that comes up verifies the domain', async () => {
+      const project = await createProject('domains-alone');
+      const domain = `alone-${run}.example.test`;
+      const res = await alone.post(`/v1/projects/${project.id}/domains`, { domain });
+      expect(res.status).toBe(201);
+      expect(res.json).toMatchObject({ domain, verified: false });
+      const token = (res.json as { verificationToken: string }).verificationToken;
+      aloneDns.records.set(`_platform-verification.${domain}`, [`platform-verification=${token}`]);
+      // Many of the old re-check intervals later, nobody looked: no timer runs in the host.
+      await sleep(2_000);
+      expect(aloneDns.asked).toEqual([]);
+      const shown = async () =>
+        ((await alone.get(`/v1/projects/${project.id}`)).json as ProjectBody).domains.find(
+          (d) => d.domain === domain,
+        );
+      expect(await shown()).toMatchObject({ verified: false });
+
+      // A project worker comes up (its re-check off): the check the host queued runs.
+      await startWorker({ ...aloneDnsEnv, REDIS_PREFIX: alonePrefix, DOMAIN_RECHECK_INTERVAL_MS: '0' });
+      for (let i = 0; i < 300 && !(await shown())?.verified; i++) await sleep(100);
+      expect(await shown()).toMatchObject({ verified: true });
+      expect(aloneDns.asked).toContain(`_platform-verification.${domain}`);
     });
   });
 

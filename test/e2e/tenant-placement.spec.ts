@@ -5,12 +5,18 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writ
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { databaseUrl } from '../../libs/db/src/connection-url.js';
-import { tenantMigrationsDir } from '../../libs/db/src/migration-paths.js';
 import { latestTenantMigration } from '../../libs/db/src/tenant-upgrades.js';
-import { adminUrl, withClient } from '../../libs/db/src/testing/throwaway-database.js';
+import { mainMigrationsDir, tenantMigrationsDir } from '../../libs/db/src/migration-paths.js';
+import { migrateDatabase } from '../../libs/db/src/migrator.js';
+import {
+  adminUrl,
+  createThrowawayDatabase,
+  withClient,
+  type ThrowawayDatabase,
+} from '../../libs/db/src/testing/throwaway-database.js';
 import { setTenantReadOnly } from '../../libs/db/src/tenant-move.js';
 import { dropTenantDatabase, tenantDatabaseName } from '../../libs/db/src/tenant-provisioning.js';
-import { repoRoot } from '../support/app-process.js';
+import { freePort, repoRoot, startApp, waitForHttp, type AppProcess } from '../support/app-process.js';
 import { HostClient } from '../support/host-client.js';
 import {
   secondPostgresUnavailable,
@@ -466,9 +472,9 @@ function fixture(name: string): Record<string, string> {
 }
 
 // A host never serves a tenant whose platform_auth is behind its migrations: it migrates it on
-// first use, and answers 503 temporarily_unavailable while that cannot be done. This host ships
-// one migration more than the repository (TENANT_MIGRATIONS_DIR) and sweeps nothing at boot, so
-// only the projects below meet the newer schema.
+// first use, and answers 503 temporarily_unavailable while that cannot be done. This host (and its
+// project worker) ships one migration more than the repository (TENANT_MIGRATIONS_DIR), and its
+// worker sweeps nothing at boot, so only the projects below meet the newer schema.
 describe('a tenant database behind the host’s migrations', () => {
   const PROBE = '29991231000000_upgrade_probe';
   let migrations: string;
@@ -510,6 +516,7 @@ describe('a tenant database behind the host’s migrations', () => {
       REDIS_PREFIX: `${infra.REDIS_PREFIX}-tenant-behind`,
       TENANT_ADMIN_DATABASE_URL: adminUrl(),
       TENANT_MIGRATIONS_DIR: migrations,
+      // Read by the project worker, which sweeps (the host never does).
       TENANT_UPGRADES_ON_BOOT: 'false',
     });
   }, 120_000);
@@ -586,5 +593,129 @@ describe('a tenant database behind the host’s migrations', () => {
     });
     expect(served.status).toBe(201);
     expect(await recorded(made)).toBe(PROBE);
+  });
+});
+
+// Upgrades reach every tenant through the project worker: a host of a newer release (one more
+// platform_auth migration) boots and sweeps nothing; its project worker sweeps at boot, and the
+// control plane shows the sweep and can ask for another. On a main database of its own, since a
+// sweep reads every project.
+describe('tenant upgrade sweeps in the project worker', () => {
+  const PROBE = '29991231000001_sweep_probe';
+  const TOKEN = `sweeps-admin-${randomBytes(12).toString('hex')}`;
+  const prefix = `${infra.REDIS_PREFIX}-sweeps`;
+  let main: ThrowawayDatabase;
+  let migrations: string;
+  const apps: AppProcess[] = [];
+  const projectIds: string[] = [];
+
+  const env = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
+    DATABASE_URL: main.url,
+    REDIS_URL: infra.REDIS_URL,
+    REDIS_PREFIX: prefix,
+    TENANT_ADMIN_DATABASE_URL: adminUrl(),
+    PLATFORM_ADMIN_TOKEN: TOKEN,
+    ...extra,
+  });
+  const startHost = async (extra: NodeJS.ProcessEnv = {}) => {
+    const port = await freePort();
+    const app = startApp(
+      'project-host',
+      env({ HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: `http://localhost:${port}`, ...extra }),
+    );
+    apps.push(app);
+    await waitForHttp(`http://127.0.0.1:${port}/health`, app);
+    return { app, admin: new HostClient(port, `localhost:${port}`, TOKEN) };
+  };
+  const recorded = async (id: string) =>
+    withClient(main.url, async (db) => {
+      const { rows } = await db.query<{ v: string | null }>(
+        'SELECT tenant_schema_version AS v FROM projects WHERE id = $1',
+        [id],
+      );
+      return rows[0]!.v;
+    });
+  const probe = (id: string) =>
+    withClient(databaseUrl(adminUrl(), tenantDatabaseName(id)), async (db) => {
+      const { rows } = await db.query<{ t: string | null }>(
+        "SELECT to_regclass('platform_auth.sweep_probe')::text AS t",
+      );
+      return rows[0]!.t;
+    });
+  interface Status {
+    servers: { server: string; behind: number }[];
+    upgrades: { state: string; finishedAt: string | null; servers: { server: string; migrated: number }[] };
+  }
+
+  beforeAll(async () => {
+    main = await createThrowawayDatabase('sweeps_main');
+    await migrateDatabase({ url: main.url, migrationsDir: mainMigrationsDir() });
+    migrations = mkdtempSync(join(tmpdir(), 'tenant-migrations-'));
+    cpSync(tenantMigrationsDir(), migrations, { recursive: true });
+    mkdirSync(join(migrations, PROBE));
+    writeFileSync(
+      join(migrations, PROBE, 'migration.sql'),
+      'CREATE TABLE "platform_auth"."sweep_probe" ("id" INTEGER PRIMARY KEY);\n',
+    );
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all(apps.map((app) => app.stop('SIGKILL')));
+    for (const projectId of projectIds) await dropTenantDatabase({ adminUrl: adminUrl(), projectId });
+    await main?.drop();
+    rmSync(migrations, { recursive: true, force: true });
+  });
+
+  it('a newer host sweeps nothing at boot; its project worker does, and POST …/upgrade asks it again', async () => {
+    // A project of the current release.
+    const old = await startHost();
+    const created = await old.admin.post('/v1/projects', { slug: `sweep-${run}`, name: 'Sweep' });
+    expect(created.status).toBe(201);
+    const id = (created.json as { id: string }).id;
+    projectIds.push(id);
+    expect(await recorded(id)).toBe(latestTenantMigration());
+    await old.app.stop();
+
+    // The next release's host boots (TENANT_UPGRADES_ON_BOOT, once the host's, left at its
+    // default): however long it runs, it migrates nothing.
+    const host = await startHost({ TENANT_MIGRATIONS_DIR: migrations });
+    await sleep(3_000);
+    expect(await recorded(id)).toBe(latestTenantMigration());
+    expect(await probe(id)).toBeNull();
+    const before = (await host.admin.get('/v1/tenant-servers')).json as Status;
+    expect(before.servers.find((s) => s.server === 'default')).toMatchObject({ behind: 1 });
+    expect(before.upgrades).toMatchObject({ state: 'idle' });
+
+    // Its project worker boots and sweeps.
+    const healthPort = await freePort();
+    const worker = startApp(
+      'project-worker',
+      env({ TENANT_MIGRATIONS_DIR: migrations, HEALTH_PORT: String(healthPort) }),
+    );
+    apps.push(worker);
+    await waitForHttp(`http://127.0.0.1:${healthPort}/health`, worker);
+    for (let i = 0; i < 600 && (await recorded(id)) !== PROBE; i++) await sleep(100);
+    expect(await recorded(id)).toBe(PROBE);
+    expect(await probe(id)).toBe('platform_auth.sweep_probe');
+    let after = (await host.admin.get('/v1/tenant-servers')).json as Status;
+    for (let i = 0; i < 100 && after.upgrades.state !== 'done'; i++) {
+      await sleep(100);
+      after = (await host.admin.get('/v1/tenant-servers')).json as Status;
+    }
+    expect(after.servers.find((s) => s.server === 'default')).toMatchObject({ behind: 0 });
+    expect(after.upgrades).toMatchObject({
+      state: 'done',
+      servers: [expect.objectContaining({ server: 'default', migrated: 1 })],
+    });
+
+    // The admin asks for another sweep: the worker runs it, the answer comes once it is over.
+    const asked = await host.admin.post('/v1/tenant-servers/upgrade', {});
+    expect(asked.status).toBe(200);
+    const again = asked.json as Status;
+    expect(again.upgrades).toMatchObject({
+      state: 'done',
+      servers: [expect.objectContaining({ server: 'default', migrated: 0 })],
+    });
+    expect(Date.parse(again.upgrades.finishedAt!)).toBeGreaterThan(Date.parse(after.upgrades.finishedAt!));
   });
 });

@@ -123,38 +123,25 @@ export const projectHostEnv = z
     // Project code's context (ctx.db, ctx.jobs, ctx.email, ctx.push), its sandboxes and the hourly mail
     // budgets of a project (AUTH_MAIL_PER_PROJECT_PER_HOUR, MAIL_BULK_*): see @suite/project-runtime
     ...projectRuntimeEnv,
-    // Custom domains (control-plane/domain-verification.ts) ------------------------------------
+    // Custom domains (control-plane/project-settings.service.ts; the project worker checks DNS) --
     /**
-     * DNS servers (`ip` or `ip:port`, comma-separated) that custom-domain TXT records are looked
-     * up with; unset: the system's. A port other than 53 works (the lookup does not go through
-     * glibc), which is how tests point it at a local server.
+     * How long adding a domain or POST …/domains/{domain}/verify waits for the project worker's DNS
+     * check before it answers (the check stays queued if it is not done by then); 0 does not wait.
      */
-    DOMAIN_DNS_SERVERS: z
-      .string()
-      .regex(
-        /^\s*(?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:]+\])(?::\d{1,5})?(?:\s*,\s*(?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:]+\])(?::\d{1,5})?)*\s*$/i,
-        'must be comma-separated IP addresses, each with an optional :port',
-      )
-      .optional(),
-    /** How often every custom domain's TXT record is checked again (0: never). */
-    DOMAIN_RECHECK_INTERVAL_MS: z.coerce
+    DOMAIN_CHECK_WAIT_MS: z.coerce
       .number({ error: 'must be a number' })
       .int('must be a whole number')
-      .min(0, 'must be >= 0')
-      .default(3_600_000),
+      .min(0, 'must be between 0 and 60000')
+      .max(60_000, 'must be between 0 and 60000 (milliseconds)')
+      .default(10_000),
     /**
      * Development only: POST /v1/projects/{id}/domains with `verified: true` marks the domain
-     * verified without its DNS check (and while it is on, re-checks never take a domain back).
+     * verified without its DNS check (set it on the project worker too: while it is on, re-checks
+     * never take a domain back).
      */
     DOMAIN_VERIFIED_BY_ADMIN: envFields.bool(false),
     /** Set by `platform dev`: a local host that, as the spec says, never fires `user.deleted`. */
     PLATFORM_DEV_MODE: envFields.bool(false),
-    /**
-     * At boot, bring platform_auth of every tenant database up to date in the background (one host
-     * at a time, resumable; GET /v1/tenant-servers shows progress). Off: tenants are still
-     * migrated on first use.
-     */
-    TENANT_UPGRADES_ON_BOOT: envFields.bool(true),
   })
   .superRefine(requireAuthSecretInProduction);
 export type ProjectHostConfig = z.infer<typeof projectHostEnv>;

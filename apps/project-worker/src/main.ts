@@ -8,7 +8,7 @@ import { ProjectWorkerModule } from './project-worker.module.js';
 
 /**
  * An application context, not an HTTP app: it consumes the project host's queues (mail, auth hooks,
- * project jobs) and answers probes on HEALTH_PORT.
+ * project jobs, custom-domain checks, tenant upgrades) and answers probes on HEALTH_PORT.
  */
 async function bootstrap(): Promise<void> {
   const config = loadProjectWorkerConfig();
@@ -22,7 +22,9 @@ async function bootstrap(): Promise<void> {
   app.useLogger(app.get(Logger));
   app.enableShutdownHooks();
   await app.init();
-  app.get(Logger).log('project-worker ready (mail, auth-hooks, project-jobs)');
+  app
+    .get(Logger)
+    .log('project-worker ready (mail, auth-hooks, project-jobs, domain checks, tenant upgrades)');
 }
 
 bootstrap().catch(exitOnBootFailure('project-worker'));

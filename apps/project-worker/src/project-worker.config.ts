@@ -1,5 +1,6 @@
 import { envFields, loadConfigOrExit, serviceEnv, z } from '@suite/config';
 import { platformSecretsEnv, projectRuntimeEnv, requireAuthSecretInProduction } from '@suite/project-runtime';
+import { domainChecksEnv } from './domains/domain-checks.config.js';
 import { mailDeliveryEnv } from './mail/mail-delivery.config.js';
 
 export const projectWorkerEnv = z
@@ -12,6 +13,14 @@ export const projectWorkerEnv = z
     ...projectRuntimeEnv,
     /** MAIL_RETRY_DELAY_MS, MAIL_SMTP_TIMEOUT_MS, MAIL_CONCURRENCY. */
     ...mailDeliveryEnv.shape,
+    /** DOMAIN_DNS_SERVERS, DOMAIN_RECHECK_INTERVAL_MS, DOMAIN_VERIFIED_BY_ADMIN. */
+    ...domainChecksEnv.shape,
+    /**
+     * At boot, ask for a sweep bringing platform_auth of every tenant database behind up to date
+     * (one sweep at a time across replicas, resumable; GET /v1/tenant-servers shows it). Off:
+     * tenants are still migrated on first use, and POST /v1/tenant-servers/upgrade asks for one.
+     */
+    TENANT_UPGRADES_ON_BOOT: envFields.bool(true),
     /** Health/metrics listener; 0 disables it. */
     HEALTH_PORT: envFields.port(8084),
   })

@@ -12,6 +12,8 @@ import {
   RuntimeResources,
 } from '@suite/project-runtime';
 import { AuthHooksConsumer } from './auth-hooks.consumer.js';
+import { DomainChecksConsumer } from './domains/domain-checks.consumer.js';
+import { domainChecksProviders } from './domains/domain-checks.providers.js';
 import { MAIL_DELIVERY_CONFIG } from './mail/mail-delivery.config.js';
 import { MailDeliveryConsumer } from './mail/mail-delivery.consumer.js';
 import { MailDeliveryProcessor } from './mail/mail-delivery.processor.js';
@@ -19,10 +21,14 @@ import { MailLogRepository } from './mail/mail-log.repository.js';
 import { SmtpMailer } from './mail/smtp-mailer.js';
 import { PROJECT_WORKER_CONFIG, type ProjectWorkerConfig } from './project-worker.config.js';
 import { ProjectJobsConsumer } from './project-jobs.consumer.js';
+import { TenantUpgradesConsumer } from './tenant-upgrades/tenant-upgrades.consumer.js';
+import { tenantUpgradesProviders } from './tenant-upgrades/tenant-upgrades.providers.js';
 import { WorkerResources } from './worker-resources.js';
 
 /**
- * The project worker: consumes the mail, auth-hooks and project-jobs queues the project host fills.
+ * The project worker: consumes the mail, auth-hooks and project-jobs queues the project host fills,
+ * and does the project platform's chores (custom-domain checks and their periodic re-check, tenant
+ * upgrade sweeps), which the HTTP apps only ask for.
  * Hooks and jobs run project code with @suite/project-runtime, in the same sandboxes and with the
  * same context services as the host's APIs.
  */
@@ -50,10 +56,15 @@ export class ProjectWorkerModule {
         MailLogRepository,
         SmtpMailer,
         MailDeliveryProcessor,
+        // The deployment's chores: custom-domain checks, tenant upgrades.
+        ...domainChecksProviders,
+        ...tenantUpgradesProviders,
         // The consumers.
         MailDeliveryConsumer,
         AuthHooksConsumer,
         ProjectJobsConsumer,
+        DomainChecksConsumer,
+        TenantUpgradesConsumer,
       ],
     };
   }

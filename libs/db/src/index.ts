@@ -19,10 +19,12 @@ export {
   migrateTenantSchema,
   upgradeTenants,
   withSessionLock,
+  TENANT_SWEEP_LOCK,
 } from './tenant-upgrades.js';
 export type {
   ServerUpgradeProgress,
   TenantRecord,
+  TenantSweepResult,
   TenantUpgradeStore,
   UpgradeTenantsOptions,
 } from './tenant-upgrades.js';

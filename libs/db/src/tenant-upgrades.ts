@@ -59,10 +59,23 @@ export interface ServerUpgradeProgress {
   total: number;
   migrated: number;
   failed: number;
-  /** Unknown until the server is swept (or it failed to be). */
-  state: 'pending' | 'running' | 'done' | 'failed';
+  /** Unknown until the server is swept (or it failed to be); stopped: the process was shutting down. */
+  state: 'pending' | 'running' | 'done' | 'failed' | 'stopped';
   error?: string;
 }
+
+/**
+ * What one sweep (upgradeTenants under TENANT_SWEEP_LOCK) ended with, as the project worker that
+ * ran it returns it and the control plane shows it: `elsewhere` when another process held the lock.
+ */
+export interface TenantSweepResult {
+  /** stopped: the process shut down half-way; the tenants left wait for the next sweep. */
+  state: 'done' | 'elsewhere' | 'stopped';
+  servers: ServerUpgradeProgress[];
+}
+
+/** The session lock (main database) that lets one process of a deployment sweep at a time. */
+export const TENANT_SWEEP_LOCK = 'suite:tenant-upgrades';
 
 export interface UpgradeTenantsOptions {
   servers: TenantServers;
@@ -76,6 +89,8 @@ export interface UpgradeTenantsOptions {
   onProgress?: (progress: readonly ServerUpgradeProgress[]) => void;
   /** Log a progress line every this many tenants (and at the end). Default 25. */
   logEvery?: number;
+  /** Checked before each tenant: true ends the run there (the rest wait for the next run). */
+  stopping?: () => boolean;
 }
 
 const BATCH = 100;
@@ -86,7 +101,7 @@ const BATCH = 100;
  * new version is recorded in its project row, so a run stopped half-way (crash, restart) goes on
  * with the tenants whose record is still behind. A tenant that fails is logged and skipped (a
  * host migrates it on first use, or the next run retries it); a failing store (the main
- * database) stops the run.
+ * database) stops the run, as `stopping` does between tenants.
  */
 export async function upgradeTenants(options: UpgradeTenantsOptions): Promise<ServerUpgradeProgress[]> {
   const latest = options.latest ?? latestTenantMigration();
@@ -112,6 +127,14 @@ export async function upgradeTenants(options: UpgradeTenantsOptions): Promise<Se
       const batch = await store.behind(entry.server, latest, after, BATCH);
       if (batch.length === 0) break;
       for (const tenant of batch) {
+        if (options.stopping?.()) {
+          entry.state = 'stopped';
+          report();
+          logger.log(
+            `tenant upgrades on ${entry.server}: stopped at ${entry.migrated + entry.failed}/${entry.total}`,
+          );
+          return;
+        }
         after = tenant.id;
         let version: string;
         try {

@@ -5,6 +5,7 @@ export {
   sha256Hex,
   type SecretPurpose,
 } from './crypto/auth-secrets.js';
+export { DOMAIN_TXT_PREFIX, domainTxtRecord } from './domains/domain-txt-record.js';
 export { ActiveDeployments, type ActiveDeployment } from './deployments/active-deployments.js';
 export {
   clampTimeout,

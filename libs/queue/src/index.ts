@@ -8,6 +8,9 @@ export {
   type MailPayload,
   type PushNotificationPayload,
   type SuiteSchedulePayload,
+  type DomainCheckPayload,
+  type DomainRecheckPayload,
+  type TenantUpgradePayload,
   type QueuePayloads,
 } from './queue-names.js';
 export { createProducerConnection, createRedisConnection, redisReady } from './redis-connection.js';
@@ -26,3 +29,4 @@ export {
 } from './queue-factory.js';
 export { QueueHealth } from './queue-health.js';
 export { consumeQueue, type QueueConsumer, type QueueConsumerOptions } from './queue-consumer.js';
+export { syncPeriodicJob, type PeriodicJob } from './periodic-job.js';

@@ -8,6 +8,9 @@ export const QueueName = {
   PushNotifications: 'push-notifications',
   ProjectJobs: 'project-jobs',
   SuiteSchedules: 'suite-schedules',
+  DomainChecks: 'domain-checks',
+  DomainRechecks: 'domain-rechecks',
+  TenantUpgrades: 'tenant-upgrades',
 } as const;
 export type QueueName = (typeof QueueName)[keyof typeof QueueName];
 
@@ -23,6 +26,9 @@ export const JobNames = {
   [QueueName.PushNotifications]: ['deliver'],
   [QueueName.ProjectJobs]: ['run'],
   [QueueName.SuiteSchedules]: ['run'],
+  [QueueName.DomainChecks]: ['verify'],
+  [QueueName.DomainRechecks]: ['recheck'],
+  [QueueName.TenantUpgrades]: ['sweep'],
 } as const satisfies Record<QueueName, readonly string[]>;
 export type JobName<N extends QueueName> = (typeof JobNames)[N][number];
 
@@ -71,6 +77,20 @@ export interface SuiteSchedulePayload {
   suiteId: string;
 }
 
+/** A custom domain to check now (it was added, or the admin asked): the project host waits for it. */
+export interface DomainCheckPayload {
+  domainId: string;
+}
+
+/** A tick of the custom-domain re-check's job scheduler: every domain's TXT record is looked up again. */
+export type DomainRecheckPayload = Record<string, never>;
+
+/** A sweep bringing platform_auth of every tenant database behind up to the worker's migrations. */
+export interface TenantUpgradePayload {
+  /** Who asked: a project worker at boot (TENANT_UPGRADES_ON_BOOT) or the control plane's admin. */
+  requestedBy: 'boot' | 'admin';
+}
+
 /** Maps each queue to its payload type, so `createQueue(QueueName.BrowserJobs)` is typed. */
 export interface QueuePayloads {
   [QueueName.BrowserJobs]: BrowserJobPayload;
@@ -79,4 +99,7 @@ export interface QueuePayloads {
   [QueueName.PushNotifications]: PushNotificationPayload;
   [QueueName.ProjectJobs]: ProjectJobPayload;
   [QueueName.SuiteSchedules]: SuiteSchedulePayload;
+  [QueueName.DomainChecks]: DomainCheckPayload;
+  [QueueName.DomainRechecks]: DomainRecheckPayload;
+  [QueueName.TenantUpgrades]: TenantUpgradePayload;
 }

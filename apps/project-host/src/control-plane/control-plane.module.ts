@@ -4,7 +4,7 @@ import { AdminFormsController } from './admin-forms.controller.js';
 import { AdminTokenController } from './admin-token.controller.js';
 import { AdminTokenGuard } from './admin-token.guard.js';
 import { AuthOverviewService } from './auth-overview.service.js';
-import { DomainVerification } from './domain-verification.js';
+import { BullDomainChecksQueue, DomainChecksQueue } from './domain-checks.queue.js';
 import { MailLogRepository, PrismaMailLogRepository } from './mail-log.repository.js';
 import { FormValidationService } from './form-validation.service.js';
 import { MailDetailRepository, PrismaMailDetailRepository } from './mail-detail.repository.js';
@@ -28,6 +28,7 @@ import { TenantDatabases } from './tenant-databases.js';
 import { TenantMovesService } from './tenant-moves.service.js';
 import { PrismaTenantPlacementRepository, TenantPlacementRepository } from './tenant-placement.repository.js';
 import { TenantServersController } from './tenant-servers.controller.js';
+import { BullTenantUpgradesQueue, TenantUpgradesQueue } from './tenant-upgrades.queue.js';
 import { TenantUpgradesService } from './tenant-upgrades.service.js';
 import { PrismaTenantUsersRepository, TenantUsersRepository } from './tenant-users.repository.js';
 import { UsersAdminService } from './users-admin.service.js';
@@ -55,12 +56,13 @@ import { UsersAdminService } from './users-admin.service.js';
     TenantDatabases,
     { provide: TenantPlacementRepository, useClass: PrismaTenantPlacementRepository },
     TenantMovesService,
+    { provide: TenantUpgradesQueue, useClass: BullTenantUpgradesQueue },
     TenantUpgradesService,
     ProjectsService,
     ProjectSettingsService,
     UsersAdminService,
     MailLogService,
-    DomainVerification,
+    { provide: DomainChecksQueue, useClass: BullDomainChecksQueue },
     AuthOverviewService,
     ProjectContexts,
     { provide: UserDetailRepository, useClass: PrismaUserDetailRepository },

@@ -1,22 +1,29 @@
 import { describe, expect, it } from '@jest/globals';
-import type { MainDb } from '@suite/db';
 import { AuthErrorCode } from '@suite/errors';
 import { ProjectResolver } from '../projects/project-resolver.js';
 import { testConfig } from '../user-auth/testing/fakes.js';
-import { DomainVerification } from './domain-verification.js';
+import { DomainChecksQueue } from './domain-checks.queue.js';
 import { ProjectSettingsService } from './project-settings.service.js';
 import { ProjectsService } from './projects.service.js';
 import { InMemoryProjects, RecordingTenants } from './testing/control-plane-fakes.js';
 import { ProjectDirectory, type ProjectDirectoryOptions } from '@suite/project-runtime';
 
-// A project's auth settings and custom domains over an in-memory repository; the DNS check answers
-// what the spec says.
+// A project's auth settings and custom domains over an in-memory repository; the project worker's
+// DNS check (asked for through the queue) answers what the spec says.
 
-class DnsSays extends DomainVerification {
+class WorkerChecksDns extends DomainChecksQueue {
   present = false;
+  /** Domains the host asked the worker to check, and how long it would wait. */
+  readonly asked: { domainId: string; waitMs: number }[] = [];
 
-  override async verify(domain: MainDb.CustomDomain): Promise<MainDb.CustomDomain> {
-    return this.present && !domain.verified ? { ...domain, verified: true, verifiedAt: new Date() } : domain;
+  constructor(private readonly records: InMemoryProjects) {
+    super();
+  }
+
+  async checkNow(domainId: string, waitMs: number) {
+    this.asked.push({ domainId, waitMs });
+    if (this.present) await this.records.markDomain(domainId, { verified: true, verifiedAt: new Date() });
+    return 'completed' as const;
   }
 }
 
@@ -33,7 +40,7 @@ async function setup(overrides: Parameters<typeof testConfig>[0] = {}) {
     undefined as never,
   );
   const projects = new ProjectsService(records, resolver, new RecordingTenants(), undefined as never);
-  const dns = new DnsSays(records, resolver, config);
+  const dns = new WorkerChecksDns(records);
   const settings = new ProjectSettingsService(records, resolver, projects, dns, config);
   const { id } = await projects.create({ slug: 'acme', name: 'Acme' });
   const other = await projects.create({ slug: 'other', name: 'Other' });
@@ -73,6 +80,21 @@ describe('ProjectSettingsService domains', () => {
     });
     dns.present = true;
     await expect(settings.verifyDomain(id, 'app.example.com')).resolves.toMatchObject({ verified: true });
+    // Both checks were asked of the project worker, each waited for as DOMAIN_CHECK_WAIT_MS says.
+    expect(dns.asked).toEqual([
+      { domainId: added.domain.id, waitMs: 10_000 },
+      { domainId: added.domain.id, waitMs: 10_000 },
+    ]);
+  });
+
+  it('answers a domain whose check the worker has not done in time as pending, and asks again', async () => {
+    const { settings, dns, id } = await setup({ DOMAIN_CHECK_WAIT_MS: '0' });
+    const added = await settings.addDomain(id, { domain: 'slow.example.com' });
+    expect(added.domain).toMatchObject({ verified: false });
+    expect(dns.asked).toEqual([{ domainId: added.domain.id, waitMs: 0 }]);
+    const again = await settings.addDomain(id, { domain: 'slow.example.com' });
+    expect(again).toMatchObject({ created: false, domain: { verified: false } });
+    expect(dns.asked).toHaveLength(2);
   });
 
   it("refuses another project's domain (409), the project-host domain and the control plane's host", async () => {

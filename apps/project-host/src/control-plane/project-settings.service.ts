@@ -17,7 +17,8 @@ import {
 } from './project.view.js';
 import { ProjectsRepository } from './projects.repository.js';
 import { ProjectsService } from './projects.service.js';
-import { DomainVerification } from './domain-verification.js';
+import type { MainDb } from '@suite/db';
+import { DomainChecksQueue } from './domain-checks.queue.js';
 
 /**
  * A project's auth settings, SMTP server and custom domains. Secrets left out of a PUT keep their
@@ -30,17 +31,20 @@ export class ProjectSettingsService {
   private readonly controlPlaneHost: string;
   /** DOMAIN_VERIFIED_BY_ADMIN: development only, `verified: true` skips the DNS check. */
   private readonly adminMayVerify: boolean;
+  /** DOMAIN_CHECK_WAIT_MS: how long an answer waits for the project worker's DNS check. */
+  private readonly checkWaitMs: number;
 
   constructor(
     private readonly records: ProjectsRepository,
     private readonly resolver: ProjectResolver,
     private readonly projects: ProjectsService,
-    private readonly domains: DomainVerification,
+    private readonly checks: DomainChecksQueue,
     @Inject(PROJECT_HOST_CONFIG) config: ProjectHostConfig,
   ) {
     this.hostDomain = config.PROJECT_HOST_DOMAIN.toLowerCase();
     this.controlPlaneHost = new URL(config.PUBLIC_URL).hostname.toLowerCase();
     this.adminMayVerify = config.DOMAIN_VERIFIED_BY_ADMIN;
+    this.checkWaitMs = config.DOMAIN_CHECK_WAIT_MS;
   }
 
   async updateAuth(projectId: string, body: unknown): Promise<AuthSettingsView> {
@@ -106,7 +110,7 @@ export class ProjectSettingsService {
     if (existing && existing.projectId !== project.id) throw domainTaken(input.domain);
     if (existing) {
       if (existing.verified) return { created: false, domain: domainView(existing) };
-      if (!byAdmin) return { created: false, domain: domainView(await this.domains.verify(existing)) };
+      if (!byAdmin) return { created: false, domain: domainView(await this.checked(existing)) };
       const updated = await this.records.markDomain(existing.id, { verified: true, verifiedAt: new Date() });
       this.resolver.invalidate();
       return { created: false, domain: domainView(updated) };
@@ -120,7 +124,7 @@ export class ProjectSettingsService {
         verificationToken: randomBytes(16).toString('hex'),
       });
       this.resolver.invalidate();
-      return { created: true, domain: domainView(byAdmin ? created : await this.domains.verify(created)) };
+      return { created: true, domain: domainView(byAdmin ? created : await this.checked(created)) };
     } catch (error) {
       if (error instanceof DuplicateRecord) throw domainTaken(input.domain);
       throw error;
@@ -136,7 +140,20 @@ export class ProjectSettingsService {
         status: 404,
       });
     }
-    return domainView(await this.domains.verify(domain));
+    return domainView(await this.checked(domain));
+  }
+
+  /**
+   * The domain after a DNS check of its TXT record: the project worker looks it up (the host only
+   * asks, and waits DOMAIN_CHECK_WAIT_MS for it); a check not done in time stays queued, and the
+   * domain is answered as it was (pending).
+   */
+  private async checked(domain: MainDb.CustomDomain): Promise<MainDb.CustomDomain> {
+    if (domain.verified) return domain;
+    await this.checks.checkNow(domain.id, this.checkWaitMs);
+    const now = (await this.records.findDomain(domain.domain)) ?? domain;
+    if (now.verified) this.resolver.invalidate();
+    return now;
   }
 }
 

@@ -1,4 +1,5 @@
 import type { MainDb } from '@suite/db';
+import { domainTxtRecord } from '@suite/project-runtime';
 import {
   appSchemesOf,
   DEFAULT_AUTH_SETTINGS,
@@ -88,8 +89,6 @@ export function smtpSettingsView(saved: MainDb.SmtpSettings | null): SmtpSetting
   };
 }
 
-export const DOMAIN_TXT_PREFIX = '_platform-verification';
-
 export function domainView(domain: MainDb.CustomDomain): DomainView {
   return {
     id: domain.id,
@@ -97,11 +96,7 @@ export function domainView(domain: MainDb.CustomDomain): DomainView {
     verified: domain.verified,
     verifiedAt: domain.verifiedAt?.toISOString() ?? null,
     verificationToken: domain.verificationToken,
-    dnsRecord: {
-      type: 'TXT',
-      name: `${DOMAIN_TXT_PREFIX}.${domain.domain}`,
-      value: `platform-verification=${domain.verificationToken}`,
-    },
+    dnsRecord: { type: 'TXT', ...domainTxtRecord(domain.domain, domain.verificationToken) },
     createdAt: domain.createdAt.toISOString(),
   };
 }

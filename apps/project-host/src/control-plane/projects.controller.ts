@@ -72,7 +72,10 @@ export class ProjectsController {
     return domain;
   }
 
-  /** Looks the domain's DNS TXT record up now; 200 with the domain, verified or still pending. */
+  /**
+   * Has the project worker look the domain's DNS TXT record up now (waiting DOMAIN_CHECK_WAIT_MS
+   * for it); 200 with the domain, verified or still pending.
+   */
   @Post(':projectId/domains/:domain/verify')
   @HttpCode(200)
   verifyDomain(@Param('projectId') projectId: string, @Param('domain') domain: string): Promise<DomainView> {

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import type { MainDb, TenantRecord, TenantUpgradeStore } from '@suite/db';
 import { PlatformResources } from '../platform/platform-resources.js';
 
 export interface ServerSummary {
@@ -10,8 +9,11 @@ export interface ServerSummary {
   moving: number;
 }
 
-/** Where projects' tenant databases live and which schema they have (the projects table). */
-export abstract class TenantPlacementRepository implements TenantUpgradeStore {
+/**
+ * Where projects' tenant databases live and how many are behind (the projects table); the
+ * project worker's upgrade sweep records the versions.
+ */
+export abstract class TenantPlacementRepository {
   /**
    * Marks the project as moving, unless another move holds it (one claimed before `staleBefore`
    * counts as abandoned). False: it is not on `from`, or another move holds it.
@@ -22,20 +24,7 @@ export abstract class TenantPlacementRepository implements TenantUpgradeStore {
   /** The move failed before the switch: the project stays where it was. */
   abstract releaseMove(id: string): Promise<void>;
   abstract summary(latest: string): Promise<ServerSummary[]>;
-  abstract countBehind(server: string, latest: string): Promise<number>;
-  abstract behind(
-    server: string,
-    latest: string,
-    after: string | undefined,
-    take: number,
-  ): Promise<TenantRecord[]>;
-  abstract recordVersion(projectId: string, server: string, version: string): Promise<void>;
 }
-
-const behindWhere = (server: string, latest: string): MainDb.Prisma.ProjectWhereInput => ({
-  tenantServer: server,
-  OR: [{ tenantSchemaVersion: null }, { tenantSchemaVersion: { lt: latest } }],
-});
 
 @Injectable()
 export class PrismaTenantPlacementRepository extends TenantPlacementRepository {
@@ -80,25 +69,5 @@ export class PrismaTenantPlacementRepository extends TenantPlacementRepository {
       behind: Number(row.behind),
       moving: Number(row.moving),
     }));
-  }
-
-  countBehind(server: string, latest: string): Promise<number> {
-    return this.resources.db.project.count({ where: behindWhere(server, latest) });
-  }
-
-  behind(server: string, latest: string, after: string | undefined, take: number): Promise<TenantRecord[]> {
-    return this.resources.db.project.findMany({
-      where: { ...behindWhere(server, latest), ...(after ? { id: { gt: after } } : {}) },
-      select: { id: true, tenantServer: true, tenantDatabase: true },
-      orderBy: { id: 'asc' },
-      take,
-    });
-  }
-
-  async recordVersion(projectId: string, server: string, version: string): Promise<void> {
-    await this.resources.db.project.updateMany({
-      where: { id: projectId, ...behindWhere(server, version) },
-      data: { tenantSchemaVersion: version },
-    });
   }
 }

@@ -19,7 +19,10 @@ export class TenantServersController {
     return this.upgrades.status();
   }
 
-  /** Runs the upgrade sweep now (as at boot) and answers when it is over. */
+  /**
+   * Asks the project worker for an upgrade sweep now and answers when it is over, or after 30 s
+   * with its progress (GET shows the rest).
+   */
   @Post('tenant-servers/upgrade')
   @HttpCode(200)
   async upgrade(): Promise<TenantServersView> {

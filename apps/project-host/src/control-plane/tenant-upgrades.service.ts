@@ -1,28 +1,13 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import {
-  directDatabaseUrl,
-  latestTenantMigration,
-  migrateTenantSchema,
-  upgradeTenants,
-  withSessionLock,
-  type ServerUpgradeProgress,
-} from '@suite/db';
-import { PROJECT_HOST_CONFIG } from '../app.tokens.js';
+import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { latestTenantMigration } from '@suite/db';
 import { PlatformResources } from '../platform/platform-resources.js';
-import type { ProjectHostConfig } from '../project-host.config.js';
 import { TenantPlacementRepository, type ServerSummary } from './tenant-placement.repository.js';
+import { TenantUpgradesQueue, type UpgradeRun } from './tenant-upgrades.queue.js';
 
-/** The session lock (main database) that lets one host of a deployment sweep at a time. */
-const SWEEP_LOCK = 'suite:tenant-upgrades';
+export type { UpgradeRun } from './tenant-upgrades.queue.js';
 
-export interface UpgradeRun {
-  /** idle: not run by this host; elsewhere: another host holds the sweep. */
-  state: 'idle' | 'running' | 'done' | 'failed' | 'elsewhere';
-  startedAt: string | null;
-  finishedAt: string | null;
-  error: string | null;
-  servers: ServerUpgradeProgress[];
-}
+/** How long POST /v1/tenant-servers/upgrade waits for the sweep before it answers with its progress. */
+export const UPGRADE_WAIT_MS = 30_000;
 
 export interface TenantServersView {
   /** The newest platform_auth migration of this build. */
@@ -33,27 +18,25 @@ export interface TenantServersView {
 }
 
 /**
- * Upgrades reach every tenant: at boot a host brings platform_auth of every tenant database up to
- * this build's latest migration, server by server in parallel (upgradeTenants: resumable, each
- * tenant's version kept in its project row), logging progress; GET /v1/tenant-servers shows it.
- * Tenants it has not reached yet are migrated on first use (TenantSchemaCheck). Projects on a
- * server the setting no longer lists are reported loudly here (they answer 503 until it is back).
+ * Upgrades reach every tenant: the project worker sweeps platform_auth of every tenant database
+ * behind up to its build's latest migration (at its boot, and when asked here), one sweep at a
+ * time across the deployment; GET /v1/tenant-servers shows each server and the sweep's progress.
+ * A host never sweeps: tenants the sweep has not reached yet are migrated on first use
+ * (TenantSchemaCheck). Projects on a server the setting no longer lists are reported loudly at
+ * boot (they answer 503 until it is back).
  */
 @Injectable()
 export class TenantUpgradesService implements OnApplicationBootstrap {
   private readonly logger = new Logger('tenant-upgrades');
-  private run: UpgradeRun = { state: 'idle', startedAt: null, finishedAt: null, error: null, servers: [] };
 
   constructor(
     private readonly placement: TenantPlacementRepository,
     private readonly resources: PlatformResources,
-    @Inject(PROJECT_HOST_CONFIG)
-    private readonly config: Pick<ProjectHostConfig, 'DATABASE_URL' | 'TENANT_UPGRADES_ON_BOOT'>,
+    private readonly sweeps: TenantUpgradesQueue,
   ) {}
 
   onApplicationBootstrap(): void {
     void this.reportUnlisted().catch(() => undefined);
-    if (this.config.TENANT_UPGRADES_ON_BOOT) void this.sweep();
   }
 
   async status(): Promise<TenantServersView> {
@@ -68,52 +51,12 @@ export class TenantUpgradesService implements OnApplicationBootstrap {
       if (!this.resources.tenantServers.has(row.server))
         servers.push({ ...row, capacity: null, listed: false });
     }
-    return { latest, servers, upgrades: { ...this.run, servers: this.run.servers.map((s) => ({ ...s })) } };
+    return { latest, servers, upgrades: await this.sweeps.latest() };
   }
 
-  /** One sweep of every listed server; resolves when done (or when another host holds the sweep). */
-  async sweep(): Promise<UpgradeRun> {
-    if (this.run.state === 'running') return this.run;
-    try {
-      const outcome = await withSessionLock(
-        directDatabaseUrl(this.config.DATABASE_URL),
-        SWEEP_LOCK,
-        async () => {
-          this.run = {
-            state: 'running',
-            startedAt: new Date().toISOString(),
-            finishedAt: null,
-            error: null,
-            servers: [],
-          };
-          await upgradeTenants({
-            servers: this.resources.tenantServers,
-            store: this.placement,
-            // Each tenant's migrator connection counts in the host's connection budget.
-            migrate: (url) =>
-              this.resources.connectionBudget.withSlot('tenant', () => migrateTenantSchema(url)),
-            logger: { log: (text) => this.logger.log(text), warn: (text) => this.logger.warn(text) },
-            onProgress: (progress) => {
-              this.run.servers = [...progress];
-            },
-          });
-          this.run = { ...this.run, state: 'done', finishedAt: new Date().toISOString() };
-        },
-      );
-      if (!outcome.acquired) {
-        this.run = { ...this.run, state: 'elsewhere' };
-        this.logger.log('another host is upgrading tenant databases');
-      }
-    } catch (error) {
-      this.run = {
-        ...this.run,
-        state: 'failed',
-        finishedAt: new Date().toISOString(),
-        error: (error as Error).message,
-      };
-      this.logger.error({ err: (error as Error).message }, 'tenant upgrades stopped; the next boot goes on');
-    }
-    return this.run;
+  /** Asks the project worker for a sweep; resolves when it ended or after `waitMs`, whichever first. */
+  async sweep(waitMs = UPGRADE_WAIT_MS): Promise<void> {
+    await this.sweeps.request(waitMs);
   }
 
   private async reportUnlisted(): Promise<void> {

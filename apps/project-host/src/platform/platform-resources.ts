@@ -27,6 +27,9 @@ export class PlatformResources implements OnApplicationShutdown {
   readonly redis: Redis;
   readonly mailQueue: TypedQueue<typeof QueueName.Mail>;
   readonly hookQueue: TypedQueue<typeof QueueName.AuthHooks>;
+  /** Custom-domain checks and tenant upgrade sweeps: the project worker runs them, the host asks. */
+  readonly domainCheckQueue: TypedQueue<typeof QueueName.DomainChecks>;
+  readonly tenantUpgradeQueue: TypedQueue<typeof QueueName.TenantUpgrades>;
   /** Where tenant databases live (TENANT_DATABASE_SERVERS); a project's row names its server. */
   readonly tenantServers: TenantServers;
 
@@ -38,14 +41,20 @@ export class PlatformResources implements OnApplicationShutdown {
     this.redis.on('error', () => undefined);
     this.mailQueue = createQueue(QueueName.Mail, this.redis);
     this.hookQueue = createQueue(QueueName.AuthHooks, this.redis);
-    for (const queue of [this.mailQueue, this.hookQueue]) queue.on('error', () => undefined);
+    this.domainCheckQueue = createQueue(QueueName.DomainChecks, this.redis);
+    this.tenantUpgradeQueue = createQueue(QueueName.TenantUpgrades, this.redis);
+    for (const queue of this.queues()) queue.on('error', () => undefined);
     this.tenantServers = TenantServers.fromSettings(config);
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await Promise.allSettled([this.mailQueue.close(), this.hookQueue.close()]);
+    await Promise.allSettled(this.queues().map((queue) => queue.close()));
     this.redis.disconnect();
     await this.tenantClients.disconnectAll();
     await this.db.$disconnect();
+  }
+
+  private queues(): { on(event: 'error', listener: () => void): unknown; close(): Promise<void> }[] {
+    return [this.mailQueue, this.hookQueue, this.domainCheckQueue, this.tenantUpgradeQueue];
   }
 }

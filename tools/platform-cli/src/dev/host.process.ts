@@ -67,9 +67,10 @@ const builtEntry = (repoRoot: string, app: string): string => {
 
 /**
  * Starts the built project host (apps/project-host/dist/main.js) and its project worker
- * (apps/project-worker/dist/main.js: mail delivery, auth hooks, project jobs) with the same
- * environment, and waits for the host's /health. Their JSON logs are shown filtered: project code
- * output and effects, warnings and errors (all with `verbose`). Either one ending ends `exited`.
+ * (apps/project-worker/dist/main.js: mail delivery, auth hooks, project jobs, custom-domain checks,
+ * tenant upgrade sweeps) with the same environment, and waits for the host's /health. Their JSON
+ * logs are shown filtered: project code output and effects, warnings and errors (all with
+ * `verbose`). Either one ending ends `exited`.
  */
 export async function startHost(options: {
   repoRoot: string;

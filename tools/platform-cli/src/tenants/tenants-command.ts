@@ -6,7 +6,8 @@ export const TENANTS_HELP = `Usage: platform tenants <command> [--url <control p
 Tenant databases of a deployment, through its control plane:
   status                      each server's capacity, projects, tenants behind the latest
                               platform_auth migration, and the upgrade sweep's progress
-  upgrade                     run the upgrade sweep now (resumable) and print where it got
+  upgrade                     have a project worker run the upgrade sweep now (resumable) and
+                              print where it got (after 30 s at most)
   move <project-id> <server>  move a project's tenant database to another server of
                               TENANT_DATABASE_SERVERS (the project is read-only meanwhile)
 
