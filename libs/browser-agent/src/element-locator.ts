@@ -161,11 +161,24 @@ interface FrameOutcome extends FindOutcome {
 /** "number of guests", "amount of tickets": the field may be named by what is counted alone. */
 const COUNTED_RE = /^(?:the\s+)?(?:number|amount|count|quantity|total|no\.?)\s+of\s+(?:the\s+)?(\S.*)$/i;
 
+/** Controls that go by several usual names; each is tried when the one written is not there. */
+const SAME_CONTROL: readonly (readonly string[])[] = [
+  ['log out', 'sign out', 'logout', 'log off', 'sign off'],
+  ['log in', 'sign in', 'login'],
+  ['sign up', 'register', 'create account', 'create an account'],
+  ['cart', 'basket', 'bag'],
+];
+
+function otherNames(name: string): string[] {
+  const said = name.trim().toLowerCase();
+  return SAME_CONTROL.find((group) => group.includes(said))?.filter((other) => other !== said) ?? [];
+}
+
 export async function findOnce(
   page: Page,
   target: Target,
   prefer?: LocatePreference,
-  options: { all?: boolean; strict?: boolean } = {},
+  options: { all?: boolean; strict?: boolean; asWritten?: boolean } = {},
 ): Promise<FindOutcome> {
   // Counting checkboxes counts checkboxes: a toggle beside them is not one more (acting on "the
   // checkbox" still finds a switch, whose role family it shares).
@@ -198,12 +211,15 @@ export async function findOnce(
     await other.hover?.dispose().catch(() => undefined);
   }
   const main = outcomes[0] ?? { tried: [], rank: Infinity };
-  // "Set the number of guests to 6" where the field says "Guests": the thing counted names it.
-  const counted = COUNTED_RE.exec(target.name)?.[1];
-  if (!best?.match && counted && !outcomes.some((o) => o.hover)) {
-    const again = await findOnce(page, { ...target, name: counted }, prefer, options);
-    if (again.match) return again;
-    await again.hover?.dispose().catch(() => undefined);
+  // "Set the number of guests to 6" where the field says "Guests": the thing counted names it;
+  // "Log out" where the page says "Sign out": the same control by its other usual name.
+  if (!best?.match && !outcomes.some((o) => o.hover) && options.asWritten !== true) {
+    const counted = COUNTED_RE.exec(target.name)?.[1];
+    for (const name of counted ? [counted] : otherNames(target.name)) {
+      const again = await findOnce(page, { ...target, name }, prefer, { ...options, asWritten: true });
+      if (again.match) return again;
+      await again.hover?.dispose().catch(() => undefined);
+    }
   }
   if (!best?.match) {
     const hover = outcomes.find((o) => o.hover)?.hover;

@@ -862,7 +862,7 @@ const submitting: Rule = (s) =>
  */
 const committing: Rule = (s) => {
   const match =
-    /^(save|apply|continue|confirm|send|next|finish|proceed|publish|post|update|register|checkout|check\s+out|done|ok)(?:\s+(?:it|them|this|that|(?:the|my|your)\s+(?:form|changes?|settings?|details|order|message)|changes?))?[.!]?$/i.exec(
+    /^(save|apply|continue|confirm|send|next|finish|proceed|publish|post|update|register|checkout|check\s+out|done|ok|log\s*out|sign\s*out|log\s*off|sign\s*off)(?:\s+(?:it|them|this|that|(?:the|my|your)\s+(?:form|changes?|settings?|details|order|message)|changes?))?[.!]?$/i.exec(
       s.trim(),
     );
   if (!match?.[1]) return undefined;

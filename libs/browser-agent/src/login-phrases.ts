@@ -15,6 +15,12 @@ const LOGIN_RE = new RegExp(
   'i',
 );
 
+/** "Log in with ada@example.com / secret123", "login as admin / secret": user / password. */
+const SLASH_RE = new RegExp(
+  `^(?:log\\s*in|login|sign\\s*in|signin)\\s+(?:to\\s+the\\s+(?:app|site|account)\\s+)?(?:as|with|using)\\s+${VALUE}\\s*\\/\\s*${VALUE}$`,
+  'i',
+);
+
 function valueOf(text: string, tokens: readonly MaskToken[]): string | undefined {
   const value = quotedValue(text, tokens) ?? unmask(text, tokens).trim();
   return value && !/\uE000/.test(value) ? value : undefined;
@@ -22,7 +28,7 @@ function valueOf(text: string, tokens: readonly MaskToken[]): string | undefined
 
 /** The steps of a one-clause sign-in, or undefined when the clause is not one. */
 export function loginSteps(s: string, tokens: readonly MaskToken[]): StepBody[] | undefined {
-  const match = LOGIN_RE.exec(s);
+  const match = LOGIN_RE.exec(s) ?? SLASH_RE.exec(s);
   if (!match?.[1] || !match[4]) return undefined;
   const user = valueOf(match[1], tokens);
   const password = valueOf(match[4], tokens);

@@ -360,6 +360,24 @@ describe('other ways of saying a step (phrase variants)', () => {
     ]);
   });
 
+  it('shops and accounts: cart, cookies, log out, "user / password", an error under a field', () => {
+    const click = (target: Target): StepBody => ({ action: 'click', target, clickCount: 1, button: 'left' });
+    expect(read('Add the first product to the cart')).toEqual([
+      click({ name: 'Add to cart', role: 'button', nth: 1 }),
+    ]);
+    expect(read('Add "Mug" to the basket')).toEqual([click({ name: 'Add to basket', near: 'Mug' })]);
+    expect(read('Accept the cookie banner')).toEqual([click({ name: 'Accept' })]);
+    expect(read('Log out')).toEqual([click({ name: 'Log out' })]);
+    expect(read('Log in with ada@example.com / secret123')).toEqual([
+      { action: 'type', value: 'ada@example.com', target: { name: 'email', role: 'textbox' } },
+      { action: 'type', value: 'secret123', target: { name: 'password', role: 'textbox' } },
+      { action: 'submit' },
+    ]);
+    expect(read('Verify the error "Email is required" appears under the email field')).toEqual([
+      pageShows('Email is required'),
+    ]);
+  });
+
   it('a text said not to be visible is one the page must not show', () => {
     expect(read('The text "This cannot be undone." should not be visible')).toEqual([
       { action: 'assertText', expected: 'This cannot be undone.', negate: true },

@@ -130,6 +130,29 @@ const VARIANTS: readonly Variant[] = [
       /^(?:(click|tap|press|select|choose)\s+in\s+the\s+(menu|menu ?bar|navigation|nav|sidebar|toolbar)\s+on\s+(\S.{0,60})|in\s+the\s+(menu|menu ?bar|navigation|nav|sidebar|toolbar)\s*,?\s+(click|tap|press|select|choose)\s+(?:on\s+)?(\S.{0,60}))$/i,
     rewrite: (m) => `${m[1] ?? m[5]} ${m[3] ?? m[6]} in the ${m[2] ?? m[4]}`,
   },
+  // "Add the first product to the cart", "add "Mug" to the basket": that item's Add to cart button.
+  {
+    pattern: new RegExp(
+      `^add\\s+(?:the\\s+)?(?:(first|second|third|last|\\d{1,2}(?:st|nd|rd|th))\\s+(?:product|item|book|article|one|result)|(${Q}))\\s+to\\s+(?:the\\s+|my\\s+)?(cart|basket|bag)$`,
+      'i',
+    ),
+    rewrite: (m) =>
+      m[1] ? `click the ${m[1]} Add to ${m[5]} button` : `click Add to ${m[5]} next to ${m[2]}`,
+  },
+  // "Accept the cookies", "accept the cookie banner": the banner's Accept button.
+  {
+    pattern:
+      /^accept\s+(?:all\s+)?(?:the\s+)?cookies?(?:\s+(?:banner|notice|consent|bar|popup|dialog|message))?$/i,
+    rewrite: () => 'click Accept',
+  },
+  // "Verify the error "Email is required" appears under the email field": the page shows it.
+  {
+    pattern: new RegExp(
+      `^(?:(?:verify|check|confirm|ensure)\\s+(?:that\\s+)?)?(?:the\\s+|an?\\s+)?(?:error|message|warning|hint|validation(?:\\s+(?:error|message))?|text)(?:\\s+message)?\\s+(${Q})\\s+(?:appears|is\\s+(?:shown|displayed|visible)|shows(?:\\s+up)?)\\s+(?:under|below|above|next\\s+to|beside|near|by|on)\\s+(?:the\\s+)?\\S.{0,40}$`,
+      'i',
+    ),
+    rewrite: (m) => `the page contains ${m[1]}`,
+  },
   // "Username: ada", "full name = Li Wei": a form line, label then value.
   {
     pattern: new RegExp(

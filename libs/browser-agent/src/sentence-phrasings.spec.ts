@@ -182,6 +182,20 @@ describe('sentences with several actions, plural and ordinal targets (real Chrom
     );
   });
 
+  it('a shop as people say it: cookies accepted, products added to the cart, log out by its other name', async () => {
+    const shopping = `Open $SITE/shop
+      Accept the cookie banner
+      The page does not show "We use cookies"
+      Add the second product to the cart
+      The page shows "Cart: Lamp"
+      Add "Mug" to the cart
+      The page shows "Cart: Lamp, Mug"`;
+    await passes(`${shopping}\nLog out\nThe page shows "Signed out"`);
+    await failsAt(`${shopping.replace('/shop', '/shop-without-sign-out')}\nLog out`, 'Log out');
+    await passes(`Open $SITE/login\nLog in with ada / x1\nThe page shows "Welcome ada"`);
+    await failsAt(`Open $SITE/login-without-password\nLog in with ada / x1`, 'Log in with ada / x1');
+  });
+
   it('types the password given earlier into both password fields', async () => {
     const query = 'Type "s3cret!" into the Password field, then type the password into both fields';
     await passes(`Open $SITE/passwords

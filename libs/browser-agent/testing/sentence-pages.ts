@@ -169,3 +169,20 @@ Object.assign(SENTENCE_ROUTES, {
   '/settings': SETTINGS('Save'),
   '/settings-store': SETTINGS('Store'),
 });
+
+/** A shop: a cookie banner, products with their Add to cart buttons, and a Sign out button (or none). */
+const SHOP = (withSignOut: boolean) =>
+  page(
+    'Shop',
+    `<div id="cookies" role="region" aria-label="Cookies"><p>We use cookies.</p><button onclick="cookies.remove()">Accept all cookies</button> <button>Settings</button></div>
+    ${['Mug', 'Lamp', 'Desk']
+      .map((p) => `<article><h2>${p}</h2><button onclick="add('${p}')">Add to cart</button></article>`)
+      .join('')}
+    <p id="cart">Cart: empty</p>${withSignOut ? '<button onclick="out.textContent = \'Signed out\'">Sign out</button>' : ''}<p id="out"></p>
+    <script>const items = []; function add(p) { items.push(p); cart.textContent = 'Cart: ' + items.join(', '); }</script>`,
+  );
+
+Object.assign(SENTENCE_ROUTES, {
+  '/shop': SHOP(true),
+  '/shop-without-sign-out': SHOP(false),
+});
