@@ -328,6 +328,11 @@ function canonicalize(masked: string): string {
         /^(first|second|third|fourth|fifth|last)\s+(?=(?:todo|to-do|item|task|entry|row)\s+(?:is|shows|reads|says|contains)\s)/i,
         'the $1 ',
       )
+      // "Wait until the spinner disappears": a spinner that goes away is a loading indicator.
+      .replace(
+        /\b(?:the\s+)?spinner\s+(?=(?:disappears|is gone|goes away|vanishes|is hidden|is not visible|is no longer visible|stops|finishes|is not shown)\b)/i,
+        'the loading spinner ',
+      )
       // "Click into the Check-in field", "tap inside the search box": a click on it.
       .replace(/^(click|tap)\s+(?:into|inside)\s+(?=the\s)/i, '$1 ')
       // "Control the title of the page contains …": the title (and "control" as "check").
@@ -743,6 +748,10 @@ const checking: Rule = (s, tokens) => {
   return { action: on ? 'check' : 'uncheck', target: where };
 };
 
+/** "… to go home", "… to open the menu": what a click is for, after its target. */
+const PURPOSE_RE =
+  /^(.+?)\s+(?:in\s+order\s+)?to\s+(?:go|open|see|view|close|return|get|navigate|show|reveal|start|continue|proceed|confirm|submit|finish|expand|collapse|switch|change|log|sign|load|refresh|reset|hide|display|dismiss|accept)\b[^\uE000]{0,60}$/i;
+
 const clicking: Rule = (s, tokens) => {
   const match =
     /^(double[- ]?click|dbl[- ]?click|right[- ]?click|click|tap|press|push|hit|select|choose|follow|activate|open|expand|collapse|toggle)(?:\s+(?:on|at))?\s+(.+?)(?:\s+(twice|two times|again))?$/i.exec(
@@ -750,11 +759,14 @@ const clicking: Rule = (s, tokens) => {
     );
   if (!match?.[1] || !match[2]) return undefined;
   const verb = match[1].toLowerCase().replace(/[- ]/g, '');
-  // "Click the Send button without message": how the form is left is the test's business.
+  // "Click the Send button without message": how the form is left is the test's business; "click
+  // on the logo to go home": the purpose is left out.
   const phrase =
+    PURPOSE_RE.exec(match[2])?.[1] ??
     /^(.+?\b(?:button|link|icon|tab))\s+(?:without|with\s+no|leaving|before\s+filling)\s+[^\uE000]{1,60}$/i.exec(
       match[2],
-    )?.[1] ?? match[2];
+    )?.[1] ??
+    match[2];
   if (
     verb === 'open' &&
     !/\s*\uE000q/.test(phrase) &&

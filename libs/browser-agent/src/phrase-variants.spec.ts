@@ -378,6 +378,39 @@ describe('other ways of saying a step (phrase variants)', () => {
     ]);
   });
 
+  it('purposes, loading spinners, sort orders after a comma, "Check:" and "Count the rows:" lines', () => {
+    expect(read('Click on the logo to go home')).toEqual([
+      { action: 'click', target: { name: 'logo' }, clickCount: 1, button: 'left' },
+    ]);
+    expect(read('Click Go to checkout')).toEqual([
+      { action: 'click', target: { name: 'Go to checkout' }, clickCount: 1, button: 'left' },
+    ]);
+    expect(read('Sort the products by price, low to high')).toEqual([
+      {
+        action: 'click',
+        target: { name: 'price', role: 'columnheader' },
+        clickCount: 1,
+        button: 'left',
+        sort: 'ascending',
+      },
+    ]);
+    const [spinner] = read('Wait until the spinner disappears');
+    expect(spinner).toMatchObject({
+      action: 'assertState',
+      state: 'hidden',
+      target: { name: expect.stringContaining('spinner') },
+    });
+    expect(read('Set the spinner to 3')).toEqual([
+      { action: 'type', value: '3', target: { name: '', role: 'spinbutton' } },
+    ]);
+    expect(read('Count the rows: there should be 5')).toEqual([
+      { action: 'assertCount', target: { name: '', role: 'row' }, count: 5, comparison: 'eq' },
+    ]);
+    expect(read('Check: the title is "Dashboard"')).toEqual([
+      { action: 'assertTitle', mode: 'equals', negate: false, expected: 'Dashboard' },
+    ]);
+  });
+
   it('a text said not to be visible is one the page must not show', () => {
     expect(read('The text "This cannot be undone." should not be visible')).toEqual([
       { action: 'assertText', expected: 'This cannot be undone.', negate: true },

@@ -21,7 +21,8 @@ interface Variant {
 }
 
 /** A line that only looks like "Label: value". */
-const NOT_A_FORM_LINE = /^(?:step\s+\d|note|tip|hint|comment|todo|given|when|then|and|but)\b/i;
+const NOT_A_FORM_LINE =
+  /^(?:step\s+\d|note|tip|hint|comment|todo|given|when|then|and|but|count|check|verify|expect|assert|ensure|confirm)\b/i;
 
 const VARIANTS: readonly Variant[] = [
   // "I am on <url>", "Go on <url>", "Be at <url>": being on a page is opening it.
@@ -152,6 +153,17 @@ const VARIANTS: readonly Variant[] = [
       'i',
     ),
     rewrite: (m) => `the page contains ${m[1]}`,
+  },
+  // "Check: the title is "X"", "Expect: 3 rows": the check after the colon.
+  {
+    pattern: /^(?:check|verify|expect|assert|ensure|confirm|then)\s*:\s*(\S.*)$/i,
+    rewrite: (m) => `verify that ${m[1]}`,
+  },
+  // "Count the rows: there should be 5": that many of them.
+  {
+    pattern:
+      /^count\s+(?:the\s+|all\s+(?:the\s+)?)?([a-z][\w-]*s)\s*:\s*there\s+(?:should|must|will)\s+be\s+(\d{1,4})$|^count\s+(?:the\s+)?([a-z][\w-]*s)\s*:\s*(\d{1,4})$/i,
+    rewrite: (m) => `there are ${m[2] ?? m[4]} ${m[1] ?? m[3]}`,
   },
   // "Username: ada", "full name = Li Wei": a form line, label then value.
   {

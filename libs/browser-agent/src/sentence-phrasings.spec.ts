@@ -196,6 +196,14 @@ describe('sentences with several actions, plural and ordinal targets (real Chrom
     await failsAt(`Open $SITE/login-without-password\nLog in with ada / x1`, 'Log in with ada / x1');
   });
 
+  it('waits for a loading spinner to go away, and fails when it stays', async () => {
+    await passes(`Open $SITE/loading\nWait until the spinner disappears\nThe page shows "Loaded"`);
+    await failsAt(
+      `Open $SITE/loading-forever\nWait until the spinner disappears`,
+      'Wait until the spinner disappears',
+    );
+  });
+
   it('types the password given earlier into both password fields', async () => {
     const query = 'Type "s3cret!" into the Password field, then type the password into both fields';
     await passes(`Open $SITE/passwords

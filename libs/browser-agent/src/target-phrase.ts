@@ -304,7 +304,14 @@ function splitNear(text: string, tokens: readonly MaskToken[]): { rest: string; 
  * more", "the second 'Delete' button", "#login .submit". Returns undefined for an empty phrase.
  * A trailing "in the dialog" scope is dropped: the locator searches the whole page.
  */
+/** What shows a page is busy ("wait until the loading spinner disappears"). */
+export const LOADING_INDICATOR =
+  '[role="progressbar"], [aria-busy="true"], .spinner, .loader, .loading, [class*="spinner"], [class*="loader"]';
+const LOADING_RE =
+  /^(?:the\s+|a\s+)?(?:loading\s+(?:spinner|indicator|icon|bar|animation|overlay|wheel)|loader|throbber|busy\s+indicator)$/i;
+
 export function parseTarget(phrase: string, tokens: readonly MaskToken[]): Target | undefined {
+  if (LOADING_RE.test(phrase.trim().replace(/[.,;:!?]+$/, ''))) return { name: LOADING_INDICATOR };
   const every = everyTarget(phrase.trim().replace(/[.,;:!?]+$/, ''), tokens);
   if (every) return every;
   let text = phrase

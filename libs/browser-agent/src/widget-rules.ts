@@ -78,7 +78,7 @@ const ORDER_WORDS: Readonly<Record<string, 'ascending' | 'descending'>> = {
 /** "Sort by Orders", "sort the table by Name descending", "sort the Price column from high to low". */
 const sorting: WidgetRule = (s, tokens) => {
   const match =
-    /^sort\s+(?:the\s+(?:table|list|grid|results|data|rows|items|[a-z]+s)\s+(?=by\s|on\s))?(?:by\s+|on\s+)?(?:the\s+)?(.+?)(?:\s+column)?(?:\s+(?:in\s+|from\s+)?(ascending|descending|asc|desc|a-z|z-a|a to z|z to a|increasing|decreasing|low to high|high to low|lowest to highest|highest to lowest|smallest to largest|largest to smallest|lowest first|highest first|oldest first|newest first)(?:\s+order)?)?$/i.exec(
+    /^sort\s+(?:the\s+(?:table|list|grid|results|data|rows|items|[a-z]+s)\s+(?=by\s|on\s))?(?:by\s+|on\s+)?(?:the\s+)?(.+?)(?:\s+column)?(?:,?\s+(?:in\s+|from\s+)?(ascending|descending|asc|desc|a-z|z-a|a to z|z to a|increasing|decreasing|low to high|high to low|lowest to highest|highest to lowest|smallest to largest|largest to smallest|lowest first|highest first|oldest first|newest first)(?:\s+order)?)?$/i.exec(
       s,
     );
   if (!match?.[1]) return undefined;

@@ -186,3 +186,17 @@ Object.assign(SENTENCE_ROUTES, {
   '/shop': SHOP(true),
   '/shop-without-sign-out': SHOP(false),
 });
+
+/** A page busy for a moment: its loading spinner goes away and the data shows (or it never does). */
+const LOADING = (finishes: boolean) =>
+  page(
+    'Loading',
+    `<div class="loading-spinner" aria-label="Loading"></div><p id="data"></p>
+    <style>.loading-spinner{width:20px;height:20px;border:3px solid #999;border-radius:50%}</style>
+    <script>${finishes ? "setTimeout(() => { document.querySelector('.loading-spinner').remove(); data.textContent = 'Loaded'; }, 700);" : ''}</script>`,
+  );
+
+Object.assign(SENTENCE_ROUTES, {
+  '/loading': LOADING(true),
+  '/loading-forever': LOADING(false),
+});
