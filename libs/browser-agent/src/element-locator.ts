@@ -167,6 +167,7 @@ const SAME_CONTROL: readonly (readonly string[])[] = [
   ['log in', 'sign in', 'login'],
   ['sign up', 'register', 'create account', 'create an account'],
   ['cart', 'basket', 'bag'],
+  ['confirm', 'ok', 'yes'],
 ];
 
 function otherNames(name: string): string[] {

@@ -328,6 +328,11 @@ function canonicalize(masked: string): string {
         /^(first|second|third|fourth|fifth|last)\s+(?=(?:todo|to-do|item|task|entry|row)\s+(?:is|shows|reads|says|contains)\s)/i,
         'the $1 ',
       )
+      // "Make sure no error is shown": the page shows none.
+      .replace(
+        /^no\s+((?:validation\s+)?(?:errors?|error\s+messages?|warnings?|alerts?|popups?|dialogs?|toasts?|notifications?))\s+(?:is|are)\s+(?:shown|visible|displayed|present|there)(?:\s+on\s+the\s+page)?$/i,
+        'there is no $1',
+      )
       // "Wait until the spinner disappears": a spinner that goes away is a loading indicator.
       .replace(
         /\b(?:the\s+)?spinner\s+(?=(?:disappears|is gone|goes away|vanishes|is hidden|is not visible|is no longer visible|stops|finishes|is not shown)\b)/i,
@@ -874,7 +879,7 @@ const submitting: Rule = (s) =>
  */
 const committing: Rule = (s) => {
   const match =
-    /^(save|apply|continue|confirm|send|next|finish|proceed|publish|post|update|register|checkout|check\s+out|done|ok|log\s*out|sign\s*out|log\s*off|sign\s*off)(?:\s+(?:it|them|this|that|(?:the|my|your)\s+(?:form|changes?|settings?|details|order|message)|changes?))?[.!]?$/i.exec(
+    /^(save|apply|continue|confirm|send|next|finish|proceed|publish|post|update|register|checkout|check\s+out|done|ok|log\s*out|sign\s*out|log\s*off|sign\s*off)(?:\s+(?:it|them|this|that|(?:the|my|your)\s+(?:form|changes?|settings?|details|order|message|deletion|removal|purchase|payment|booking|action|choice|dialog)|changes?))?[.!]?$/i.exec(
       s.trim(),
     );
   if (!match?.[1]) return undefined;

@@ -411,6 +411,34 @@ describe('other ways of saying a step (phrase variants)', () => {
     ]);
   });
 
+  it('forms, rows and confirmations as people say them', () => {
+    expect(read('Fill in the registration form with name "Ada" and email "a@b.io"')).toEqual([
+      { action: 'type', value: 'Ada', target: { name: 'name', role: 'textbox' } },
+      { action: 'type', value: 'a@b.io', target: { name: 'email', role: 'textbox' } },
+    ]);
+    expect(read('Leave the email empty')).toEqual([
+      { action: 'clear', target: { name: 'email', role: 'textbox' } },
+    ]);
+    expect(read('Navigate back to the home page')).toEqual([{ action: 'navigate', url: '/' }]);
+    expect(read('Click on the Edit icon of the second row')).toEqual([
+      { action: 'click', target: { name: 'Edit', inRow: 2 }, clickCount: 1, button: 'left' },
+    ]);
+    expect(read('Delete the row with "Bob"')).toEqual([
+      {
+        action: 'click',
+        target: { name: 'delete', role: 'button', near: 'Bob' },
+        clickCount: 1,
+        button: 'left',
+      },
+    ]);
+    expect(read('Confirm the deletion')).toEqual([
+      { action: 'click', target: { name: 'Confirm' }, clickCount: 1, button: 'left' },
+    ]);
+    expect(read('Make sure no error is shown')).toEqual([
+      { action: 'assertCount', target: { name: 'error' }, count: 0, comparison: 'eq' },
+    ]);
+  });
+
   it('a text said not to be visible is one the page must not show', () => {
     expect(read('The text "This cannot be undone." should not be visible')).toEqual([
       { action: 'assertText', expected: 'This cannot be undone.', negate: true },

@@ -159,6 +159,36 @@ const VARIANTS: readonly Variant[] = [
     pattern: /^(?:check|verify|expect|assert|ensure|confirm|then)\s*:\s*(\S.*)$/i,
     rewrite: (m) => `verify that ${m[1]}`,
   },
+  // "Fill in the registration form with name "Ada", email "a@b.io" and …": each field named.
+  {
+    pattern: /^fill\s+(?:in|out)?\s*(?:the\s+)?(?:[\w-]+\s+)?form\s+with\s+(?:the\s+)?(\S.*)$/i,
+    rewrite: (m) => `fill in ${m[1]}`,
+  },
+  // "Leave the email empty": nothing typed in it (cleared, if it holds something).
+  {
+    pattern: /^leave\s+(?:the\s+)?(\S.{0,40}?)\s+(?:field\s+|box\s+)?(?:empty|blank|unfilled)$/i,
+    rewrite: (m) => `clear the ${m[1]} field`,
+  },
+  // "Navigate back to the home page", "go to the homepage": the site's root.
+  {
+    pattern:
+      /^(?:navigate|go|get|return|head)\s+(?:back\s+)?to\s+the\s+(?:home\s*page|start\s+page|main\s+page|front\s+page|landing\s+page)$/i,
+    rewrite: () => 'open /',
+  },
+  // "Delete the row with "Bob"", "remove the entry for "Milk"": its delete button.
+  {
+    pattern: new RegExp(
+      `^(?:delete|remove|trash)\\s+the\\s+(?:row|item|entry|record|line|card|user|task|todo)\\s+(?:with|for|containing|that\\s+(?:says|shows|has))\\s+(${Q})$`,
+      'i',
+    ),
+    rewrite: (m) => `delete ${m[1]}`,
+  },
+  // "Confirm the deletion": the dialog's Confirm button (or its OK, Yes).
+  {
+    pattern:
+      /^confirm\s+(?:the\s+)?(?:deletion|removal|purchase|payment|booking|order|action|choice|dialog)$/i,
+    rewrite: () => 'click Confirm',
+  },
   // "Count the rows: there should be 5": that many of them.
   {
     pattern:

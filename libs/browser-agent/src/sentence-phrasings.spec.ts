@@ -204,6 +204,30 @@ describe('sentences with several actions, plural and ordinal targets (real Chrom
     );
   });
 
+  it('a form filled field by field as one sentence, a field left empty, no error shown', async () => {
+    const fill = `Open $SITE/register
+      Fill in the registration form with name "Ada", email "ada@x.io" and password "Secret1!"`;
+    await passes(`${fill}\nClick Register\nMake sure no error is shown\nThe page shows "Welcome Ada"`);
+    await failsAt(
+      `${fill}\nLeave the email empty and click Register\nMake sure no error is shown`,
+      'Make sure no error is shown',
+    );
+  });
+
+  it('acts on a row by its position or its text, and confirms a deletion', async () => {
+    await passes(`Open $SITE/people-admin
+      Click on the Edit icon of the second row
+      The page shows "Editing Bob"
+      Delete the row with "Bob"
+      Confirm the deletion
+      The table does not show "Bob"
+      There are 2 rows in the table`);
+    await failsAt(
+      `Open $SITE/people-admin\nClick on the Edit icon of the third row\nThe page shows "Editing Bob"`,
+      'The page shows "Editing Bob"',
+    );
+  });
+
   it('types the password given earlier into both password fields', async () => {
     const query = 'Type "s3cret!" into the Password field, then type the password into both fields';
     await passes(`Open $SITE/passwords

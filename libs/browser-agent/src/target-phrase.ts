@@ -282,7 +282,7 @@ const NEAR_ROW_RE = new RegExp(
 
 // "The archive button in the last row", "Edit on the second card": the row named by its position.
 const IN_NTH_ROW_RE = new RegExp(
-  `^(.+?)\\s+(?:in|on|inside|within|from)\\s+the\\s+${POSITION}\\s+(?:row|item|entry|card|line|task|todo|list\\s+item|table\\s+row|record|tile)$`,
+  `^(.+?)\\s+(?:in|on|inside|within|from|of|for)\\s+the\\s+${POSITION}\\s+(?:row|item|entry|card|line|task|todo|list\\s+item|table\\s+row|record|tile)$`,
   'i',
 );
 

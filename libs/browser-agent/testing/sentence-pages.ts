@@ -200,3 +200,28 @@ Object.assign(SENTENCE_ROUTES, {
   '/loading': LOADING(true),
   '/loading-forever': LOADING(false),
 });
+
+/** A sign-up form that says what is missing. */
+const REGISTER = page(
+  'Register',
+  `<form onsubmit="event.preventDefault(); const missing = !em.value; err.hidden = !missing; out.textContent = missing ? '' : 'Welcome ' + nm.value">
+    <label>Name <input id="nm"></label> <label>Email <input id="em" type="email"></label>
+    <label>Password <input id="pw" type="password"></label> <button>Register</button></form>
+  <p class="error" id="err" hidden>Email is required</p><p id="out"></p>`,
+);
+
+/** People with Edit and Delete in each row; deleting asks for confirmation. */
+const PEOPLE_ADMIN = page(
+  'People',
+  `<table><thead><tr><th>Name</th><th></th></tr></thead><tbody>${['Ada', 'Bob', 'Cy']
+    .map(
+      (n) =>
+        `<tr><td>${n}</td><td><button onclick="out.textContent = 'Editing ${n}'">Edit</button> <button onclick="ask('${n}', this)">Delete</button></td></tr>`,
+    )
+    .join('')}</tbody></table><p id="out"></p>
+  <dialog id="confirm"><p>Delete this person?</p><button id="yes">Confirm</button> <button onclick="confirm.close()">Cancel</button></dialog>
+  <script>let row; function ask(n, b) { row = b.closest('tr'); document.getElementById('confirm').showModal(); }
+  yes.onclick = () => { row.remove(); document.getElementById('confirm').close(); };</script>`,
+);
+
+Object.assign(SENTENCE_ROUTES, { '/register': REGISTER, '/people-admin': PEOPLE_ADMIN });
