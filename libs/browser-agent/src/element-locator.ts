@@ -1,3 +1,5 @@
+import { namedItems } from './element-state-script.js';
+import { itemNoun, singularOf } from './named-items.js';
 import type { ElementHandle, Frame, Page } from 'puppeteer-core';
 import { CURSOR_ELEMENT_ID } from './cursor-overlay.js';
 import { findInPage, type PageQuery } from './locator-script.js';
@@ -221,6 +223,38 @@ export async function findOnce(
       if (again.match) return again;
       await again.hover?.dispose().catch(() => undefined);
     }
+  }
+  // "Open the first result", "click the second post" where nothing says "result": that entry.
+  if (
+    !best?.match &&
+    target.nth !== undefined &&
+    !target.role &&
+    target.near === undefined &&
+    itemNoun(target.name)
+  ) {
+    const entry = await page
+      .evaluateHandle(namedItems, singularOf(target.name), target.nth)
+      .catch(() => null);
+    const picked = (
+      await entry?.getProperty('picked').catch(() => null)
+    )?.asElement() as ElementHandle | null;
+    const texts = picked ? await entry?.getProperty('texts').catch(() => null) : null;
+    const count = Number((await texts?.getProperty('length'))?.remoteObject().value ?? 1);
+    await texts?.dispose().catch(() => undefined);
+    await entry?.dispose().catch(() => undefined);
+    if (picked)
+      return {
+        match: {
+          handle: picked,
+          strategy: 'entries',
+          count,
+          visibleCount: count,
+          visible: true,
+          ambiguous: false,
+          tied: 1,
+        },
+        tried: [...main.tried, 'entries'],
+      };
   }
   if (!best?.match) {
     const hover = outcomes.find((o) => o.hover)?.hover;

@@ -203,6 +203,13 @@ export function pointerProxy(el: DomElement): DomElement {
     const only = carriers.length === 1 ? carriers[0] : undefined;
     return only && textOf(only) === text ? onWords(only, depth + 1) : node;
   };
+  // An entry of a list (a search result, an article card) holding one link: the link is what
+  // opens it (a grid's row, which selects on click, is left alone).
+  if (/^(?:LI|ARTICLE)$/.test(el.tagName) || /^(?:listitem|article)$/.test(el.getAttribute('role') ?? '')) {
+    const links = Array.from(el.querySelectorAll('a[href]')).filter(selfVisible);
+    const controls = el.querySelectorAll('button, input, select, textarea, [role="button"], [role="checkbox"]');
+    if (links.length === 1 && controls.length === 0) return links[0] as DomElement;
+  }
   if (selfVisible(el)) return onWords(el, 0);
   const label = el.labels ? Array.from(el.labels).find(selfVisible) : undefined;
   if (label) return label;
@@ -443,6 +450,8 @@ export function onlyTextField(): DomElement | null {
 export interface NamedItems {
   /** Each item's text as shown. */
   texts: string[];
+  /** With `position`: the item at that position (1-based, -1 the last), by its link if it has one. */
+  picked?: DomElement | null;
   /** "articles", "rows of the table", "elements marked "post"". */
   what: string;
 }
@@ -454,7 +463,7 @@ export interface NamedItems {
  * "post-card", "blogPost") wins; else the one group of items a person counts as entries (articles,
  * list items, table body rows), when it is the only one. Null when the page leaves it open.
  */
-export function namedItems(singular: string): NamedItems | null {
+export function namedItems(singular: string, position?: number): NamedItems | null {
   const outside =
     'nav, footer, [role=navigation], [role=menu], [role=menubar], [role=tablist], [role=banner], [role=contentinfo], [role=tree], select, datalist';
   const shown = (el: DomElement): boolean => !el.checkVisibility || el.checkVisibility();
@@ -509,8 +518,11 @@ export function namedItems(singular: string): NamedItems | null {
         : first.tagName === 'LI' || first.getAttribute('role') === 'listitem'
           ? 'items of the list'
           : 'articles';
+  const at =
+    position === undefined ? undefined : position < 0 ? items[items.length + position] : items[position - 1];
   return {
     texts: items.map((el) => (el.innerText ?? el.textContent ?? '').replace(/\s+/g, ' ').trim()),
     what,
+    ...(position === undefined ? {} : { picked: at ? (at.querySelector('a[href]') ?? at) : null }),
   };
 }

@@ -775,6 +775,8 @@ const clicking: Rule = (s, tokens) => {
   if (
     verb === 'open' &&
     !/\s*\uE000q/.test(phrase) &&
+    // "Open the first result": an entry by its position.
+    !/^(?:the\s+)?(?:first|second|third|fourth|fifth|last|\d{1,2}(?:st|nd|rd|th))\s+[a-z]+$/i.test(phrase) &&
     !/\b(?:menu|tab|dropdown|drop-down|accordion|dialog|modal|details|panel|section|button|link)$/i.test(
       unmask(phrase, tokens),
     )

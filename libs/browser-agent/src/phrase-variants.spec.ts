@@ -439,6 +439,16 @@ describe('other ways of saying a step (phrase variants)', () => {
     ]);
   });
 
+  it('entries by position ("open the first result") and amounts ("the total is $30.00")', () => {
+    expect(read('Search for "mouse" and open the first result')).toEqual([
+      { action: 'type', value: 'mouse', target: { name: 'search', role: 'searchbox' }, submit: true },
+      { action: 'click', target: { name: 'result', nth: 1 }, clickCount: 1, button: 'left' },
+    ]);
+    expect(read('Verify the total is $30.00')).toEqual([
+      { action: 'assertValue', target: { name: 'total' }, mode: 'equals', expected: '$30.00', negate: false },
+    ]);
+  });
+
   it('a text said not to be visible is one the page must not show', () => {
     expect(read('The text "This cannot be undone." should not be visible')).toEqual([
       { action: 'assertText', expected: 'This cannot be undone.', negate: true },

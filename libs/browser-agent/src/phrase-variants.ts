@@ -446,11 +446,12 @@ const VARIANTS: readonly Variant[] = [
     pattern: /^(\S.{0,60}?)\s+(?:is|should be|must be|is now|should now be)\s+(open|opened|closed)$/i,
     rewrite: (m) => `${m[1]} is ${/^clos/i.test(m[2] ?? '') ? 'collapsed' : 'expanded'}`,
   },
-  // "Check-in is 2024-03-20", "the Total field is 42": a value that is a number, date or time is
+  // "Check-in is 2024-03-20", "the Total field is 42", "the total is $30.00": a value that is a
+  // number (an amount), date or time is
   // what the labelled field (or element) holds.
   {
     pattern:
-      /^(?:the\s+)?([A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,2}?)(?:\s+(?:field|box|input|value))?\s+(?:is|equals|shows|reads)\s+(-?\d(?:[\d\-/.:,]{0,18}\d)?(?:\s*(?:am|pm))?)$/i,
+      /^(?:the\s+)?([A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,2}?)(?:\s+(?:field|box|input|value))?\s+(?:is|equals|shows|reads)\s+((?:[$€£¥]\s?)?-?\d(?:[\d\-/.:,]{0,18}\d)?(?:\s*(?:am|pm|[$€£¥]|eur|usd|gbp|%))?)$/i,
     rewrite: (m) => `${m[1]} has value ${m[2]}`,
   },
   // "In the Status choose Cancelled", "in Country select Norway": that option in that dropdown.

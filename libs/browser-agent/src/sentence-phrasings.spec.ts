@@ -228,6 +228,11 @@ describe('sentences with several actions, plural and ordinal targets (real Chrom
     );
   });
 
+  it('opens an entry by its position where nothing says its noun ("the second result")', async () => {
+    await passes(`Open $SITE/results\nOpen the second result\nThe page shows "Opened Wireless Mouse M2"`);
+    await failsAt(`Open $SITE/no-results\nOpen the second result`, 'Open the second result');
+  });
+
   it('types the password given earlier into both password fields', async () => {
     const query = 'Type "s3cret!" into the Password field, then type the password into both fields';
     await passes(`Open $SITE/passwords
@@ -260,7 +265,9 @@ describe('sentences with several actions, plural and ordinal targets (real Chrom
       Type "abc" reversed into the Code field
       The field "Code" has value "cba"
       Note down the booking code and paste the booking code in the Code field
-      The field "Code" has value "B-77"`);
+      The field "Code" has value "B-77"
+      Verify the total is $30.00`);
+    await failsAt(`Open $SITE/values\nVerify the total is $31.00`, 'Verify the total is $31.00');
     const error = await failsAt(`Open $SITE/color-without-color\n${query}`, query);
     expect(error).toContain('headed "Color"');
   });

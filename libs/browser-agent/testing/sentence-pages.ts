@@ -126,7 +126,7 @@ const COPY = page(
 const VALUES = page(
   'Values',
   `<table><thead><tr><th>Product</th><th>Price</th></tr></thead><tbody><tr><td>Mug</td><td>€12</td></tr></tbody></table>
-  <p>Order number: <strong>A-1234</strong></p><p>Your booking code is B-77.</p>
+  <p>Order number: <strong>A-1234</strong></p><p>Your booking code is B-77.</p><p>Total: $30.00</p>
   <label>Reference <input id="ref"></label> <label>Code <input id="code"></label>`,
 );
 
@@ -225,3 +225,17 @@ const PEOPLE_ADMIN = page(
 );
 
 Object.assign(SENTENCE_ROUTES, { '/register': REGISTER, '/people-admin': PEOPLE_ADMIN });
+
+/** Search results as a list of entries, each a link (none, on the twin). */
+const RESULTS = (found: string[]) =>
+  page(
+    'Search',
+    `<label>Search <input id="q" type="search"></label>
+    <ul id="results">${found.map((r, i) => `<li class="result"><a href="#r${i + 1}" onclick="out.textContent = 'Opened ${r}'">${r}</a><p>In stock</p></li>`).join('')}</ul>
+    <p id="out"></p>`,
+  );
+
+Object.assign(SENTENCE_ROUTES, {
+  '/results': RESULTS(['Wireless Mouse M1', 'Wireless Mouse M2']),
+  '/no-results': RESULTS([]),
+});
