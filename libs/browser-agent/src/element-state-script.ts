@@ -207,7 +207,9 @@ export function pointerProxy(el: DomElement): DomElement {
   // opens it (a grid's row, which selects on click, is left alone).
   if (/^(?:LI|ARTICLE)$/.test(el.tagName) || /^(?:listitem|article)$/.test(el.getAttribute('role') ?? '')) {
     const links = Array.from(el.querySelectorAll('a[href]')).filter(selfVisible);
-    const controls = el.querySelectorAll('button, input, select, textarea, [role="button"], [role="checkbox"]');
+    const controls = el.querySelectorAll(
+      'button, input, select, textarea, [role="button"], [role="checkbox"]',
+    );
     if (links.length === 1 && controls.length === 0) return links[0] as DomElement;
   }
   if (selfVisible(el)) return onWords(el, 0);
