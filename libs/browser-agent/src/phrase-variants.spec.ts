@@ -406,6 +406,8 @@ describe('other ways of saying a step (phrase variants)', () => {
     expect(read('Count the rows: there should be 5')).toEqual([
       { action: 'assertCount', target: { name: '', role: 'row' }, count: 5, comparison: 'eq' },
     ]);
+    // A label that only starts like a verb is still a form line.
+    expect(read('Check-out: 2024-04-02')).toEqual([typed('Check-out', '2024-04-02')]);
     expect(read('Check: the title is "Dashboard"')).toEqual([
       { action: 'assertTitle', mode: 'equals', negate: false, expected: 'Dashboard' },
     ]);

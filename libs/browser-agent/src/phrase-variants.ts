@@ -22,7 +22,7 @@ interface Variant {
 
 /** A line that only looks like "Label: value". */
 const NOT_A_FORM_LINE =
-  /^(?:step\s+\d|note|tip|hint|comment|todo|given|when|then|and|but|count|check|verify|expect|assert|ensure|confirm)\b/i;
+  /^(?:(?:step\s+\d|note|tip|hint|comment|todo|given|when|then|and|but)\b|(?:count|check|verify|expect|assert|ensure|confirm)(?:\s+(?:the|that|all|if|whether)\b|\s*:))/i;
 
 const VARIANTS: readonly Variant[] = [
   // "I am on <url>", "Go on <url>", "Be at <url>": being on a page is opening it.
