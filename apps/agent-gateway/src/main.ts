@@ -6,7 +6,7 @@ import { A2A_REST_BASE, A2aRestController } from './a2a/a2a-rest.controller.js';
 import { A2aController } from './a2a/a2a.controller.js';
 import { AppModule } from './app.module.js';
 import { gatewayExceptionFilter } from './http/gateway-exception.filter.js';
-import { registerJsonBodyParser } from './http/json-body.parser.js';
+import { registerJsonRpcBodyParser } from './http/json-rpc-body.parser.js';
 
 const config = loadAgentGatewayConfig();
 startTelemetry({
@@ -21,7 +21,7 @@ bootstrapHttpApp(AppModule.forRoot(config), {
   bodyParser: false,
   configure: (app) => {
     const fastify = app.getHttpAdapter().getInstance();
-    registerJsonBodyParser(fastify);
+    registerJsonRpcBodyParser(fastify);
     // Nest folds "/a2a/" into "/a2a"; clients that keep the card URL's trailing slash still land here.
     const a2a = app.get(A2aController);
     fastify.post('/a2a/', (request, reply) => a2a.rpc(request, reply));

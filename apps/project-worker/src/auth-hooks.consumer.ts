@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { ActiveDeployments, SandboxPool, type HookResult } from '@suite/project-runtime';
+import { ActiveDeployments, ProjectSandboxes, type HookResult } from '@suite/project-runtime';
 import { consumeQueue, QueueName, type QueueConsumer, type TypedJob } from '@suite/queue';
 import { extractTraceContext, hookDuration, withSpan } from '@suite/telemetry';
 import { PROJECT_WORKER_CONFIG, type ProjectWorkerConfig } from './project-worker.config.js';
@@ -20,7 +20,7 @@ export class AuthHooksConsumer implements OnModuleInit, OnApplicationShutdown {
   constructor(
     @Inject(PROJECT_WORKER_CONFIG) private readonly config: ProjectWorkerConfig,
     private readonly active: ActiveDeployments,
-    private readonly sandboxes: SandboxPool,
+    private readonly sandboxes: ProjectSandboxes,
   ) {}
 
   onModuleInit(): void {

@@ -4,7 +4,7 @@ import type {
   ActiveDeployments,
   ProjectJobsQueue,
   SandboxCall,
-  SandboxPool,
+  ProjectSandboxes,
 } from '@suite/project-runtime';
 import type { QueueName, TypedJob } from '@suite/queue';
 import { UnrecoverableError } from 'bullmq';
@@ -35,7 +35,7 @@ function runtime(active: ActiveDeployment | null) {
         ? { ran: [{ kind: 'user.created', handler: 'onUserCreated' }] }
         : { value: 42 };
     },
-  } as unknown as SandboxPool;
+  } as unknown as ProjectSandboxes;
   return { calls, deployments, sandboxes };
 }
 

@@ -7,7 +7,12 @@ import {
 } from '@nestjs/common';
 import { consumeQueue, QueueName, type QueueConsumer, type TypedJob } from '@suite/queue';
 import { UnrecoverableError } from 'bullmq';
-import { ActiveDeployments, ProjectJobsQueue, SandboxPool, type JobResult } from '@suite/project-runtime';
+import {
+  ActiveDeployments,
+  ProjectJobsQueue,
+  ProjectSandboxes,
+  type JobResult,
+} from '@suite/project-runtime';
 import { PROJECT_WORKER_CONFIG, type ProjectWorkerConfig } from './project-worker.config.js';
 
 /** Jobs of different projects run side by side; one project's jobs share its sandbox. */
@@ -26,7 +31,7 @@ export class ProjectJobsConsumer implements OnApplicationBootstrap, BeforeApplic
   constructor(
     @Inject(PROJECT_WORKER_CONFIG) private readonly config: ProjectWorkerConfig,
     private readonly active: ActiveDeployments,
-    private readonly sandboxes: SandboxPool,
+    private readonly sandboxes: ProjectSandboxes,
     private readonly jobs: ProjectJobsQueue,
   ) {}
 

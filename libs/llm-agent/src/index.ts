@@ -34,7 +34,7 @@ export {
   LlmModelRegistry,
   ModelRegistryError,
   type ProviderName,
-} from './model-registry.js';
+} from './llm-model-registry.js';
 export { OpenAiProvider, type OpenAiProviderOptions } from './openai-provider.js';
 export { formatSnapshot, type PageSnapshot, REF_ATTRIBUTE, takeSnapshot } from './page-snapshot.js';
 export { instructionFor } from './instruction-lines.js';

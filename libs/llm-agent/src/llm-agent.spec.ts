@@ -14,7 +14,7 @@ import type { LlmRunLimits } from './llm-limits.js';
 import type { LlmProvider } from './llm-provider.js';
 import { type LlmTestResult, runLlmTest } from './llm-test-runner.js';
 import { replayLlmScript } from './script-replay.js';
-import { KNOWN_PRICES } from './model-registry.js';
+import { KNOWN_PRICES } from './llm-model-registry.js';
 import { OpenAiProvider } from './openai-provider.js';
 
 const PASSWORD = 'hunter2-Sesame!';

@@ -1,4 +1,4 @@
-import { LlmModelRegistry, ModelRegistryError, type LlmEnv } from './model-registry.js';
+import { LlmModelRegistry, ModelRegistryError, type LlmEnv } from './llm-model-registry.js';
 
 /**
  * The LLM models a process serves, read once at boot. A bad setting is reported as

@@ -68,5 +68,5 @@ export {
 } from './runtime.config.js';
 export { PROJECT_RUNTIME_PROVIDERS } from './runtime.providers.js';
 export { ProjectMailBudget, RuntimeResources } from './runtime.ports.js';
-export { SandboxError, SandboxPool, SandboxTimeoutError } from './sandbox/sandbox-pool.js';
+export { SandboxError, ProjectSandboxes, SandboxTimeoutError } from './sandbox/project-sandboxes.js';
 export type * from './sandbox/sandbox-protocol.js';

@@ -6,7 +6,7 @@ import { ProjectJobs } from './effects/project-jobs.js';
 import { ProjectJobsQueue } from './effects/project-jobs.queue.js';
 import { ProjectMail } from './effects/project-mail.js';
 import { ProjectPush } from './effects/project-push.js';
-import { SandboxPool } from './sandbox/sandbox-pool.js';
+import { ProjectSandboxes } from './sandbox/project-sandboxes.js';
 
 /**
  * Project code's runtime, for the app that runs it (the project host: APIs and deploys; the project
@@ -17,7 +17,7 @@ import { SandboxPool } from './sandbox/sandbox-pool.js';
  */
 export const PROJECT_RUNTIME_PROVIDERS: Provider[] = [
   ActiveDeployments,
-  SandboxPool,
+  ProjectSandboxes,
   ProjectEffects,
   ProjectDatabase,
   ProjectMail,

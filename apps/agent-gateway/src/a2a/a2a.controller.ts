@@ -13,7 +13,7 @@ import type { Principal } from '@suite/jobs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AgentGatewayConfig } from '../agent-gateway.config.js';
 import { AGENT_GATEWAY_CONFIG } from '../app.tokens.js';
-import { InvalidJsonBody } from '../http/json-body.parser.js';
+import { InvalidJsonBody } from '../http/json-rpc-body.parser.js';
 import { GatewayAuth } from '../runner/gateway-auth.js';
 import { A2aMethods, checkA2aVersion, STREAMING_METHODS } from './a2a-methods.js';
 import { isObject } from './a2a-params.js';

@@ -8,7 +8,7 @@ import { JobEventsHub, JobService } from '@suite/jobs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AgentGatewayConfig } from '../agent-gateway.config.js';
 import { AGENT_GATEWAY_CONFIG } from '../app.tokens.js';
-import { InvalidJsonBody } from '../http/json-body.parser.js';
+import { InvalidJsonBody } from '../http/json-rpc-body.parser.js';
 import { GatewayAuth } from '../runner/gateway-auth.js';
 import { registerRunnerResources } from './mcp-resources.js';
 import { registerRunnerTools } from './mcp-tools.js';

@@ -5,7 +5,7 @@ import { AdminTokenController } from './admin-token.controller.js';
 import { AdminTokenGuard } from './admin-token.guard.js';
 import { AuthOverviewService } from './auth-overview.service.js';
 import { BullDomainChecksQueue, DomainChecksQueue } from './domain-checks.queue.js';
-import { MailLogRepository, PrismaMailLogRepository } from './mail-log.repository.js';
+import { MailLogReader, PrismaMailLogReader } from './mail-log.reader.js';
 import { FormValidationService } from './form-validation.service.js';
 import { MailDetailRepository, PrismaMailDetailRepository } from './mail-detail.repository.js';
 import { MailLogService } from './mail-log.service.js';
@@ -52,7 +52,7 @@ import { UsersAdminService } from './users-admin.service.js';
     AdminTokenGuard,
     { provide: ProjectsRepository, useClass: PrismaProjectsRepository },
     { provide: TenantUsersRepository, useClass: PrismaTenantUsersRepository },
-    { provide: MailLogRepository, useClass: PrismaMailLogRepository },
+    { provide: MailLogReader, useClass: PrismaMailLogReader },
     TenantDatabases,
     { provide: TenantPlacementRepository, useClass: PrismaTenantPlacementRepository },
     TenantMovesService,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { MainDb } from '@suite/db';
-import { MailLogRepository } from './mail-log.repository.js';
+import { MailLogReader } from './mail-log.reader.js';
 import type { Fields } from './input-fields.js';
 import { parseMailStatus, parsePage } from './project-input.js';
 import type { Page } from './project.view.js';
@@ -24,7 +24,7 @@ export interface MailLogEntryView {
 @Injectable()
 export class MailLogService {
   constructor(
-    private readonly records: MailLogRepository,
+    private readonly records: MailLogReader,
     private readonly projects: ProjectsService,
   ) {}
 

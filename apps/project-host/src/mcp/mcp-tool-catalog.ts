@@ -3,7 +3,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonSchemaType, JsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import {
   SandboxError,
-  SandboxPool,
+  ProjectSandboxes,
   type ActiveDeployment,
   type DeployedMcpTool,
   type McpToolResult,
@@ -30,7 +30,7 @@ export class McpToolCatalog {
   /** Compiled schemas per deployment and tool (an ajv of their own: `$id`s never meet across tools or projects). */
   private readonly compiled = new Map<string, Map<string, Validators>>();
 
-  constructor(private readonly sandboxes: SandboxPool) {}
+  constructor(private readonly sandboxes: ProjectSandboxes) {}
 
   list(deployment: ActiveDeployment): Tool[] {
     return [...deployment.tools.values()].map((tool) => ({

@@ -5,7 +5,7 @@ import {
   ActiveDeployments,
   clampTimeout,
   SandboxError,
-  SandboxPool,
+  ProjectSandboxes,
   type InspectResult,
   versionAtLeast,
   type DeployedHook,
@@ -44,7 +44,7 @@ export class DeploymentsService {
   constructor(
     private readonly deployments: DeploymentsRepository,
     private readonly compiler: ProjectCompiler,
-    private readonly sandboxes: SandboxPool,
+    private readonly sandboxes: ProjectSandboxes,
     private readonly active: ActiveDeployments,
   ) {}
 

@@ -5,7 +5,7 @@ import {
   failedForConnections,
   failedForReadOnly,
   SandboxError,
-  SandboxPool,
+  ProjectSandboxes,
   type ApiResult,
   type RouteAuth,
   type SandboxUser,
@@ -30,7 +30,7 @@ export class ProjectApiController {
 
   constructor(
     private readonly active: ActiveDeployments,
-    private readonly sandboxes: SandboxPool,
+    private readonly sandboxes: ProjectSandboxes,
     private readonly tokens: AccessTokens,
     private readonly sessions: RefreshSessions,
   ) {}

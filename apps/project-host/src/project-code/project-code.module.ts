@@ -3,7 +3,7 @@ import {
   ActiveDeployments,
   PROJECT_RUNTIME_PROVIDERS,
   ProjectMailBudget,
-  SandboxPool,
+  ProjectSandboxes,
 } from '@suite/project-runtime';
 import { PushStreamController } from '../project-effects/push-stream.controller.js';
 import { PushStreamRegistry, RedisPushStreamRegistry } from '../project-effects/push-stream-registry.js';
@@ -43,6 +43,6 @@ import { ProjectCompiler } from './project-compiler.js';
     },
   ],
   // /mcp (../mcp) runs tools in the same sandboxes, from the same active deployments.
-  exports: [ActiveDeployments, SandboxPool],
+  exports: [ActiveDeployments, ProjectSandboxes],
 })
 export class ProjectCodeModule {}

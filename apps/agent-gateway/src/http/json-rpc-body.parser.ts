@@ -9,7 +9,7 @@ export class InvalidJsonBody {
  * Bodies are parsed here instead of by Fastify so malformed JSON reaches the JSON-RPC layer (which
  * owes the client a -32700 response, not an HTML 400). Any media type is read as text.
  */
-export function registerJsonBodyParser(fastify: FastifyInstance): void {
+export function registerJsonRpcBodyParser(fastify: FastifyInstance): void {
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', { parseAs: 'string' }, (_request, body: string | Buffer, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');

@@ -3,7 +3,7 @@ import type { MainDb } from '@suite/db';
 import { PlatformResources } from '../platform/platform-resources.js';
 
 /** The mail log the dashboard's Email page reads (main database; apps/project-worker writes it). */
-export abstract class MailLogRepository {
+export abstract class MailLogReader {
   /** Newest first, optionally of one status. */
   abstract page(
     projectId: string,
@@ -14,7 +14,7 @@ export abstract class MailLogRepository {
 }
 
 @Injectable()
-export class PrismaMailLogRepository extends MailLogRepository {
+export class PrismaMailLogReader extends MailLogReader {
   constructor(private readonly resources: PlatformResources) {
     super();
   }

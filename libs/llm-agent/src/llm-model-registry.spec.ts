@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { AnthropicProvider } from './anthropic-provider.js';
-import { LlmModelRegistry, ModelRegistryError } from './model-registry.js';
+import { LlmModelRegistry, ModelRegistryError } from './llm-model-registry.js';
 import { OpenAiProvider } from './openai-provider.js';
 
 describe('LlmModelRegistry', () => {

@@ -27,7 +27,7 @@ export { SandboxError, SandboxTimeoutError } from '@suite/sandbox';
  * sandbox's read-only folder and imported from there.
  */
 @Injectable()
-export class SandboxPool implements OnModuleInit, OnApplicationShutdown {
+export class ProjectSandboxes implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('project-code');
   private readonly sandboxes: Sandboxes;
   /** This process, in what it announces (its own subscriber skips what it has done already). */
