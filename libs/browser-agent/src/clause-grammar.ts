@@ -52,12 +52,12 @@ interface Segment {
 
 /** Verbs that start a clause. The phrase rules know more forms; these are the ones people chain. */
 const CLAUSE_VERBS =
-  '(?:open|go|visit|navigate|browse|click|double[- ]?click|right[- ]?click|tap|press|hit|type|enter|fill|input|write|clear|select|choose|pick|check|uncheck|tick|untick|hover|scroll|wait|reload|refresh|verify|assert|expect|ensure|confirm|make sure|submit|focus|delete|remove|change|rename|edit|set|mark|toggle|turn|switch|copy|paste|remember|store|save|apply|continue|send|proceed|publish|update|register|checkout|finish|read|note|add|create|expand|collapse|log\\s*in|login|sign\\s*in)\\b';
+  '(?:open|go|visit|navigate|browse|click|double[- ]?click|right[- ]?click|tap|press|hit|type|enter|fill|input|write|clear|select|choose|pick|check|uncheck|tick|untick|hover|scroll|wait|reload|refresh|verify|assert|expect|ensure|confirm|make sure|submit|focus|delete|remove|change|rename|edit|set|mark|toggle|turn|switch|copy|paste|remember|store|save|apply|continue|send|proceed|publish|update|register|checkout|finish|agree|accept|read|note|add|create|expand|collapse|log\\s*in|login|sign\\s*in)\\b';
 const LEAD_FILLER = '(?:(?:please|also|then|now|just|so|finally|next|lastly|first(?:ly)?|and)\\s*,?\\s+)*';
 const VERB_START_RE = new RegExp(`^${LEAD_FILLER}${CLAUSE_VERBS}`, 'i');
 /** Verbs added here beyond the phrase rules' own list: a clause they start that does not read joins the one before. */
 const WEAK_VERB_RE =
-  /^(?:(?:please|also|then|now|just|so|finally|next|lastly|and)\s*,?\s+)*(?:change|rename|edit|set|mark|toggle|turn|switch|copy|paste|remember|store|save|apply|continue|send|proceed|publish|update|register|checkout|finish|read|note|add|create|log\s*in|login|sign\s*in)\b/i;
+  /^(?:(?:please|also|then|now|just|so|finally|next|lastly|and)\s*,?\s+)*(?:change|rename|edit|set|mark|toggle|turn|switch|copy|paste|remember|store|save|apply|continue|send|proceed|publish|update|register|checkout|finish|agree|accept|read|note|add|create|log\s*in|login|sign\s*in)\b/i;
 /** A commit verb alone ("save", "apply"): the name of a button when it follows a click. */
 const BARE_COMMIT_RE = /^(?:save|apply|continue|send|proceed|publish|update|register|checkout|finish)$/i;
 /** A click on a bare name ("Click Save"), which a commit verb after "and" may go on. */

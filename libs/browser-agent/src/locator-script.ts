@@ -996,19 +996,6 @@ export function findInPage(query: PageQuery): PageMatch {
     const [strategy, run] = order[index] as [string, () => DomElement[]];
     tried.push(strategy);
     let found = unique(run());
-    if (
-      hiddenByLabel === null &&
-      /^label/.test(strategy) &&
-      found.length > 0 &&
-      !found.some(isVisible) &&
-      !found.some((el) => POPUP_ROLES.test(implicitRole(el) ?? '')) &&
-      query.inRow === null &&
-      query.near === null
-    ) {
-      hiddenByLabel = [strategy, () => found];
-      order.push(hiddenByLabel);
-      continue;
-    }
     if (query.inRow !== null) {
       const row = nthRow();
       found = row ? found.filter((el) => el !== row && shows(row, el)) : [];
@@ -1032,6 +1019,18 @@ export function findInPage(query: PageQuery): PageMatch {
           isVisible(el),
       );
       if (trigger) found = [trigger];
+    }
+    if (
+      hiddenByLabel === null &&
+      /^label/.test(strategy) &&
+      found.length > 0 &&
+      !found.some(isVisible) &&
+      query.inRow === null &&
+      query.near === null
+    ) {
+      hiddenByLabel = [strategy, () => found];
+      order.push(hiddenByLabel);
+      continue;
     }
     const visibility = new Map(found.map((el) => [el, isVisible(el)] as const));
     // Visible beats hidden, the kind of element the action needs beats others, and a control beats

@@ -451,6 +451,20 @@ describe('other ways of saying a step (phrase variants)', () => {
     ]);
   });
 
+  it('terms read and agreed to', () => {
+    const click = (name: string): StepBody => ({
+      action: 'click',
+      target: { name },
+      clickCount: 1,
+      button: 'left',
+    });
+    expect(read('Read the terms and agree to them')).toEqual([click('terms'), click('agree')]);
+    // "Read" still reads a value from the page.
+    expect(read('Read the value of Total from the table')).toEqual([
+      { action: 'readValue', label: 'Total', name: 'total' },
+    ]);
+  });
+
   it('a text said not to be visible is one the page must not show', () => {
     expect(read('The text "This cannot be undone." should not be visible')).toEqual([
       { action: 'assertText', expected: 'This cannot be undone.', negate: true },

@@ -183,6 +183,18 @@ const VARIANTS: readonly Variant[] = [
     ),
     rewrite: (m) => `delete ${m[1]}`,
   },
+  // "Read the terms", "review the privacy policy": open them (their link or button).
+  {
+    pattern:
+      /^(?:read|review|open|view)\s+the\s+(terms(?:\s+(?:of\s+(?:service|use)|and\s+conditions))?|conditions|privacy\s+policy|policy|agreement|licen[cs]e(?:\s+agreement)?)$/i,
+    rewrite: (m) => `click ${m[1]}`,
+  },
+  // "… and agree to them": the control that says so (an "I agree" button or box); "accept the
+  // terms" is the terms checkbox (below).
+  {
+    pattern: /^(?:agree|consent)(?:\s+to)?\s+(?:them|it|this|these|those)$/i,
+    rewrite: () => 'click agree',
+  },
   // "Confirm the deletion": the dialog's Confirm button (or its OK, Yes).
   {
     pattern:
