@@ -51,7 +51,8 @@ export function expandCases(families: readonly CorpusFamily[]): CorpusCase[] {
           family: test.family,
           voice: test.voice,
           expect,
-          text: text.replace(MARKER, fragment),
+          // A function, so "$2" in a fragment ("$20 per seat") is text, not a replacement pattern.
+          text: text.replace(MARKER, () => fragment),
           fragment,
         });
       }

@@ -418,6 +418,9 @@ function target(text: string | undefined, tokens: readonly MaskToken[]): Target 
 /** The subject of an assertion; one holding a verb ("the title is 'A' and the URL") is two clauses. */
 function subject(text: string | undefined, tokens: readonly MaskToken[]): Target | undefined {
   if (text === undefined || /\b(?:is|contains|equals|has|does)\b/i.test(text)) return undefined;
+  // "…, and it should say X": "it" after another clause is the page, not a subject to look for.
+  if (/,\s*(?:and\s+)?(?:it|this|that)$|\s(?:and|then)\s+(?:it|this|that)$/i.test(text.trim()))
+    return undefined;
   return target(text, tokens);
 }
 

@@ -451,6 +451,17 @@ describe('other ways of saying a step (phrase variants)', () => {
     ]);
   });
 
+  it('"… with "#team" at the end of the address, and it should say …": the URL, then the page', () => {
+    expect(
+      read(
+        'We should be on the pricing page with "#team" at the end of the address, and it should say "Team plan"',
+      ),
+    ).toEqual([
+      { action: 'assertUrl', mode: 'endsWith', negate: false, expected: '#team' },
+      { action: 'assertText', expected: 'Team plan', negate: false, whole: true },
+    ]);
+  });
+
   it('terms read and agreed to', () => {
     const click = (name: string): StepBody => ({
       action: 'click',

@@ -195,6 +195,14 @@ const VARIANTS: readonly Variant[] = [
     pattern: /^(?:agree|consent)(?:\s+to)?\s+(?:them|it|this|these|those)$/i,
     rewrite: () => 'click agree',
   },
+  // "We should be on the pricing page with "#team" at the end of the address": the URL ends so.
+  {
+    pattern: new RegExp(
+      `^(?:(?:we|i|you)\\s+(?:should\\s+|must\\s+)?(?:be|are|am)\\s+on\\s+(?:the\\s+)?\\S.{0,40}?\\s+with\\s+|the\\s+(?:url|address)\\s+(?:has|shows|should\\s+have)\\s+)(${Q})\\s+at\\s+the\\s+end(?:\\s+of\\s+the\\s+(?:address|url))?$`,
+      'i',
+    ),
+    rewrite: (m) => `the URL ends with ${m[1]}`,
+  },
   // "Confirm the deletion": the dialog's Confirm button (or its OK, Yes).
   {
     pattern:
