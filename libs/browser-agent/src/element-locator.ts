@@ -163,6 +163,10 @@ interface FrameOutcome extends FindOutcome {
 /** "number of guests", "amount of tickets": the field may be named by what is counted alone. */
 const COUNTED_RE = /^(?:the\s+)?(?:number|amount|count|quantity|total|no\.?)\s+of\s+(?:the\s+)?(\S.*)$/i;
 
+/** A name that is only a role's word ("the Box", "the Field"), as parseTarget keeps it when capitalised. */
+const ROLE_WORD_NAMES =
+  /^(?:box|field|input|button|link|checkbox|dropdown|select|slider|spinner|tab|heading|image|editor|textbox)$/i;
+
 /** Controls that go by several usual names; each is tried when the one written is not there. */
 const SAME_CONTROL: readonly (readonly string[])[] = [
   ['log out', 'sign out', 'logout', 'log off', 'sign off'],
@@ -218,7 +222,9 @@ export async function findOnce(
   // "Log out" where the page says "Sign out": the same control by its other usual name.
   if (!best?.match && !outcomes.some((o) => o.hover) && options.asWritten !== true) {
     const counted = COUNTED_RE.exec(target.name)?.[1];
-    for (const name of counted ? [counted] : otherNames(target.name)) {
+    // "the Box" read as a box named Box: with none named so, the box is any one of that role.
+    const roleOnly = target.role && ROLE_WORD_NAMES.test(target.name.trim()) ? [''] : [];
+    for (const name of counted ? [counted] : [...otherNames(target.name), ...roleOnly]) {
       const again = await findOnce(page, { ...target, name }, prefer, { ...options, asWritten: true });
       if (again.match) return again;
       await again.hover?.dispose().catch(() => undefined);

@@ -462,6 +462,15 @@ describe('other ways of saying a step (phrase variants)', () => {
     ]);
   });
 
+  it('a role word written as a name after "the" is a name of that role', () => {
+    expect(read('Paste it into the Box')).toEqual([
+      { action: 'type', value: '', valueFrom: 'clipboard', target: { name: 'Box', role: 'textbox' } },
+    ]);
+    expect(read('type x into the box')).toEqual([
+      { action: 'type', value: 'x', target: { name: '', role: 'textbox' } },
+    ]);
+  });
+
   it('terms read and agreed to', () => {
     const click = (name: string): StepBody => ({
       action: 'click',

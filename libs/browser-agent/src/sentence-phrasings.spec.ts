@@ -167,6 +167,10 @@ describe('sentences with several actions, plural and ordinal targets (real Chrom
     const query = 'Type "ada" into Nickname and save';
     await passes(`Open $SITE/settings\n${query}\nThe page shows "saved ada"`);
     await failsAt(`Open $SITE/settings-store\n${query}`, 'save');
+    // "the Button" written as a name: with no button named so, the page's one button.
+    await passes(
+      `Open $SITE/settings\nType "x" into the Nickname field\nClick the Button\nThe page shows "saved x"`,
+    );
   });
 
   it('steps a number field up by the arrow key as many times as said', async () => {

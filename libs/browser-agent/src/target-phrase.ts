@@ -362,6 +362,12 @@ export function parseTarget(phrase: string, tokens: readonly MaskToken[]): Targe
     return withNth({ name, ...roleOf(firstRoleWord(rest)) }, nth, undefined, true);
   }
 
+  // "Paste it into the Box": a role word written as a name (capitalised after "the") is the
+  // control's name, of that role.
+  if (hadArticle && nth === undefined && /^[A-Z][a-z]+$/.test(text.trim())) {
+    const role = roleOf(text.trim()).role;
+    if (role && role !== 'listitem') return { name: text.trim(), role };
+  }
   // Role first: "the button Submit", "link labelled Learn more".
   const leading = leadingRoleWord(text, strong);
   if (leading) {
