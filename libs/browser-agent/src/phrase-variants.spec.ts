@@ -471,6 +471,11 @@ describe('other ways of saying a step (phrase variants)', () => {
     ]);
   });
 
+  it('a line naming what the page outputs is a check, not a form line', () => {
+    expect(read('Results: "2 results for an"')).toEqual([pageShows('2 results for an')]);
+    expect(read('Username: "ada"')).toEqual([typed('Username', 'ada')]);
+  });
+
   it('terms read and agreed to', () => {
     const click = (name: string): StepBody => ({
       action: 'click',

@@ -215,6 +215,15 @@ const VARIANTS: readonly Variant[] = [
       /^count\s+(?:the\s+|all\s+(?:the\s+)?)?([a-z][\w-]*s)\s*:\s*there\s+(?:should|must|will)\s+be\s+(\d{1,4})$|^count\s+(?:the\s+)?([a-z][\w-]*s)\s*:\s*(\d{1,4})$/i,
     rewrite: (m) => `there are ${m[2] ?? m[4]} ${m[1] ?? m[3]}`,
   },
+  // "Results: "2 results for an"", "Total: "$30"": a line naming what the page outputs, then
+  // what it should say, is a check (no one types into results).
+  {
+    pattern: new RegExp(
+      `^(?:the\\s+)?(?:results?|output|message|total|score|count|greeting|summary|response|status\\s+message|error(?:\\s+message)?)\\s*:\\s*(${Q})$`,
+      'i',
+    ),
+    rewrite: (m) => `the page contains ${m[1]}`,
+  },
   // "Username: ada", "full name = Li Wei": a form line, label then value.
   {
     pattern: new RegExp(
