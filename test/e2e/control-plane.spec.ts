@@ -357,6 +357,7 @@ describe('control-plane API', () => {
         idpClientId: 'client-123',
         hasClientSecret: true,
         redirectSchemes: null,
+        mcpEnabled: true,
       });
       const shown = await api.get(`/v1/projects/${project.id}`);
       expect((shown.json as ProjectBody).auth).toEqual(res.json);
@@ -392,6 +393,7 @@ describe('control-plane API', () => {
       [{ ...authBody, enabled: 'true' }, /^enabled must be true or false/],
       [{ ...authBody, emailPassword: undefined }, /^emailPassword is required/],
       [{ ...authBody, allowSignups: 1 }, /^allowSignups must be true or false/],
+      [{ ...authBody, idpMode: 'off', mcpEnabled: 'yes' }, /^mcpEnabled must be true or false/],
       [{ ...authBody, idpMode: 'google' }, /^idpMode must be one of "platform", "custom", "off"/],
       [{ ...authBody, idpMode: 'platform', idpClientId: 5 }, /^idpClientId must be a string/],
       [{ ...authBody, idpMode: 'off', redirectSchemes: 'myapp' }, /^redirectSchemes must be a list/],

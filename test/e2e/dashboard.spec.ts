@@ -109,6 +109,7 @@ describe('dashboard pages', () => {
       idpClientId: 'client-123',
       hasClientSecret: true,
       redirectSchemes: ['com.demo.app', 'demo'],
+      mcpEnabled: true,
     });
     expect(JSON.stringify(project)).not.toContain('shh-secret');
     // Shown again as saved; emptied, it allows any app scheme again (null).
@@ -119,11 +120,12 @@ describe('dashboard pages', () => {
     ).toBe('com.demo.app, demo');
     await page.click('#redirect-schemes', { count: 3 });
     await page.keyboard.press('Backspace');
+    await page.click('input[name="mcpEnabled"]');
     await page.click('#auth-settings button[type="submit"]');
     await page.waitForFunction(`document.querySelector('#message').textContent.includes('saved')`);
     await page.waitForFunction(`document.querySelector('#redirect-schemes').value === ''`);
     const cleared = (await api.get(`/v1/projects/${projectId}`)).json as { auth: Record<string, unknown> };
-    expect(cleared.auth).toMatchObject({ redirectSchemes: null });
+    expect(cleared.auth).toMatchObject({ redirectSchemes: null, mcpEnabled: false });
   });
 
   it('lists signed-up users, searches them, and deletes one, firing user.deleted', async () => {

@@ -133,6 +133,7 @@ async function authPage() {
     form.idpClientId.value = a.idpClientId ?? '';
     form.idpClientSecret.placeholder = a.hasClientSecret ? 'saved (leave empty to keep)' : '';
     form.redirectSchemes.value = (a.redirectSchemes ?? []).join(', ');
+    form.mcpEnabled.checked = a.mcpEnabled;
     showMode();
     form.hidden = false;
   };
@@ -198,6 +199,7 @@ async function authPage() {
           .map((scheme) => scheme.trim())
           .filter(Boolean)
       : null,
+    mcpEnabled: form.mcpEnabled.checked,
   });
   onSubmit(form, 'auth-settings', authBody, async (body) => {
     await api(`${base}/auth`, { method: 'PUT', body: JSON.stringify(body) });

@@ -37,6 +37,8 @@ export type AuthSettingsInput = Pick<
   idpClientSecret: string | null | undefined;
   /** App schemes allowed for redirect_uri; null (absent): any but the browser hand-off ones. */
   redirectSchemes: string[] | null;
+  /** undefined keeps the saved value. */
+  mcpEnabled: boolean | undefined;
 };
 
 /** Each entry, in order: a string naming an app scheme (`acme`, `acme:` and `acme://` alike). */
@@ -66,6 +68,7 @@ export function parseAuthSettings(raw: unknown): AuthSettingsInput {
     idpClientId: input.idpClientId,
     idpClientSecret: input.idpClientSecret,
     redirectSchemes: redirectSchemes(input.redirectSchemes),
+    mcpEnabled: input.mcpEnabled,
   };
 }
 

@@ -60,6 +60,7 @@ export class ProjectSettingsService {
       idpClientSecret:
         input.idpClientSecret === undefined ? (saved?.idpClientSecret ?? null) : input.idpClientSecret,
       redirectSchemes: input.redirectSchemes ?? null,
+      mcpEnabled: input.mcpEnabled ?? saved?.mcpEnabled ?? true,
     };
     if (data.idpMode === 'custom') {
       if (!data.idpClientId) throw invalid('idpClientId', 'is required when idpMode is "custom"');

@@ -18,6 +18,8 @@ export interface AuthSettingsView {
   hasClientSecret: boolean;
   /** App schemes allowed for redirect_uri; null: any app scheme but the browser hand-off ones. */
   redirectSchemes: string[] | null;
+  /** Whether `/mcp` and its OAuth authorization server are on. */
+  mcpEnabled: boolean;
 }
 
 export interface SmtpSettingsView {
@@ -73,6 +75,7 @@ export function authSettingsView(saved: MainDb.AuthSettings | null): AuthSetting
     idpClientId: settings.idpClientId,
     hasClientSecret: Boolean(settings.idpClientSecret),
     redirectSchemes: appSchemesOf(settings.redirectSchemes),
+    mcpEnabled: settings.mcpEnabled,
   };
 }
 

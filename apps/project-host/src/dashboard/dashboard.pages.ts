@@ -130,6 +130,11 @@ export function authPage(projectId: string, redirectUri: string): string {
     </div>
     <p id="redirect-schemes-help" class="help">Comma-separated, e.g. <code>com.shop.app, myapp</code>. Empty: any app scheme. Browser hand-off schemes (<code>x-safari-https</code>, <code>googlechrome</code>, <code>intent</code>…) are always refused.</p>
   </fieldset>
+  <fieldset>
+    <legend>MCP</legend>
+    <label><input type="checkbox" name="mcpEnabled" aria-describedby="mcp-enabled-help"> MCP server on</label>
+    <p id="mcp-enabled-help" class="help">The project’s <code>/mcp</code> and the sign-in of MCP clients (consent page, tokens). Off: they answer 404 and connected clients stop working until it is on again.</p>
+  </fieldset>
   <button type="submit">Save</button>
 </form>
 <section aria-labelledby="users-heading">

@@ -17,7 +17,9 @@ import { RefreshSessions } from '../user-auth/tokens/refresh-sessions.js';
 import { McpAccessTokens } from './mcp-access-tokens.js';
 import { allowCrossOrigin, preflight } from './mcp-cors.js';
 import { bindingOf, hostOrigin, PROTECTED_RESOURCE_PATH } from './mcp-origin.js';
+import { MCP_OFF_MESSAGE, mcpIsOff } from './mcp-switch.js';
 import { McpToolCatalog } from './mcp-tool-catalog.js';
+import { OAuthError } from './oauth/oauth-error.js';
 
 const jsonRpcError = (code: number, message: string) => ({
   jsonrpc: '2.0',
@@ -56,6 +58,10 @@ export class McpController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     allowCrossOrigin(reply);
+    if (mcpIsOff(ctx)) {
+      void reply.status(404).header('cache-control', 'no-store');
+      return OAuthError.mcpOff().body;
+    }
     const origin = hostOrigin(ctx, request);
     return {
       resource: `${origin}/mcp`,
@@ -78,6 +84,11 @@ export class McpController {
   ): Promise<void> {
     if (request.method === 'OPTIONS') return preflight(reply);
     allowCrossOrigin(reply);
+    if (mcpIsOff(ctx)) {
+      // Before any token check: a token issued while it was on calls nothing now.
+      void reply.status(404).send(jsonRpcError(-32000, MCP_OFF_MESSAGE));
+      return;
+    }
     const deployment = await this.active.get(ctx.project.id);
     const caller = await this.callerOf(ctx, request);
     const needsUser = [...(deployment?.tools.values() ?? [])].some((tool) => tool.auth === 'required');

@@ -10,7 +10,13 @@ export interface ProjectContext {
   /** Auth settings with the spec's defaults applied when none were saved yet. */
   auth: Pick<
     MainDb.AuthSettings,
-    'enabled' | 'emailPassword' | 'allowSignups' | 'idpMode' | 'idpClientId' | 'idpClientSecret'
+    | 'enabled'
+    | 'emailPassword'
+    | 'allowSignups'
+    | 'idpMode'
+    | 'idpClientId'
+    | 'idpClientSecret'
+    | 'mcpEnabled'
   > & {
     /** App schemes allowed for redirect_uri; null (or absent): any but the browser hand-off ones. */
     redirectSchemes?: readonly string[] | null;
@@ -31,6 +37,7 @@ export const DEFAULT_AUTH_SETTINGS: ProjectContext['auth'] = {
   idpClientId: null,
   idpClientSecret: null,
   redirectSchemes: null,
+  mcpEnabled: true,
 };
 
 /** The saved `redirect_schemes` JSON as a list of schemes (null when none was set). */

@@ -115,6 +115,7 @@ export class ProjectResolver {
             idpClientId: saved.idpClientId,
             idpClientSecret: saved.idpClientSecret,
             redirectSchemes: appSchemesOf(saved.redirectSchemes),
+            mcpEnabled: saved.mcpEnabled,
           }
         : DEFAULT_AUTH_SETTINGS,
       hosts: this.hostsOf(project),

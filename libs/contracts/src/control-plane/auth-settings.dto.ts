@@ -1,4 +1,10 @@
-import { OptionalList, OptionalText, RequiredBoolean, RequiredOneOf } from './control-plane-fields.js';
+import {
+  OmittableBoolean,
+  OptionalList,
+  OptionalText,
+  RequiredBoolean,
+  RequiredOneOf,
+} from './control-plane-fields.js';
 
 export const IDP_MODES = ['platform', 'custom', 'off'] as const;
 export const MAX_REDIRECT_SCHEMES = 20;
@@ -52,4 +58,11 @@ export class AuthSettingsDto {
     'must be a list of app schemes, or null',
   )
   redirectSchemes?: unknown[] | null;
+
+  @OmittableBoolean({
+    description:
+      'Whether the project serves MCP: `/mcp` and its OAuth authorization server for MCP clients (metadata, registration, consent page, token endpoint). Off: those answer 404 and issued MCP tokens stop working. Left out keeps the saved value (on for a new project).',
+    example: true,
+  })
+  mcpEnabled?: boolean;
 }

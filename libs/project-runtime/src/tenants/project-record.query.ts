@@ -87,6 +87,7 @@ function recordOf(row: Row): ProjectRecord {
           idpClientId: (a.idp_client_id as string | null) ?? null,
           idpClientSecret: (a.idp_client_secret as string | null) ?? null,
           redirectSchemes: (a.redirect_schemes as MainDb.AuthSettings['redirectSchemes']) ?? null,
+          mcpEnabled: a.mcp_enabled as boolean,
           updatedAt: date(a.updated_at),
         }
       : null,

@@ -14,6 +14,7 @@ import { PasswordAuthService } from '../../user-auth/services/password-auth.serv
 import type { ClientMeta } from '../../user-auth/tokens/token-pair.js';
 import type { TokenUser } from '../../user-auth/user-snapshot.js';
 import { hostOrigin } from '../mcp-origin.js';
+import { MCP_OFF_MESSAGE, mcpIsOff } from '../mcp-switch.js';
 import { CONSENT_STYLE_SOURCE, consentPage, type ConsentView } from './consent-page.js';
 import { McpOAuthService, RedirectableError, type AuthorizeRequest } from './mcp-oauth.service.js';
 import type { OAuthClientRecord } from './oauth-clients.js';
@@ -61,6 +62,7 @@ export class ConsentController {
   ): Promise<void> {
     const query = (request.query ?? {}) as Record<string, unknown>;
     const origin = hostOrigin(ctx, request);
+    if (mcpIsOff(ctx)) return this.unavailable(reply, ctx, 404, `${MCP_OFF_MESSAGE}.`);
     const csrf = this.csrfCookie(ctx, request, reply);
     if (!ctx.auth.enabled) return this.unavailable(reply, ctx, 404, 'Sign-in is off for this project.');
     let client: OAuthClientRecord;
@@ -103,6 +105,7 @@ export class ConsentController {
       string,
       unknown
     >;
+    if (mcpIsOff(ctx)) return this.unavailable(reply, ctx, 404, `${MCP_OFF_MESSAGE}.`);
     const cookie = this.readCookie(ctx, request);
     if (!cookie || typeof form.csrf !== 'string' || form.csrf !== this.csrfToken(ctx, cookie)) {
       return this.unavailable(

@@ -10,6 +10,7 @@ import { AuthRateLimits } from '../../user-auth/limits/auth-rate-limits.js';
 import { clientIp } from '../../user-auth/limits/client-ip.js';
 import { allowCrossOrigin, preflight } from '../mcp-cors.js';
 import { hostOrigin } from '../mcp-origin.js';
+import { mcpIsOff } from '../mcp-switch.js';
 import { McpOAuthService } from './mcp-oauth.service.js';
 import { OAuthClients } from './oauth-clients.js';
 import { OAuthError } from './oauth-error.js';
@@ -47,6 +48,10 @@ export class OAuthController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     allowCrossOrigin(reply);
+    if (mcpIsOff(ctx)) {
+      void reply.status(404).header('cache-control', 'no-store');
+      return OAuthError.mcpOff().body;
+    }
     const origin = hostOrigin(ctx, request);
     return {
       issuer: origin,
@@ -71,6 +76,7 @@ export class OAuthController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     allowCrossOrigin(reply);
+    if (mcpIsOff(ctx)) return this.fail(reply, OAuthError.mcpOff());
     if (!ctx.auth.enabled)
       return this.fail(reply, new OAuthError('access_denied', 'Sign-in is off for this project', 403));
     try {
@@ -99,6 +105,7 @@ export class OAuthController {
     >;
     allowCrossOrigin(reply);
     try {
+      if (mcpIsOff(ctx)) throw OAuthError.mcpOff();
       if (!ctx.auth.enabled) throw new OAuthError('invalid_grant', 'Sign-in is off for this project');
       await this.limited(() => this.limits.consumeIp('refresh', ctx.project.id, this.ip(request)));
       const userAgent = request.headers['user-agent'];
