@@ -741,6 +741,8 @@ const checking: Rule = (s, tokens) => {
     );
   const match = on ?? off;
   if (!match?.[1] || !match[2]) return undefined;
+  // "Check in: 2024-03-20" is a form line (a label, a colon, a value), not a box to tick.
+  if (/^[^\uE000]{0,20}:\s*\S/.test(match[2])) return undefined;
   const where = target(match[2], tokens);
   if (!where) return undefined;
   const verb = match[1].toLowerCase();

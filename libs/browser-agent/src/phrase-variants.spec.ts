@@ -408,6 +408,7 @@ describe('other ways of saying a step (phrase variants)', () => {
     ]);
     // A label that only starts like a verb is still a form line.
     expect(read('Check-out: 2024-04-02')).toEqual([typed('Check-out', '2024-04-02')]);
+    expect(read('Check in: 2024-03-20')).toEqual([typed('Check in', '2024-03-20')]);
     expect(read('Check: the title is "Dashboard"')).toEqual([
       { action: 'assertTitle', mode: 'equals', negate: false, expected: 'Dashboard' },
     ]);
