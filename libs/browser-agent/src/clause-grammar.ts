@@ -53,7 +53,8 @@ interface Segment {
 /** Verbs that start a clause. The phrase rules know more forms; these are the ones people chain. */
 const CLAUSE_VERBS =
   '(?:open|go|visit|navigate|browse|click|double[- ]?click|right[- ]?click|tap|press|hit|type|enter|fill|input|write|clear|select|choose|pick|check|uncheck|tick|untick|hover|scroll|wait|reload|refresh|verify|assert|expect|ensure|confirm|make sure|submit|focus|delete|remove|change|rename|edit|set|mark|toggle|turn|switch|copy|paste|remember|store|save|apply|continue|send|proceed|publish|update|register|checkout|finish|agree|accept|read|note|add|create|expand|collapse|log\\s*in|login|sign\\s*in)\\b';
-const LEAD_FILLER = '(?:(?:please|also|then|now|just|so|finally|next|lastly|first(?:ly)?|and)\\s*,?\\s+)*';
+const LEAD_FILLER =
+  '(?:(?:please|also|then|now|just|so|finally|next|lastly|first(?:ly)?|and|after(?:wards|\\s+that)?)\\s*,?\\s+)*';
 const VERB_START_RE = new RegExp(`^${LEAD_FILLER}${CLAUSE_VERBS}`, 'i');
 /** Verbs added here beyond the phrase rules' own list: a clause they start that does not read joins the one before. */
 const WEAK_VERB_RE =
@@ -69,7 +70,7 @@ const CLICK_NAME_RE = new RegExp(
 const IN_FIELD_WRITE_RE =
   /^(?:then\s+)?in(?:to)?\s+(?:the\s+)?[^\s,]+(?:\s+[^\s,]+){0,4}?\s+(?:write|type|enter|put|fill\s+in)\s+\S/i;
 const FILLER_ONLY_RE =
-  /^(?:first(?:ly)?|next|then|finally|lastly|now|also|and|so|ok(?:ay)?|please|afterwards|after that)$/i;
+  /^(?:first(?:ly)?|next|then|finally|lastly|now|also|and|so|ok(?:ay)?|please|afterwards|after that|after)$/i;
 /** "In the popup, type …": where the next actions happen, which the locator finds on top anyway. */
 const SCENE_ONLY_RE =
   /^(?:then\s+)?(?:in|inside|on)\s+(?:the|this|that)\s+(?:popup|pop-up|dialog|modal|window|form|overlay|panel|drawer|menu|menu ?bar|navigation|nav|sidebar|toolbar)$/i;

@@ -270,7 +270,7 @@ function readCanonical(canonical: string, tokens: readonly MaskToken[]): StepBod
 
 // Order words are only filler before a comma or a verb: "Next button is disabled" names a button.
 const LEADING_FILLER_RE = new RegExp(
-  '^(?:(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|next|finally|lastly|then|now)(?=\\s*,|\\s+' +
+  '^(?:(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|next|finally|lastly|then|now|after)(?=\\s*,|\\s+' +
     VERB_START +
     '|\\s+(?:i|we|you|the user|user|please|the)\\b)|please|pls|kindly|also|and|so|ok(?:ay)?|just|' +
     "afterwards|after that|go ahead and|let'?s|let us|i (?:want|need|would like|'d like) to|" +
@@ -327,6 +327,14 @@ function canonicalize(masked: string): string {
       .replace(
         /^(first|second|third|fourth|fifth|last)\s+(?=(?:todo|to-do|item|task|entry|row)\s+(?:is|shows|reads|says|contains)\s)/i,
         'the $1 ',
+      )
+      // As some write it: "Do click on Login", "make a click in Save", "click two times on Plus",
+      // "choose the option Blue of the color".
+      .replace(/^(?:do|make|give|perform)\s+(?:a\s+)?click\s+(?:on|in|at)\s+/i, 'click ')
+      .replace(/^(click|tap|press)\s+(?:two\s+times|twice)\s+(?:on\s+)?(\S.*)$/i, '$1 $2 twice')
+      .replace(
+        /^(?:choose|select|pick)\s+the\s+option\s+(\S.{0,40}?)\s+(?:of|for)\s+(?:the\s+)?(\S.{0,40})$/i,
+        'select $1 from the $2 dropdown',
       )
       // "Make sure no error is shown": the page shows none.
       .replace(

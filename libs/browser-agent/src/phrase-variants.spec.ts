@@ -477,6 +477,41 @@ describe('other ways of saying a step (phrase variants)', () => {
     expect(read('Username: "ada"')).toEqual([typed('Username', 'ada')]);
   });
 
+  it('word orders of other languages', () => {
+    const click = (name: string, extra: Partial<Target> = {}): StepBody => ({
+      action: 'click',
+      target: { name, ...extra },
+      clickCount: 1,
+      button: 'left',
+    });
+    expect(read('Do click on Login button')).toEqual([click('Login', { role: 'button' })]);
+    expect(read('Make click in the Save')).toEqual([click('Save')]);
+    expect(read('Write in the Name the text Ada')).toEqual([
+      { action: 'type', value: 'Ada', target: { name: 'Name' } },
+    ]);
+    expect(read('Insert the email ada@x.io')).toEqual([typed('email', 'ada@x.io')]);
+    expect(read('Verify if appears the message "Saved"')).toEqual([pageShows('Saved')]);
+    expect(read('Is visible the text "Welcome"')).toEqual([pageShows('Welcome')]);
+    expect(read('Go in the page /about')).toEqual([{ action: 'navigate', url: '/about' }]);
+    expect(read('Choose the option Blue of the color')).toEqual([
+      { action: 'select', option: 'Blue', target: { name: 'color', role: 'combobox' } },
+    ]);
+    expect(read('Select in Country the Norway')).toEqual([
+      { action: 'select', option: 'Norway', target: { name: 'Country', role: 'combobox' } },
+    ]);
+    expect(read('Mark the checkbox of terms')).toEqual([
+      { action: 'check', target: { name: 'terms', role: 'checkbox' } },
+    ]);
+    expect(read('Wait 2 seconds and after click Next')).toEqual([
+      { action: 'wait', ms: 2000 },
+      click('Next'),
+    ]);
+    expect(read('Verify that the list has 3 elements')).toEqual([
+      { action: 'assertCount', target: { name: '', role: 'listitem' }, count: 3, comparison: 'eq' },
+    ]);
+    expect(read('Click two times on Plus')).toEqual([{ ...click('Plus'), clickCount: 2 } as StepBody]);
+  });
+
   it('terms read and agreed to', () => {
     const click = (name: string): StepBody => ({
       action: 'click',

@@ -203,6 +203,50 @@ const VARIANTS: readonly Variant[] = [
     ),
     rewrite: (m) => `the URL ends with ${m[1]}`,
   },
+  // Word orders of other languages: "Write in the Name the text Ada", "Insert the email a@b.io",
+  // "Verify if appears the message "Saved"", "Go in the page /about", "Select in Country the
+  // Norway", "Mark the checkbox of terms", "the list has 3 elements", "Open the page of contacts".
+  {
+    pattern:
+      /^(?:write|type|put|insert|enter)\s+in(?:to|side)?\s+(?:the\s+)?(\S.{0,40}?)\s+the\s+(?:text|value|word|words|number)\s+(\S.{0,200})$/i,
+    rewrite: (m) => `type ${m[2]} into the ${m[1]}`,
+  },
+  {
+    pattern: /^insert\s+(\S.{0,200})$/i,
+    rewrite: (m) => `enter ${m[1]}`,
+  },
+  {
+    pattern: new RegExp(
+      `^(?:(?:verify|check|control|see)\\s+)?(?:if|that|whether)?\\s*(?:appears?|is\\s+(?:visible|shown|displayed|present)|(?:must|should)\\s+(?:appear|be\\s+(?:visible|shown|displayed)))\\s+(?:the\\s+)?(?:text|message|error|warning|label|title|notice)?\\s*(${Q})$`,
+      'i',
+    ),
+    rewrite: (m) => `the page contains ${m[1]}`,
+  },
+  {
+    pattern: new RegExp(
+      `^(?:go|navigate|enter)\\s+(?:in|into|inside|at)\\s+(?:the\\s+)?(?:page\\s+)?(${U}|\\/\\S*)$`,
+      'i',
+    ),
+    rewrite: (m) => `open ${m[1]}`,
+  },
+  {
+    pattern: /^(?:select|choose|pick)\s+in\s+(?:the\s+)?(\S.{0,40}?)\s+the\s+(\S.{0,60})$/i,
+    rewrite: (m) => `select ${m[2]} from the ${m[1]} dropdown`,
+  },
+  {
+    pattern:
+      /^(?:mark|tick|check|select)\s+the\s+(?:checkbox|check\s+box|box)\s+(?:of|for)\s+(?:the\s+)?(\S.{0,60})$/i,
+    rewrite: (m) => `check the ${m[1]} checkbox`,
+  },
+  {
+    pattern:
+      /^(?:the\s+)?list\s+(?:has|contains|shows|have)\s+(\d{1,4})\s+(?:elements|entries|items|lines|things)$/i,
+    rewrite: (m) => `there are ${m[1]} items`,
+  },
+  {
+    pattern: /^(?:open|go\s+to|visit)\s+the\s+page\s+(?:of|for|about)\s+(?:the\s+)?([a-z][\w -]{0,40})$/i,
+    rewrite: (m) => `click the ${m[1]} link`,
+  },
   // "Confirm the deletion": the dialog's Confirm button (or its OK, Yes).
   {
     pattern:

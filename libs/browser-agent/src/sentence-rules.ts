@@ -32,6 +32,16 @@ const NAMED_VALUE_RE = new RegExp(
   'i',
 );
 
+/** "Enter the email ada@x.io", "type the zip code 10115": an unquoted one-word value after a field's usual name. */
+const NAMED_PLAIN_VALUE_RE =
+  /^(?:type|enter|input|write|put|fill\s+in)\s+(?:the\s+|your\s+|my\s+)(e-?mail(?:\s+address)?|user\s*name|password|first\s+name|last\s+name|phone(?:\s+number)?|zip(?:\s+code)?|post\s*code|postal\s+code|coupon(?:\s+code)?|promo\s+code|quantity|age|amount)\s+([^\s\uE000]+)$/i;
+
+const namedPlainValue: Rule = (s) => {
+  const match = NAMED_PLAIN_VALUE_RE.exec(s);
+  if (!match?.[1] || !match[2]) return undefined;
+  return { action: 'type', value: match[2], target: { name: match[1], role: 'textbox' } };
+};
+
 /**
  * "Enter the username "ada" (into the text fields)": the field named by what the value is. A
  * container ("the text fields", "the form") only tells the kind of field.
@@ -139,7 +149,7 @@ export function valueSteps(s: string, tokens: readonly MaskToken[]): StepBody[] 
 }
 
 export const EARLY_RULES: readonly Rule[] = [controlValue, pasting, remembering];
-export const LATE_RULES: readonly Rule[] = [namedValue];
+export const LATE_RULES: readonly Rule[] = [namedValue, namedPlainValue];
 
 // ---------------------------------------------------------------------------------------------
 // "Tick the second and the fourth checkboxes": one verb, several ordinals, one kind named once.
