@@ -218,6 +218,17 @@ describe('sentences with several actions, plural and ordinal targets (real Chrom
     );
   });
 
+  it('word orders of other languages run as meant', async () => {
+    const fill = `Open $SITE/register\nWrite in the Name the text Ada`;
+    await passes(
+      `${fill}\nInsert the email ada@x.io\nDo click on Register button\nVerify if appears the message "Welcome Ada"`,
+    );
+    await failsAt(
+      `${fill}\nDo click on Register button\nVerify if appears the message "Welcome Ada"`,
+      'Verify if appears the message "Welcome Ada"',
+    );
+  });
+
   it('acts on a row by its position or its text, and confirms a deletion', async () => {
     await passes(`Open $SITE/people-admin
       Click on the Edit icon of the second row
