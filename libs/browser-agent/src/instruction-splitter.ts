@@ -6,6 +6,15 @@
 const LIST_MARKER_RE =
   /^\s*(?:(?:step\s*)?\d{1,3}\s*[.):-](?=\s|$)|step\s+\d{1,3}\b|\(\d{1,3}\)|[-*•·‣▪◦–—]|[a-h][.)](?=\s))\s*/i;
 const INLINE_STEP_MARKER_RE = /\s+(?=step\s+\d{1,3}\s*[:.)-])/gi;
+/** A Markdown task box ("[ ] Click Save", "[x] …") before a step. */
+const TASK_BOX_RE = /^\[[ xX]\]\s+/;
+/**
+ * Lines that hold no step: Markdown headings, rules and fences, comments and Gherkin's section
+ * headers ("Scenario: …"). A "Note: …" line is not skipped: it may say what is expected, so it is
+ * refused as not understood rather than dropped.
+ */
+const NOT_A_STEP_LINE_RE =
+  /^\s*(?:#{1,6}(?:\s|$)|(?:feature|scenario(?:\s+(?:outline|template))?|background|examples|scenarios|rule)\s*:|\/\/|<!--|-->|```|-{3,}\s*$|\*{3,}\s*$)/i;
 const SENTENCE_END_RE = /(?<=[.!?;])\s+(?=\S)/;
 const ABBREVIATION_RE = /(?:^|\s)(?:e\.g|i\.e|etc|vs|approx|mr|mrs|ms|dr|no|st)\.$/i;
 // ", so X" starts a step of its own ("There should be no suggestions, so "Cobol" is not offered");
@@ -31,9 +40,12 @@ export interface QueryChunk {
 /** As `splitMaskedQuery`, saying which chunks were cut from the sentence before at a "then". */
 export function splitMaskedChunks(masked: string): QueryChunk[] {
   const chunks: QueryChunk[] = [];
-  for (const line of masked.replace(HORIZONTAL_SPACE_RE, ' ').split(/\r\n|\r|\n/)) {
+  for (const raw of masked.replace(HORIZONTAL_SPACE_RE, ' ').split(/\r\n|\r|\n/)) {
+    // A Markdown quote ("> …") is read as its text.
+    const line = raw.replace(/^\s*>\s?/, '');
+    if (NOT_A_STEP_LINE_RE.test(line)) continue;
     for (const item of splitInlineList(line)) {
-      const body = item.replace(LIST_MARKER_RE, '');
+      const body = item.replace(LIST_MARKER_RE, '').replace(TASK_BOX_RE, '');
       for (const sentence of splitSentences(body)) {
         for (const [index, part] of sentence.split(THEN_RE).entries()) {
           const cleaned = cleanChunk(part);

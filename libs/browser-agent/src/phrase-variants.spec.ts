@@ -512,6 +512,14 @@ describe('other ways of saying a step (phrase variants)', () => {
     expect(read('Click two times on Plus')).toEqual([{ ...click('Plus'), clickCount: 2 } as StepBody]);
   });
 
+  it('Markdown and Gherkin around the steps: headings, section headers, notes and task boxes hold no step', () => {
+    const { steps, unknown } = parseInstructions(
+      '# Login test\nScenario: login works\n> - [ ] Click Save\n[x] Click Done\n---',
+    );
+    expect(unknown).toEqual([]);
+    expect(steps.map((s) => s.text)).toEqual(['Click Save', 'Click Done']);
+  });
+
   it('terms read and agreed to', () => {
     const click = (name: string): StepBody => ({
       action: 'click',
