@@ -1,3 +1,4 @@
+import { NUMBER_WORDS } from './text-match.js';
 import {
   INSTRUCTION_LIMITS,
   InstructionLimitError,
@@ -463,27 +464,14 @@ function urlIn(text: string, tokens: readonly MaskToken[]): string | undefined {
   return value === undefined ? undefined : normalizeUrl(value);
 }
 
-const NUMBER_WORDS: Readonly<Record<string, number>> = {
-  zero: 0,
+const COUNT_NUMBER_WORDS: Readonly<Record<string, number>> = {
+  ...NUMBER_WORDS,
   no: 0,
   none: 0,
   a: 1,
   an: 1,
-  one: 1,
   single: 1,
-  two: 2,
   couple: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
-  twenty: 20,
   few: 3,
 };
 
@@ -494,7 +482,7 @@ function numberOf(word: string): number | undefined {
     .trim();
   if (/^\d+(?:\.\d+)?$/.test(cleaned)) return Number(cleaned);
   if (cleaned === 'half a' || cleaned === 'half') return 0.5;
-  return NUMBER_WORDS[cleaned];
+  return COUNT_NUMBER_WORDS[cleaned];
 }
 
 const DURATION_RE =

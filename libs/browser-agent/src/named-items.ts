@@ -2,7 +2,7 @@ import { namedItems, type NamedItems } from './element-state-script.js';
 import type { Check } from './step-assertions.js';
 import type { StepContext } from './step-context.js';
 import type { CountComparison, MatchMode } from './step-types.js';
-import { countHolds, quote, textMatches } from './text-match.js';
+import { COMPARISON_WORDS, countHolds, quote, textMatches } from './text-match.js';
 
 // Items a noun names where no element says the noun ("3 posts", "the first order is Dan Wu"): the
 // repeated entries of the page's content that namedItems (element-state-script.ts) finds.
@@ -25,14 +25,6 @@ async function read(ctx: StepContext, noun: string): Promise<NamedItems | null> 
   return ctx.page.evaluate(namedItems, singularOf(noun)).catch(() => null);
 }
 
-const COUNT_WORDS: Readonly<Record<CountComparison, string>> = {
-  eq: 'exactly',
-  gte: 'at least',
-  lte: 'at most',
-  gt: 'more than',
-  lt: 'fewer than',
-};
-
 /** "There should be 3 posts": undefined when the page shows no items the noun names. */
 export async function countNamedItems(
   ctx: StepContext,
@@ -51,7 +43,7 @@ export async function countNamedItems(
     vacuous: holds && found === 0,
     message: holds
       ? `found ${found} ${plural} (the ${items.what})`
-      : `expected ${COUNT_WORDS[comparison]} ${count} ${plural} but found ${found} (the ${items.what})`,
+      : `expected ${COMPARISON_WORDS[comparison]} ${count} ${plural} but found ${found} (the ${items.what})`,
   };
 }
 

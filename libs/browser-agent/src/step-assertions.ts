@@ -21,7 +21,14 @@ import {
 import { compileUserPattern, UserPatternError } from './user-pattern.js';
 import { needsSettling, SettleTracker } from './page-settle.js';
 import { checkTable, countTableRows } from './table-assertions.js';
-import { countHolds, differsOnlyInCase, quote, saysWhole, textMatches } from './text-match.js';
+import {
+  COMPARISON_WORDS,
+  countHolds,
+  differsOnlyInCase,
+  quote,
+  saysWhole,
+  textMatches,
+} from './text-match.js';
 import type {
   AssertCountStep,
   AssertElementTextStep,
@@ -30,7 +37,6 @@ import type {
   AssertTextStep,
   AssertUrlStep,
   AssertValueStep,
-  CountComparison,
   MatchMode,
   Target,
 } from './step-types.js';
@@ -428,14 +434,6 @@ function withoutOwnLabel(text: string, name: string): string {
   return /^\s*:\s*/.test(rest) ? rest.replace(/^\s*:\s*/, '') : text;
 }
 
-const COUNT_WORDS: Readonly<Record<CountComparison, string>> = {
-  eq: 'exactly',
-  gte: 'at least',
-  lte: 'at most',
-  gt: 'more than',
-  lt: 'fewer than',
-};
-
 /** "2 items", "3 todos" with nothing more said: the items of the page's content lists. */
 function countsContentItems(target: Target): boolean {
   return (
@@ -476,7 +474,7 @@ async function checkCount(ctx: StepContext, step: AssertCountStep): Promise<Chec
         vacuous: holds && items === 0,
         message: holds
           ? `found ${items} visible list ${items === 1 ? 'item' : 'items'} in the page's content`
-          : `expected ${COUNT_WORDS[step.comparison]} ${step.count} visible list ${step.count === 1 ? 'item' : 'items'} but found ${items} in the page's content (navigation, menus, headers and footers left out)`,
+          : `expected ${COMPARISON_WORDS[step.comparison]} ${step.count} visible list ${step.count === 1 ? 'item' : 'items'} but found ${items} in the page's content (navigation, menus, headers and footers left out)`,
       };
     }
   }
@@ -495,7 +493,7 @@ async function checkCount(ctx: StepContext, step: AssertCountStep): Promise<Chec
   }
   const actual = match?.visibleCount ?? 0;
   const hidden = match ? match.count - match.visibleCount : 0;
-  const wanted = `${COUNT_WORDS[step.comparison]} ${step.count}`;
+  const wanted = `${COMPARISON_WORDS[step.comparison]} ${step.count}`;
   if (countHolds(actual, step.count, step.comparison)) {
     return {
       ok: true,

@@ -4,15 +4,14 @@ import type { StepContext } from './step-context.js';
 import { type PagerState, readPager } from './table-pager-script.js';
 import { readTables, type TableRead } from './table-reader-script.js';
 import type { AssertTableStep, CountComparison, TableCheck } from './step-types.js';
-import { countHolds, indexOfWhole, normalizeSpace, quote, textMatches } from './text-match.js';
-
-const COUNT_WORDS: Readonly<Record<CountComparison, string>> = {
-  eq: 'exactly',
-  gte: 'at least',
-  lte: 'at most',
-  gt: 'more than',
-  lt: 'fewer than',
-};
+import {
+  COMPARISON_WORDS,
+  countHolds,
+  indexOfWhole,
+  normalizeSpace,
+  quote,
+  textMatches,
+} from './text-match.js';
 
 async function tablesOn(ctx: StepContext): Promise<TableRead[] | undefined> {
   try {
@@ -117,7 +116,7 @@ export function judgeTable(table: TableRead, check: TableCheck, subject: string)
   const placeholder = table.placeholder ? `; it shows ${quote(table.placeholder)}` : '';
   switch (check.kind) {
     case 'rowCount': {
-      const wanted = `${COUNT_WORDS[check.comparison]} ${check.count} data ${check.count === 1 ? 'row' : 'rows'}`;
+      const wanted = `${COMPARISON_WORDS[check.comparison]} ${check.count} data ${check.count === 1 ? 'row' : 'rows'}`;
       const ok = countHolds(rows, check.count, check.comparison);
       const found = `${rows} data ${rows === 1 ? 'row' : 'rows'}`;
       return {

@@ -1,3 +1,4 @@
+import { NUMBER_WORDS } from './text-match.js';
 import { type MaskToken, quotedValue, unmask } from './masked-text.js';
 import type { CountComparison, MatchMode, StepBody, TableCheck } from './step-types.js';
 
@@ -29,23 +30,7 @@ const ORDINALS: Readonly<Record<string, number>> = {
 };
 const ORD =
   '(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|top|bottom|\\d+(?:st|nd|rd|th))';
-const COUNT_WORDS: Readonly<Record<string, number>> = {
-  zero: 0,
-  no: 0,
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
-  twenty: 20,
-};
+const COUNT_WORDS: Readonly<Record<string, number>> = { ...NUMBER_WORDS, no: 0 };
 const COUNT =
   '(exactly|only|just|at least|at most|no more than|more than|fewer than|less than)?\\s*(\\d+|zero|no|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty)';
 const ROWS = '(?:data\\s+)?(?:rows?|results?|entries|entry|records?|lines?|items?|people|users)';

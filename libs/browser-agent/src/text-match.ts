@@ -111,6 +111,33 @@ export function textMatches(actual: string, expected: string, mode: MatchMode): 
   }
 }
 
+/** How a count comparison reads in a message ("expected exactly 3 …"). */
+export const COMPARISON_WORDS: Readonly<Record<CountComparison, string>> = {
+  eq: 'exactly',
+  gte: 'at least',
+  lte: 'at most',
+  gt: 'more than',
+  lt: 'fewer than',
+};
+
+/** Numbers people write as words, zero to twelve and twenty. */
+export const NUMBER_WORDS: Readonly<Record<string, number>> = {
+  zero: 0,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  twenty: 20,
+};
+
 export function countHolds(actual: number, expected: number, comparison: CountComparison): boolean {
   switch (comparison) {
     case 'eq':

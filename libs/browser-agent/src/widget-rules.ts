@@ -1,3 +1,4 @@
+import { NUMBER_WORDS } from './text-match.js';
 import { type MaskToken, quotedValue, unmask } from './masked-text.js';
 import type { StepBody, Target } from './step-types.js';
 import { parseTarget } from './target-phrase.js';
@@ -130,21 +131,7 @@ const selectAll: WidgetRule = (s, tokens) => {
 
 const RANGE_NOUNS = '(?:spinner|spin\\s?button|stepper|slider|range slider|number picker)';
 
-const STEP_COUNTS: Readonly<Record<string, number>> = {
-  one: 1,
-  once: 1,
-  two: 2,
-  twice: 2,
-  three: 3,
-  thrice: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-};
+const STEP_COUNTS: Readonly<Record<string, number>> = { ...NUMBER_WORDS, once: 1, twice: 2, thrice: 3 };
 
 function stepCount(word: string | undefined): number | undefined {
   if (word === undefined) return 1;
