@@ -223,7 +223,7 @@ export async function startMailRig(): Promise<MailRig> {
   await ensureDelivery();
   return {
     smtp,
-    waitFor: (to, subject, timeoutMs = 15_000) =>
+    waitFor: (to, subject, timeoutMs = 60_000) =>
       smtp.waitFor((m) => m.to.includes(to.toLowerCase()) && subject.test(m.subject), timeoutMs),
     to: (address) => smtp.messages.filter((m) => m.to.includes(address.toLowerCase())),
     close: async () => {

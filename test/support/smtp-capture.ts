@@ -103,7 +103,9 @@ export async function startSmtpCapture(): Promise<SmtpCapture> {
   return {
     port,
     messages,
-    waitFor(predicate, timeoutMs = 15_000) {
+    // Generous: on a loaded machine the queue, the worker and SMTP can take a while; a mail that
+    // comes sooner ends the wait at once.
+    waitFor(predicate, timeoutMs = 60_000) {
       const found = messages.find(predicate);
       if (found) return Promise.resolve(found);
       return new Promise<Captured>((resolve, reject) => {
