@@ -60,6 +60,42 @@ export function mutationCount(): number {
   return state.count;
 }
 
+/** How long a page must stay unchanged, right after an action, for a shown thing to count as shown. */
+export const AT_REST_MS = 50;
+
+/**
+ * In the page: true when nothing changes for `ms` (no DOM mutation, no finite CSS animation or
+ * transition running): an accordion still closing, a list still filling, is not at rest.
+ */
+export function atRest(ms: number): Promise<boolean> {
+  const KEY = '__suiteSettleMutations';
+  let state = window[KEY] as { count: number } | undefined;
+  if (!state) {
+    const created = { count: 0 };
+    state = created;
+    new MutationObserver((records) => {
+      created.count += records.length;
+    }).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+    window[KEY] = created;
+  }
+  const moving = (): boolean => {
+    const doc = document as {
+      getAnimations?: () => Array<{
+        playState: string;
+        effect?: { getTiming?: () => { iterations?: number } } | null;
+      }>;
+    };
+    return (doc.getAnimations?.() ?? []).some(
+      (a) => a.playState === 'running' && Number.isFinite(a.effect?.getTiming?.().iterations ?? 1),
+    );
+  };
+  const before = state.count;
+  const watched = state;
+  return new Promise((resolve) => {
+    setTimeout(() => resolve(watched.count === before && !moving()), ms);
+  });
+}
+
 interface Held {
   key: string;
   since: number;
@@ -96,6 +132,9 @@ export class SettleTracker {
     if (this.light && !this.held) {
       const acted = lastActions.get(this.page);
       if (acted === undefined || Date.now() - acted >= ACTION_SETTLE_MS) return true;
+      // Right after an action, a page at rest (no DOM change, no transition running) for a few
+      // frames confirms the pass at once; one still moving is read again as below.
+      if (await this.page.evaluate(atRest, AT_REST_MS).catch(() => false)) return true;
     }
     const mutations = await this.page.evaluate(mutationCount).catch(() => -1);
     const now = Date.now();
