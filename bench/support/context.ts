@@ -19,6 +19,8 @@ export interface BenchContext {
   quick: boolean;
   /** Profile jobs-api even when the submission aims are met. */
   profile: boolean;
+  /** `--busy-neighbour`: the interpreter benchmark keeps one core busy with a load generator of its own. */
+  busyNeighbour?: boolean;
   log(message: string): void;
 }
 
