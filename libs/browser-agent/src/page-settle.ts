@@ -27,6 +27,10 @@ const lastActions = new WeakMap<Page, number>();
 /** Called when an action step on `page` ends: assertions about lists and tables wait out its effects. */
 export function noteActionDone(page: Page): void {
   lastActions.set(page, Date.now());
+  // Watch the page from now on, so the first check after the action knows whether it is at rest.
+  void Promise.resolve()
+    .then(() => page.evaluate(mutationCount))
+    .catch(() => undefined);
 }
 
 /** Assertions whose pass could be read from a page still changing: counts, tables, "not" and "hidden" ones. */
@@ -50,10 +54,12 @@ export function mutationCount(): number {
   const KEY = '__suiteSettleMutations';
   let state = window[KEY] as { count: number } | undefined;
   if (!state) {
-    const created = { count: 0 };
+    // `last`: when the page last changed (or, before any change, when watching began).
+    const created = { count: 0, last: performance.now() };
     state = created;
     new MutationObserver((records) => {
       created.count += records.length;
+      created.last = performance.now();
     }).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
     window[KEY] = created;
   }
@@ -61,7 +67,7 @@ export function mutationCount(): number {
 }
 
 /** How long a page must stay unchanged, right after an action, for a shown thing to count as shown. */
-export const AT_REST_MS = 50;
+export const AT_REST_MS = 30;
 
 /**
  * In the page: true when nothing changes for `ms` (no DOM mutation, no finite CSS animation or
@@ -69,15 +75,16 @@ export const AT_REST_MS = 50;
  */
 export function atRest(ms: number): Promise<boolean> {
   const KEY = '__suiteSettleMutations';
-  let state = window[KEY] as { count: number } | undefined;
-  if (!state) {
-    const created = { count: 0 };
-    state = created;
+  const fresh = window[KEY] === undefined;
+  if (fresh) {
+    const created = { count: 0, last: performance.now() };
     new MutationObserver((records) => {
       created.count += records.length;
+      created.last = performance.now();
     }).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
     window[KEY] = created;
   }
+  const state = window[KEY] as { count: number; last: number };
   const moving = (): boolean => {
     const doc = document as {
       getAnimations?: () => Array<{
@@ -89,10 +96,11 @@ export function atRest(ms: number): Promise<boolean> {
       (a) => a.playState === 'running' && Number.isFinite(a.effect?.getTiming?.().iterations ?? 1),
     );
   };
+  // Watched since before this moment and unchanged for `ms` already: at rest now.
+  if (!fresh && performance.now() - state.last >= ms && !moving()) return Promise.resolve(true);
   const before = state.count;
-  const watched = state;
   return new Promise((resolve) => {
-    setTimeout(() => resolve(watched.count === before && !moving()), ms);
+    setTimeout(() => resolve(state.count === before && !moving()), ms);
   });
 }
 
@@ -120,6 +128,8 @@ export class SettleTracker {
   constructor(
     private readonly page: Page,
     private readonly light = false,
+    /** Nothing to wait for: the first passing read stands (the URL, the title). */
+    private readonly immediate = false,
   ) {}
 
   /** A failing read: the next pass starts a new streak. */
@@ -129,6 +139,7 @@ export class SettleTracker {
 
   /** A passing read with its answer; true when the pass can be reported. */
   async settled(key: string, vacuous: boolean): Promise<boolean> {
+    if (this.immediate) return true;
     if (this.light && !this.held) {
       const acted = lastActions.get(this.page);
       if (acted === undefined || Date.now() - acted >= ACTION_SETTLE_MS) return true;

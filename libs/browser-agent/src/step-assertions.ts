@@ -67,7 +67,12 @@ export async function runAssertion(ctx: StepContext, step: AssertionStep): Promi
   // A list, table or "not" assertion passes only on a page that has settled: the same answer twice,
   // nothing changing between, after a filter's debounce had time to run.
   // Any other pass read right after an action is read again with the page quiet between.
-  const settle = new SettleTracker(ctx.page, !needsSettling(step));
+  // (The URL and the title are not drawn: a first read of them stands.)
+  const settle = new SettleTracker(
+    ctx.page,
+    !needsSettling(step),
+    step.action === 'assertUrl' || step.action === 'assertTitle',
+  );
   for (;;) {
     const check = await checkOnce(ctx, step);
     if (check.ok && (await settle.settled(check.key ?? check.message, check.vacuous === true)))
