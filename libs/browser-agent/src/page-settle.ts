@@ -71,7 +71,9 @@ export const AT_REST_MS = 30;
 
 /**
  * In the page: true when nothing changes for `ms` (no DOM mutation, no finite CSS animation or
- * transition running): an accordion still closing, a list still filling, is not at rest.
+ * transition running): an accordion still closing, a list still filling, is not at rest. It sets
+ * up the same watcher as `mutationCount` when none runs yet (each is evaluated in the page on its
+ * own, so neither can call the other).
  */
 export function atRest(ms: number): Promise<boolean> {
   const KEY = '__suiteSettleMutations';
@@ -122,8 +124,9 @@ export class SettleTracker {
 
   /**
    * `light`: for assertions that a pass cannot be read early from (something is shown): right
-   * after an action only, the answer must be read twice with the page quiet between (an accordion
-   * still closing shows its panel), without waiting out a filter's debounce.
+   * after an action only, a pass stands once the page is at rest (`atRest`); on a page still moving
+   * (an accordion closing shows its panel) the answer must be read twice with the page quiet
+   * between, without waiting out a filter's debounce.
    */
   constructor(
     private readonly page: Page,
