@@ -18,6 +18,7 @@ import { TABS_AND_ACCORDIONS } from '../../bench/fixtures/plain-english/tabs-and
 import { TODO_APPS } from '../../bench/fixtures/plain-english/todo-apps.js';
 import { TREES } from '../../bench/fixtures/plain-english/trees.js';
 import { VALUES_FROM_THE_PAGE } from '../../bench/fixtures/plain-english/values-from-the-page.js';
+import { WEB_TASKS } from '../../bench/fixtures/plain-english/web-tasks.js';
 import {
   type CaseOutcome,
   type CorpusCase,
@@ -54,6 +55,7 @@ const FAMILIES = [
   TREES,
   NAVIGATION,
   VALUES_FROM_THE_PAGE,
+  WEB_TASKS,
 ];
 
 interface Baseline {

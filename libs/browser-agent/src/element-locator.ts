@@ -59,6 +59,11 @@ export interface LocateOptions {
    * once per row when the target is hidden (or absent) there.
    */
   hover?: (row: ElementHandle) => Promise<void>;
+  /**
+   * Called with a match that exists but is hidden (in a collapsed section, an inactive tab, a folded
+   * tree branch): opens what hides it, as a person would, and says whether it clicked anything.
+   */
+  reveal?: (hidden: ElementHandle) => Promise<boolean>;
 }
 
 export interface LocateResult {
@@ -395,6 +400,9 @@ async function findInAccessibilityTree(page: Frame, target: Target): Promise<Loc
   return undefined;
 }
 
+/** Nested containers opened one at a time ("Docs" › "Misc" › the file) before a match counts as not shown. */
+const MAX_REVEALS = 4;
+
 /** Polls until `target` matches (and, by default, is visible) or the timeout passes. */
 export async function locate(page: Page, target: Target, options: LocateOptions): Promise<LocateResult> {
   const requireVisible = options.requireVisible ?? true;
@@ -405,6 +413,7 @@ export async function locate(page: Page, target: Target, options: LocateOptions)
   let problem: string | undefined;
   let closest: string[] = [];
   let hovers = 0;
+  let reveals = 0;
   for (;;) {
     options.signal?.throwIfAborted();
     const found = await findOnce(page, target, options.prefer, { strict: options.strict ?? false });
@@ -415,7 +424,15 @@ export async function locate(page: Page, target: Target, options: LocateOptions)
         return match;
       }
       hidden = { strategy: match.strategy, count: match.count };
+      const opened =
+        options.reveal && requireVisible && reveals < MAX_REVEALS
+          ? await options.reveal(match.handle).catch(() => false)
+          : false;
       await match.handle.dispose().catch(() => undefined);
+      if (opened) {
+        reveals++;
+        continue;
+      }
     }
     problem = found.problem;
     if (found.closest) closest = found.closest;

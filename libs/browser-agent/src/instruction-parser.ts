@@ -1,3 +1,4 @@
+import { plainTaskSentence } from './task-phrases.js';
 import { NUMBER_WORDS } from './text-match.js';
 import {
   INSTRUCTION_LIMITS,
@@ -177,7 +178,9 @@ export function parseInstructions(query: string): ParseResult {
   const discourse = new Discourse((token) => quotedValue(token, tokens));
   for (const sentence of sentences) {
     discourse.goesOn(sentence.continues);
-    for (const item of readSentence(sentence.text, reader, discourse)) {
+    const plain = plainTaskSentence(sentence.text);
+    if (!plain) continue;
+    for (const item of readSentence(plain, reader, discourse)) {
       const text = unmask(item.masked, tokens, 'raw').trim();
       for (const body of item.body ? [item.body, ...(item.extra ?? [])] : [undefined]) {
         const index = steps.length + unknown.length + 1;

@@ -404,7 +404,26 @@ export function findInPage(query: PageQuery): PageMatch {
   const matches = (text: string | null | undefined, mode: 'exact' | 'contains'): boolean => {
     const value = normalize(text);
     if (!value) return false;
-    return mode === 'exact' ? value === want : value.includes(want);
+    if (mode === 'exact') return value === want;
+    return containsName(value);
+  };
+  // A partial match holds the name as whole words ("x" is not in "box", "Log" not in "Login"), and
+  // not as a quotation: text that quotes the name ('Click on the "Yes" button', an instruction shown
+  // on the page) talks about the control, it is not the control.
+  const containsName = (value: string): boolean => {
+    if (!want) return false;
+    const isWordChar = (ch: string | undefined) => ch !== undefined && /[\p{L}\p{N}]/u.test(ch);
+    for (let at = value.indexOf(want); at !== -1; at = value.indexOf(want, at + 1)) {
+      const before = value[at - 1];
+      const after = value[at + want.length];
+      const bounded =
+        !(isWordChar(before) && isWordChar(want[0])) &&
+        !(isWordChar(after) && isWordChar(want[want.length - 1]));
+      const quoted =
+        before !== undefined && after !== undefined && /["'“”‘’«»]/.test(before) && /["'“”‘’«»]/.test(after);
+      if (bounded && !quoted) return true;
+    }
+    return false;
   };
 
   const innermost = (list: DomElement[]): DomElement[] => {
@@ -441,10 +460,29 @@ export function findInPage(query: PageQuery): PageMatch {
     return everything.filter((el) => behavingMatches(el) && named(el, 'button'));
   };
 
+  // A <label> written without `for` and without its field inside (<label>Username</label><input>)
+  // still labels the field that follows it, to a person: the next form field after it in the same
+  // parent, unless another label comes first.
+  const FIELD = /^(?:INPUT|SELECT|TEXTAREA)$/;
+  const besideLabel = (label: DomElement): DomElement | null => {
+    if (label.getAttribute('for')) return null;
+    for (let node = label.nextElementSibling; node; node = node.nextElementSibling) {
+      if (node.tagName === 'LABEL') return null;
+      if (FIELD.test(node.tagName)) return (node as DomElement).type === 'hidden' ? null : node;
+      const inside = node.querySelector('input:not([type=hidden]), select, textarea');
+      if (inside) return inside;
+    }
+    const parent = parentOf(label);
+    if (parent && parent.children.length <= 3 && parentOf(parent)) {
+      const fields = Array.from(parent.querySelectorAll('input:not([type=hidden]), select, textarea'));
+      if (fields.length === 1 && parent.querySelectorAll('label').length === 1) return fields[0] ?? null;
+    }
+    return null;
+  };
   const byLabel = (mode: 'exact' | 'contains'): DomElement[] => {
     const controls: Array<DomElement | null> = [];
     for (const label of queryAll('label')) {
-      if (matches(textOf(label), mode)) controls.push(label.control ?? null);
+      if (matches(textOf(label), mode)) controls.push(label.control ?? besideLabel(label));
     }
     for (const el of queryAll('[aria-labelledby]')) {
       const text = (el.getAttribute('aria-labelledby') ?? '')
@@ -531,7 +569,7 @@ export function findInPage(query: PageQuery): PageMatch {
   const iconSays = (el: DomElement): boolean => {
     const own = normalize(el.innerText ?? textOf(el));
     // An x shows a cross, not a word: a "Delete" button is not one.
-    if (xMark && own && !/^(?:x|×|✕|✖)$/.test(own)) return false;
+    if (xMark && own && !/^(?:x|×|✕|✖|close|dismiss)$/.test(own)) return false;
     if (own && synonyms.has(own)) return true;
     const marks = [
       el.getAttribute('aria-label'),
@@ -597,6 +635,8 @@ export function findInPage(query: PageQuery): PageMatch {
     [/^(?:(.+?)\s+)?(?:spinner|spin\s?button|stepper|number\s+(?:field|input|box))$/, 'spinbutton'],
     [/^(?:(.+?)\s+)?search(?:\s+(?:box|field|bar|input))?$/, 'searchbox'],
     [/^(?:(.+?)\s+)?(?:dropdown|drop-down|drop down|select|select box|list|options|choices)$/, 'select'],
+    [/^(?:(.+?)\s+)?date(?:\s+(?:field|input|box|picker))?$/, 'date'],
+    [/^(?:(.+?)\s+)?time(?:\s+(?:field|input|box|picker))?$/, 'time'],
   ];
   const kindQuery = ((): { kind: string; qualifier: string } | null => {
     if (query.kind) return { kind: query.kind, qualifier: want };
@@ -654,6 +694,22 @@ export function findInPage(query: PageQuery): PageMatch {
             /select|dropdown|drop-down|picker|combo/.test(
               `${el.getAttribute('class') ?? ''} ${el.id} ${parentOf(el)?.getAttribute('class') ?? ''}`.toLowerCase(),
             ))
+        );
+      // "As the date", "the time": a date or time input, or a text field that says it holds one
+      // (a date picker's input).
+      case 'date':
+        return (
+          (el.tagName === 'INPUT' && /^(?:date|datetime-local)$/.test(el.type ?? '')) ||
+          (/^(?:textbox|combobox)$/.test(role) &&
+            el.tagName === 'INPUT' &&
+            /date|calendar|birthday|\bdob\b|\bday\b/.test(marksOf(el)))
+        );
+      case 'time':
+        return (
+          (el.tagName === 'INPUT' && el.type === 'time') ||
+          (/^(?:textbox|combobox)$/.test(role) &&
+            el.tagName === 'INPUT' &&
+            /time|clock|hour/.test(marksOf(el)))
         );
       default:
         return false;

@@ -38,6 +38,7 @@ export interface DomElement extends DomNode {
   id: string;
   children: ArrayLike<DomElement>;
   nextElementSibling?: DomElement | null;
+  previousElementSibling?: DomElement | null;
   isConnected: boolean;
   innerText?: string;
   getAttribute(name: string): string | null;
@@ -108,6 +109,7 @@ export interface DomStyle {
   display: string;
   opacity: string;
   pointerEvents: string;
+  cursor?: string;
 }
 
 export interface DomWindow {

@@ -1,6 +1,8 @@
 import type { ElementHandle, Page } from 'puppeteer-core';
 import { describeElement, type ElementLocator } from './element-description-script.js';
 import { describeTarget, locate, type LocatePreference, type LocateResult } from './element-locator.js';
+import { openerOfHidden } from './hidden-reveal-script.js';
+import type { DomElement } from './page-dom.js';
 import type { PagePointer } from './page-pointer.js';
 import type { RunLimits } from './run-limits.js';
 import type { Target } from './step-types.js';
@@ -13,6 +15,8 @@ export interface StepReport {
   ambiguous?: boolean;
   /** The element the step acted on, described for an exported script. */
   element?: ElementLocator;
+  /** What the step opened to bring its element into view (a section header, a tab, a folder). */
+  revealed?: string[];
 }
 
 /** Everything one step needs; built fresh for every step so reports never leak between steps. */
@@ -63,6 +67,24 @@ export async function findElement(
         deadline: Math.min(ctx.deadline, Date.now() + 1000),
         actionTimeoutMs: ctx.limits.actionTimeoutMs,
       });
+    },
+    // A match in a collapsed section, an inactive tab or a folded tree branch: open what hides it.
+    reveal: async (hidden) => {
+      const opener = (await hidden.evaluateHandle(openerOfHidden)).asElement() as ElementHandle | null;
+      if (!opener) return false;
+      try {
+        const what = await opener.evaluate((el: DomElement) =>
+          (el.innerText ?? el.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 40),
+        );
+        await ctx.pointer.clickOn(opener, what ? `"${what}", which hides it` : 'what hides it', {
+          deadline: ctx.deadline,
+          actionTimeoutMs: ctx.limits.actionTimeoutMs,
+        });
+        ctx.report.revealed = [...(ctx.report.revealed ?? []), what || 'a hidden section'];
+        return true;
+      } finally {
+        await opener.dispose().catch(() => undefined);
+      }
     },
     // Acting on one of several equally good matches could act on the wrong one: say which instead.
     strict: true,

@@ -246,6 +246,14 @@ export class StepExecutor {
         message: `${candidates} elements matched; used the first visible one (controls before plain text, then document order)`,
       });
     }
+    if (report.revealed?.length)
+      this.log.write({
+        outcome: 'info',
+        step: step.index,
+        action: step.action,
+        target,
+        message: `opened ${report.revealed.map((what) => `"${rewrite(what)}"`).join(', then ')} to bring the element into view`,
+      });
     const said = error ?? rewrite(message ?? 'done');
     const shown = rewrite(message ?? step.text);
     this.log.write({

@@ -319,7 +319,27 @@ export function parseTarget(phrase: string, tokens: readonly MaskToken[]): Targe
     .replace(/[.,;:!?]+$/, '')
     .replace(SCOPE_RE, '')
     .trim();
+  // "The text area below", "the paragraph above": where it sits on screen, not part of its name.
+  text = text.replace(/\s+(?:below|above|underneath|beneath|down\s+below|up\s+above)$/i, '').trim();
   if (!text) return undefined;
+  // "Tab #2": the second tab (tabs are often numbered by their place).
+  const numberedTab = /^(?:the\s+)?tab\s*(?:#|no\.?|number)\s*(\d{1,2})$/i.exec(text);
+  if (numberedTab?.[1]) return { name: '', role: 'tab', nth: Number(numberedTab[1]) };
+  // 'A "checkbox" widget': any element of that kind.
+  const widget = new RegExp(
+    `^(?:the\\s+|a\\s+|an\\s+|any\\s+)?(${QUOTE_TOKEN_RE.source})\\s+(?:widget|element|control)$`,
+    'i',
+  ).exec(text);
+  if (widget?.[1]) {
+    const kind = unmask(widget[1], tokens).trim().toLowerCase();
+    const role = /^(?:text|input|textbox|text ?field|text ?input)$/.test(kind)
+      ? 'textbox'
+      : roleOf(kind).role;
+    if (role)
+      return kind.replace(/\s+/g, '') === 'textarea'
+        ? { name: 'textarea', role: 'textbox' }
+        : { name: '', role };
+  }
   const inRow = IN_NTH_ROW_RE.exec(phrase.trim().replace(/[.,;:!?]+$/, ''));
   if (inRow?.[1] && inRow[2]) {
     const inner = parseTarget(inRow[1], tokens);

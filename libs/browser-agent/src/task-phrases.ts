@@ -1,0 +1,85 @@
+import { TOKEN_PATTERN } from './masked-text.js';
+
+/**
+ * Sentences written as one task for someone else to do ("For the user @ada, click on the Reply
+ * button", "Expand the sections below, to find and click on the link X", "Use the textbox to enter
+ * X"), as public web-task benchmarks and people handing a chore over write them. Each is said again
+ * as the plain steps the clause grammar reads; a sentence that only says where to look ("Navigate
+ * through the file tree") holds no step, since the click that follows reveals what it needs.
+ *
+ * Works on masked text (quotes and URLs are single tokens), one sentence at a time.
+ */
+
+const Q = TOKEN_PATTERN.replace('[qu]', 'q');
+/** Where to look, said before what to do there. */
+const SEARCH_VERBS =
+  '(?:expand|open|switch\\s+between|switch\\s+through|navigate\\s+(?:through|in|around)|browse(?:\\s+through)?|go\\s+through|look\\s+(?:through|in|around)|scroll\\s+(?:through|down|up)|search(?:\\s+through)?|check|explore|use)';
+const LOOK_THEN_ACT_RE = new RegExp(
+  `^${SEARCH_VERBS}\\s+[^\\uE000,.]{1,60}?,?\\s+(?:in\\s+order\\s+)?to\\s+find\\s+and\\s+(click|select|choose|open|tap|press)\\b`,
+  'i',
+);
+const FIND_AND_RE = /\bfind\s+and\s+(click|select|choose|open|tap|press)\b/gi;
+const LOOK_ONLY_RE = new RegExp(
+  `^${SEARCH_VERBS}\\s+(?:the\\s+)?[\\w\\s-]{1,40}?(?:tree|tabs|sections|list|menu|pages|results|folders|files)(?:\\s+below|\\s+above)?$`,
+  'i',
+);
+const FOR_SOMEONE_RE = new RegExp(
+  `^for\\s+(?:(?:the\\s+)?(?:user|post|account|author|profile|tweet|person|sender)\\s+(?<who>@?[\\w.-]+|${Q})|(?<handle>@[\\w.-]+|${Q})),\\s+(?<rest>.+)$`,
+  'i',
+);
+const USE_TO_RE = new RegExp(
+  `^use\\s+(the\\s+[^,\\uE000]{1,40}?)\\s+to\\s+(enter|type|write|input|search\\s+for)\\s+(${Q})`,
+  'i',
+);
+const NOTHING_RE = /^(?:select|check|tick|choose)\s+nothing\b/i;
+const EDITOR_PREFIX_RE =
+  /^(?:using|with|in)\s+the\s+(?:rich[- ]?text\s+|text\s+)?editor,\s+(?:(?:please|then)\s+)?/i;
+const STYLE_WORDS = '(bold|italic|italics|underlined?|strikethrough|struck\\s+through)';
+const EVERYTHING_STYLE_RE = new RegExp(
+  `^(?:give|make|set|style|format|turn)\\s+(?:everything|all(?:\\s+(?:of\\s+)?the)?\\s+text|the\\s+whole\\s+text|all)(?:\\s+(?:the\\s+style|in|as|to))?\\s+${STYLE_WORDS}\\b`,
+  'i',
+);
+const QUOTED_STYLE_RE = new RegExp(
+  `^(?:give|make|set|style|format|turn)\\s+(?:the\\s+(?:text|word|words)\\s+)?(${Q})(?:\\s+(?:the\\s+style|in|as|to))?\\s+${STYLE_WORDS}\\b`,
+  'i',
+);
+
+const BUTTON_FOR_STYLE: Record<string, string> = {
+  bold: 'Bold',
+  italic: 'Italic',
+  italics: 'Italic',
+  underline: 'Underline',
+  underlined: 'Underline',
+  strikethrough: 'Strikethrough',
+  'struck through': 'Strikethrough',
+};
+
+const styleButton = (word: string) => BUTTON_FOR_STYLE[word.toLowerCase().replace(/\s+/g, ' ')] ?? word;
+
+/** The sentence said as plain steps (masked), or '' when it holds none. */
+export function plainTaskSentence(masked: string): string {
+  let text = masked.trim();
+  const trailing = /[.!;]+$/.exec(text)?.[0] ?? '';
+  text = text.slice(0, text.length - trailing.length);
+  if (LOOK_ONLY_RE.test(text)) return '';
+  const forSomeone = FOR_SOMEONE_RE.exec(text)?.groups;
+  const who = forSomeone?.who ?? forSomeone?.handle;
+  if (who && forSomeone?.rest && !/\bnext\s+to\b/i.test(forSomeone.rest))
+    text = `${forSomeone.rest} next to ${who}`;
+  text = text.replace(LOOK_THEN_ACT_RE, '$1').replace(FIND_AND_RE, '$1');
+  text = text.replace(USE_TO_RE, (_all, where: string, verb: string, value: string) =>
+    /^search/i.test(verb) ? `type ${value} into ${where}` : `${verb} ${value} into ${where}`,
+  );
+  text = text.replace(NOTHING_RE, 'uncheck all the checkboxes');
+  const editor = EDITOR_PREFIX_RE.exec(text);
+  if (editor) {
+    const rest = text.slice(editor[0].length);
+    const everything = EVERYTHING_STYLE_RE.exec(rest);
+    const quoted = QUOTED_STYLE_RE.exec(rest);
+    if (everything?.[1])
+      text = `select all the text in the editor and click the ${styleButton(everything[1])} button${rest.slice(everything[0].length)}`;
+    else if (quoted?.[1] && quoted[4])
+      text = `select the text ${quoted[1]} in the editor and click the ${styleButton(quoted[4])} button${rest.slice(quoted[0].length)}`;
+  }
+  return text === masked.trim().slice(0, masked.trim().length - trailing.length) ? masked : text + trailing;
+}
