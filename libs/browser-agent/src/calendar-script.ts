@@ -95,7 +95,13 @@ export function readCalendar(iso: string): CalendarRead {
     return numbered ? { found: numbered } : { problem: `the calendar shows no day ${day}` };
   }
   const forward = shownYear * 12 + shownMonth < year * 12 + month;
-  const controls = Array.from(calendar.querySelectorAll('a, button, span, [role="button"], svg'));
+  // The paging arrows sit in the picker around the grid of days (jQuery UI's header is outside its
+  // table): look in the outermost calendar holding this one.
+  const picker =
+    calendars
+      .filter((el) => el.contains(calendar))
+      .find((el) => !calendars.some((other) => other !== el && other.contains(el))) ?? calendar;
+  const controls = Array.from(picker.querySelectorAll('a, button, span, [role="button"], svg'));
   const way = forward ? /\bnext\b|›|»|→|>/i : /\bprev(?:ious)?\b|‹|«|←|</i;
   const move = controls.find((el) => {
     const words = `${el.getAttribute('class') ?? ''} ${label(el)} ${(el.textContent ?? '').trim().slice(0, 12)}`;

@@ -32,7 +32,7 @@ import type {
 } from './step-types.js';
 import { phraseVariants } from './phrase-variants.js';
 import { TABLE_PHRASINGS, tableAssertion } from './table-phrases.js';
-import { EARLY_RULES, LATE_RULES, ordinalListSteps, valueSteps } from './sentence-rules.js';
+import { EARLY_RULES, LATE_RULES, ordinalListSteps, startsEndsSteps, valueSteps } from './sentence-rules.js';
 import { listOnlySteps, todoSteps } from './todo-phrases.js';
 import { loginSteps } from './login-phrases.js';
 import { parseTarget } from './target-phrase.js';
@@ -167,6 +167,7 @@ export function parseInstructions(query: string): ParseResult {
       if (!trimmed) return undefined;
       return (
         valueSteps(trimmed, tokens) ??
+        startsEndsSteps(trimmed, tokens) ??
         todoSteps(trimmed, tokens) ??
         listOnlySteps(trimmed, tokens) ??
         loginSteps(trimmed, tokens) ??

@@ -859,6 +859,19 @@ export function findInPage(query: PageQuery): PageMatch {
   const byRoleOnly = (): DomElement[] => {
     const all = byRoleAndName('exact');
     const entries = all.filter((el) => !onlyALink(el));
+    // "The textbox", "the text field", "the text input": a one-line field; a text area is called
+    // that, or an editor, or by its label.
+    if (roleSet?.has('textbox') && !roleSet.has('editor')) {
+      const oneLine = entries.filter(
+        (el) =>
+          el.tagName === 'INPUT' ||
+          (implicitRole(el) === 'textbox' &&
+            el.getAttribute('aria-multiline') !== 'true' &&
+            el.tagName !== 'TEXTAREA' &&
+            !el.isContentEditable),
+      );
+      if (oneLine.length > 0 && oneLine.length < entries.length) return oneLine;
+    }
     if (entries.length === 0 && roleSet?.has('listitem')) {
       const rows = repeatedRows();
       if (rows.length > 0) return rows;

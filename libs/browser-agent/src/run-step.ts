@@ -104,6 +104,15 @@ async function runOnEach(ctx: StepContext, step: ActionStep, target: Target): Pr
       `nothing on the page matches ${describeAll(target)} (looked for ${describeTarget(plain)} ${error.message.replace(/^no element matches .*? within /, 'within ')})`,
     );
   });
+  if (target.first !== undefined) {
+    if (handles.length < target.first) {
+      await Promise.all(handles.map((h) => disposeQuietly(h)));
+      throw new StepFailedError(
+        `the step names ${target.first} of ${describeTarget(plain)}, but the page has only ${handles.length}`,
+      );
+    }
+    await Promise.all(handles.splice(target.first).map((h) => disposeQuietly(h)));
+  }
   if (target.count !== undefined && handles.length !== target.count) {
     await Promise.all(handles.map((h) => disposeQuietly(h)));
     throw new StepFailedError(

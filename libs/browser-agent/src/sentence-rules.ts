@@ -1,6 +1,6 @@
 import { type MaskToken, quotedValue, TOKEN_PATTERN, unmask } from './masked-text.js';
-import type { StepBody, Target, TargetRole } from './step-types.js';
-import { parseTarget, POSITION_WORDS } from './target-phrase.js';
+import type { StepBody, Target, TargetRole, TextTransform } from './step-types.js';
+import { parseTarget, POSITION_WORDS, positionOf } from './target-phrase.js';
 
 /**
  * Phrase rules for clauses people write inside longer sentences (see clause-grammar.ts). They sit
@@ -56,6 +56,18 @@ const namedValue: Rule = (s, tokens) => {
   const container = match[5] ? parseTarget(match[5], tokens) : undefined;
   if (match[5] && !container) return undefined;
   const role = container?.role ?? 'textbox';
+  // "Enter the password "x" into both text fields": every password field (the password and its
+  // confirmation), or every field of the kind when the value is not a password.
+  if (container?.all) {
+    const every = /^pass(?:word|code|phrase)$/i.test(match[1].trim())
+      ? { name: 'input[type="password"]' }
+      : { name: '', role };
+    return {
+      action: 'type',
+      value,
+      target: { ...every, all: true, ...(container.count !== undefined ? { count: container.count } : {}) },
+    };
+  }
   return { action: 'type', value, target: { name: match[1], role } };
 };
 
@@ -66,7 +78,17 @@ const namedValue: Rule = (s, tokens) => {
 function sourceOf(
   phrase: string,
   tokens: readonly MaskToken[],
-): { label: string } | { target: Target } | undefined {
+): { label: string } | { target: Target; transforms?: TextTransform[] } | undefined {
+  // "The 3rd word in the paragraph", "the last word of the text area".
+  const word = new RegExp(
+    `^(?:the\\s+)?(${POSITION_WORDS})\\s+word\\s+(?:of|in|from|inside)\\s+(.+)$`,
+    'i',
+  ).exec(phrase.trim());
+  if (word?.[1] && word[2]) {
+    const n = positionOf(word[1]);
+    const target = parseTarget(word[2], tokens);
+    return n !== undefined && target ? { target, transforms: [`word:${n}`] } : undefined;
+  }
   const rest = phrase
     .trim()
     .replace(
@@ -148,7 +170,30 @@ export function valueSteps(s: string, tokens: readonly MaskToken[]): StepBody[] 
   ];
 }
 
-export const EARLY_RULES: readonly Rule[] = [controlValue, pasting, remembering];
+/**
+ * "Highlight the text in the paragraph below", "highlight "nec" in the paragraph", "select the
+ * whole text of the note": text selected as a person drags over it.
+ */
+const HIGHLIGHT_RE = new RegExp(
+  `^(highlight|mark|select)\\s+(?:(${Q})|(?:all\\s+(?:of\\s+)?)?(?:the\\s+)?(?:whole\\s+|entire\\s+)?(?:text|words|sentence|contents?))\\s+(?:in|of|inside|within)\\s+(.+)$`,
+  'i',
+);
+const highlighting: Rule = (s, tokens) => {
+  const match = HIGHLIGHT_RE.exec(s);
+  const phrase = match?.[5];
+  if (!match?.[1] || !phrase) return undefined;
+  const where = parseTarget(phrase, tokens);
+  if (!where) return undefined;
+  const quoted = match[2] ? quotedValue(match[2], tokens) : undefined;
+  // "Select "Blue" in the Color list" is a choice; only text holders take a selected text.
+  if (/^select$/i.test(match[1]) && (quoted !== undefined || where.role === 'editor')) {
+    if (where.role !== 'editor' && where.name !== 'p') return undefined;
+    if (quoted === undefined) return undefined;
+  }
+  return { action: 'select', option: quoted ?? '', target: where };
+};
+
+export const EARLY_RULES: readonly Rule[] = [controlValue, pasting, remembering, highlighting];
 export const LATE_RULES: readonly Rule[] = [namedValue, namedPlainValue];
 
 // ---------------------------------------------------------------------------------------------
@@ -184,4 +229,26 @@ export function ordinalListSteps(
   )
     ? steps
     : undefined;
+}
+
+const STARTS_ENDS_RE = new RegExp(
+  `^(?:enter|type|choose|select|pick|input|find)\\s+an?\\s+(?:item|entry|option|value|word|name|country|city|suggestion|tag)\\s+(?:that|which)\\s+(?:starts|begins)\\s+with\\s+(${Q})\\s+and\\s+ends\\s+with\\s+(${Q})(?:\\s+(?:in|into)\\s+(.+))?$`,
+  'i',
+);
+
+/**
+ * "Enter an item that starts with "Ant" and ends with "ua"": type the start into the field, then
+ * pick the suggestion that ends so. Two steps from one clause.
+ */
+export function startsEndsSteps(s: string, tokens: readonly MaskToken[]): StepBody[] | undefined {
+  const match = STARTS_ENDS_RE.exec(s);
+  if (!match?.[1] || !match[4]) return undefined;
+  const head = quotedValue(match[1], tokens);
+  const tail = quotedValue(match[4], tokens);
+  const where = match[7] ? parseTarget(match[7], tokens) : { name: '', role: 'textbox' as const };
+  if (!head || tail === undefined || !where) return undefined;
+  return [
+    { action: 'type', value: head, target: where },
+    { action: 'select', option: `${head}…${tail}`, target: { name: 'suggestions' } },
+  ];
 }

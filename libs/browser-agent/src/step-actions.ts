@@ -712,6 +712,8 @@ async function select(ctx: StepContext, step: SelectStep): Promise<string> {
     const picked = await pickShownOption(ctx, null, step.option, 'the page');
     return `picked "${picked}" from the suggestions`;
   }
+  // "Select the text "ipsum" in the editor", "highlight the text in the paragraph": text, not an option.
+  if (step.target.role === 'editor' || step.option === '') return selectText(ctx, step);
   const target = { ...step.target, holding: step.option };
   const found = await findElement(ctx, target, { prefer: 'selectable' });
   try {
@@ -748,6 +750,32 @@ async function select(ctx: StepContext, step: SelectStep): Promise<string> {
   }
 }
 
+async function selectText(ctx: StepContext, step: SelectStep): Promise<string> {
+  const found = await findElement(ctx, step.target);
+  try {
+    await ctx.pointer.moveOnto(found.handle, found.describe, timing(ctx));
+    const wanted =
+      step.option ||
+      (await found.handle.evaluate((el: DomElement) =>
+        (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA'
+          ? (el.value ?? '')
+          : (el.textContent ?? '')
+        ).trim(),
+      ));
+    if (!wanted || !(await found.handle.evaluate(selectTextIn, wanted)))
+      throw new StepFailedError(
+        step.option
+          ? `${found.describe} does not show "${step.option}", so it cannot be selected`
+          : `${found.describe} holds no text to select`,
+      );
+    return step.option === ''
+      ? `selected all the text in ${found.describe} ("${wanted.replace(/\s+/g, ' ').slice(0, 60)}")`
+      : `selected "${wanted}" in ${found.describe}`;
+  } finally {
+    await disposeQuietly(found.handle);
+  }
+}
+
 async function selectNative(
   ctx: StepContext,
   found: FoundElement,
@@ -767,6 +795,33 @@ async function selectNative(
     options.find((o) => o.label.toLowerCase() === lower) ??
     options.find((o) => o.value.toLowerCase() === lower) ??
     options.find((o) => o.label.toLowerCase().includes(lower));
+  // "Select Ab, Kl from the scroll list": several options of a list that takes several.
+  const several = wanted
+    .split(/\s*,\s*(?:and\s+)?|\s+and\s+/)
+    .map((part) => part.toLowerCase().trim())
+    .filter(Boolean);
+  if (
+    !choice &&
+    several.length > 1 &&
+    (await found.handle.evaluate((el: DomElement) => Boolean(el.multiple)))
+  ) {
+    const picked = several.map(
+      (part) =>
+        options.find((o) => o.label.toLowerCase() === part) ??
+        options.find((o) => o.value.toLowerCase() === part),
+    );
+    const missing = several.filter((_, i) => !picked[i]);
+    if (missing.length > 0)
+      throw new StepFailedError(
+        `${found.describe} has no option ${missing.map((m) => `"${m}"`).join(', ')} (its options: ${options.map((o) => `"${o.label}"`).join(', ')})`,
+      );
+    const disabled = picked.find((o) => o?.disabled);
+    if (disabled)
+      throw new StepFailedError(`the option "${disabled.label}" in ${found.describe} is disabled`);
+    await ctx.pointer.moveOnto(found.handle, found.describe, timing(ctx));
+    await found.handle.select(...picked.map((o) => o?.value ?? ''));
+    return `selected ${picked.map((o) => `"${o?.label}"`).join(', ')} in ${found.describe}`;
+  }
   if (!choice) {
     const listed = options.map((o) => `"${o.label}"`).join(', ');
     throw new StepFailedError(

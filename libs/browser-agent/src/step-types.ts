@@ -50,6 +50,8 @@ export interface Target {
   all?: boolean;
   /** With `all`: how many matches the words promise ("both fields": 2); another number fails the step. */
   count?: number;
+  /** With `all`: act on the first this many matches only ("Retweet on 2 posts by @ada"); fewer fails. */
+  first?: number;
   /**
    * An option the element offers (set by a select step: "choose 5ft 9in from the dropdown" means
    * the dropdown that has it): among equally good matches, one that lists it wins.
@@ -138,7 +140,9 @@ export interface TypeStep extends StepBase {
 }
 
 /** What "in lower case", "without spaces", "reversed", "trimmed" do to a text. */
-export type TextTransform = 'lowercase' | 'uppercase' | 'noSpaces' | 'reversed' | 'trimmed';
+/** `word:N`: the Nth word (1-based; -1 the last), as in "the 3rd word in the paragraph". */
+export type TextTransform =
+  'lowercase' | 'uppercase' | 'noSpaces' | 'reversed' | 'trimmed' | `word:${number}`;
 
 /**
  * Reads a value from the page for later steps ("remember the order number as ORDER", "copy the

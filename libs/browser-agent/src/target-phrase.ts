@@ -322,6 +322,12 @@ export function parseTarget(phrase: string, tokens: readonly MaskToken[]): Targe
   // "The text area below", "the paragraph above": where it sits on screen, not part of its name.
   text = text.replace(/\s+(?:below|above|underneath|beneath|down\s+below|up\s+above)$/i, '').trim();
   if (!text) return undefined;
+  // "The paragraph", "the second paragraph": a <p>.
+  const paragraph = new RegExp(`^(?:the\\s+)?(?:(${POSITION_WORDS})\\s+)?paragraph$`, 'i').exec(text);
+  if (paragraph) {
+    const n = paragraph[1] ? positionOf(paragraph[1]) : undefined;
+    return n === undefined ? { name: 'p' } : { name: 'p', nth: n };
+  }
   // "Tab #2": the second tab (tabs are often numbered by their place).
   const numberedTab = /^(?:the\s+)?tab\s*(?:#|no\.?|number)\s*(\d{1,2})$/i.exec(text);
   if (numberedTab?.[1]) return { name: '', role: 'tab', nth: Number(numberedTab[1]) };
@@ -414,6 +420,12 @@ const ON_EVERY_RE = new RegExp(
   `^(.+?)\\s+(?:on|in|of|for|from|inside|within|under)\\s+(?:every|each|all(?:\\s+of)?(?:\\s+the)?)\\s+[a-z][\\w-]*?(?:\\s+${ANCHOR_WORDS}\\s+(.+))?$`,
   'i',
 );
+/** "Retweet on 2 posts by @ada": that many of the rows holding the text. */
+const ON_SOME_RE = new RegExp(
+  `^(.+?)\\s+(?:on|in|of|for|from)\\s+(\\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\\s+(?:of\\s+the\\s+)?[a-z][\\w-]*?s(?:\\s+${ANCHOR_WORDS}\\s+(.+))?$`,
+  'i',
+);
+const NUMBER_WORDS = ['two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
 /** "All the checkboxes", "every item", "both fields", "each post by @ada". */
 const ALL_RE =
   /^(?:all\s+(?:of\s+)?(?:the\s+)?|every\s+(?:single\s+)?|each\s+|both\s+(?:of\s+)?(?:the\s+)?)(.+)$/i;
@@ -426,6 +438,14 @@ function everyTarget(text: string, tokens: readonly MaskToken[]): Target | undef
     const near = unmask(raw, tokens).trim();
     return near || undefined;
   };
+  const some = ON_SOME_RE.exec(text);
+  if (some?.[1] && some[2]) {
+    const inner = parseTarget(some[1], tokens);
+    const near = anchor(some[3]);
+    const first = Number(some[2]) || NUMBER_WORDS.indexOf(some[2].toLowerCase()) + 2;
+    if (inner && inner.near === undefined && first > 0)
+      return { ...withoutPosition(inner), ...(near !== undefined ? { near } : {}), all: true, first };
+  }
   const on = ON_EVERY_RE.exec(text);
   if (on?.[1]) {
     const inner = parseTarget(on[1], tokens);

@@ -31,6 +31,8 @@ const USE_TO_RE = new RegExp(
   `^use\\s+(the\\s+[^,\\uE000]{1,40}?)\\s+to\\s+(enter|type|write|input|search\\s+for)\\s+(${Q})`,
   'i',
 );
+const FIND_WORD_RE =
+  /^(?:find|locate|look\s+for|read)\s+the\s+(\S+)\s+word\s+((?:in|of|from|inside)\s+[^,\uE000]{1,60}?),?\s+(?:and\s+|then\s+)*(?:type|enter|write|put|input|paste)\s+(?:that|it|this|the\s+word|that\s+word|this\s+word)\s+(?:into|in|to)\s+/i;
 const NOTHING_RE = /^(?:select|check|tick|choose)\s+nothing\b/i;
 const EDITOR_PREFIX_RE =
   /^(?:using|with|in)\s+the\s+(?:rich[- ]?text\s+|text\s+)?editor,\s+(?:(?:please|then)\s+)?/i;
@@ -71,6 +73,8 @@ export function plainTaskSentence(masked: string): string {
     /^search/i.test(verb) ? `type ${value} into ${where}` : `${verb} ${value} into ${where}`,
   );
   text = text.replace(NOTHING_RE, 'uncheck all the checkboxes');
+  // "Find the 3rd word in the paragraph, type that into the textbox": copy it, then paste it.
+  text = text.replace(FIND_WORD_RE, 'copy the $1 word $2 and paste it into ');
   const editor = EDITOR_PREFIX_RE.exec(text);
   if (editor) {
     const rest = text.slice(editor[0].length);

@@ -32,6 +32,7 @@ export function applyTransforms(value: string, transforms: readonly TextTransfor
     else if (transform === 'uppercase') out = out.toUpperCase();
     else if (transform === 'noSpaces') out = out.replace(/\s+/g, '');
     else if (transform === 'reversed') out = [...out].reverse().join('');
+    else if (transform.startsWith('word:')) out = nthWord(out, Number(transform.slice(5)));
     else out = out.trim();
   }
   return out;
@@ -45,7 +46,18 @@ export function transformExpression(expr: string, transforms: readonly TextTrans
     else if (transform === 'uppercase') out = `${out}.toUpperCase()`;
     else if (transform === 'noSpaces') out = `${out}.replace(/\\s+/g, '')`;
     else if (transform === 'reversed') out = `[...${out}].reverse().join('')`;
+    else if (transform.startsWith('word:'))
+      out = `${out}.split(/\\s+/).map((w) => w.replace(/^[^\\p{L}\\p{N}]+|[^\\p{L}\\p{N}]+$/gu, '')).filter(Boolean).at(${Number(transform.slice(5)) > 0 ? Number(transform.slice(5)) - 1 : Number(transform.slice(5))}) ?? ''`;
     else out = `${out}.trim()`;
   }
   return out;
+}
+
+/** The Nth word of a text (1-based; negative counts from the end), without the punctuation around it. */
+export function nthWord(text: string, n: number): string {
+  const words = text
+    .split(/\s+/)
+    .map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''))
+    .filter(Boolean);
+  return (n > 0 ? words[n - 1] : words[words.length + n]) ?? '';
 }

@@ -66,7 +66,12 @@ export function shownOption(trigger: DomElement | null, wanted: string): ShownOp
     const hits = innermost(candidates.filter((el) => test(textOf(el))));
     return hits.sort((a, b) => Number(inControlled(b)) - Number(inControlled(a)));
   };
+  // "Ant…ua": an option that starts with the first part and ends with the second.
+  const [head = '', tail] = want.split('…');
   const option =
+    (tail !== undefined
+      ? ranked((t) => t.length >= head.length + tail.length && t.startsWith(head) && t.endsWith(tail))[0]
+      : undefined) ??
     ranked((t) => t === want)[0] ??
     ranked((t) => t.startsWith(want))[0] ??
     (want.length >= 2 ? ranked((t) => t.includes(want))[0] : undefined) ??
