@@ -110,7 +110,7 @@ type Rule = (s: string, tokens: readonly MaskToken[]) => StepBody | undefined;
 const Q = TOKEN_PATTERN.replace('[qu]', 'q');
 
 const VERB_START =
-  '(?:open|go|visit|navigate|browse|click|double[- ]?click|right[- ]?click|tap|press|hit|type|enter|fill|input|write|clear|select|choose|pick|check|uncheck|tick|untick|hover|scroll|wait|reload|refresh|verify|assert|expect|ensure|confirm|make sure|submit|focus|delete|remove)\\b';
+  '(?:open|go|visit|navigate|browse|click|double[- ]?click|right[- ]?click|tap|press|hit|type|enter|fill|input|write|clear|select|choose|pick|check|uncheck|tick|untick|hover|scroll|wait|reload|refresh|verify|assert|expect|ensure|confirm|make sure|submit|focus|delete|remove|drag|highlight)\\b';
 const CONJUNCTION_RE = /\s*,\s*(?:and\s+)?|\s+and\s+/g;
 
 /**

@@ -472,11 +472,6 @@ export function findInPage(query: PageQuery): PageMatch {
       const inside = node.querySelector('input:not([type=hidden]), select, textarea');
       if (inside) return inside;
     }
-    const parent = parentOf(label);
-    if (parent && parent.children.length <= 3 && parentOf(parent)) {
-      const fields = Array.from(parent.querySelectorAll('input:not([type=hidden]), select, textarea'));
-      if (fields.length === 1 && parent.querySelectorAll('label').length === 1) return fields[0] ?? null;
-    }
     return null;
   };
   const byLabel = (mode: 'exact' | 'contains'): DomElement[] => {

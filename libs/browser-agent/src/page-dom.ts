@@ -46,6 +46,7 @@ export interface DomElement extends DomNode {
   closest(selector: string): DomElement | null;
   matches(selector: string): boolean;
   contains(other: DomElement | null): boolean;
+  compareDocumentPosition(other: DomElement): number;
   /** The element's open shadow root, if it has one. */
   shadowRoot?: DomRoot | null;
   getRootNode(): DomRoot;

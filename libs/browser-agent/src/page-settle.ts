@@ -145,9 +145,10 @@ export class SettleTracker {
     if (this.immediate) return true;
     if (this.light && !this.held) {
       const acted = lastActions.get(this.page);
-      if (acted === undefined || Date.now() - acted >= ACTION_SETTLE_MS) return true;
-      // Right after an action, a page at rest (no DOM change, no transition running) for a few
-      // frames confirms the pass at once; one still moving is read again as below.
+      if (acted === undefined) return true;
+      // A page at rest (no DOM change, no transition running) for a few frames confirms the pass at
+      // once; one still moving is read again as below. That holds long after the action too: on a
+      // loaded machine an accordion may still be closing a second later, showing what it hides.
       if (await this.page.evaluate(atRest, AT_REST_MS).catch(() => false)) return true;
     }
     const mutations = await this.page.evaluate(mutationCount).catch(() => -1);

@@ -193,7 +193,30 @@ const highlighting: Rule = (s, tokens) => {
   return { action: 'select', option: quoted ?? '', target: where };
 };
 
-export const EARLY_RULES: readonly Rule[] = [controlValue, pasting, remembering, highlighting];
+/** "Drag Item 3 to the 1st position", "move "Milk" to the top", "drag the card onto "Done"". */
+const DRAG_RE = new RegExp(
+  `^(?:drag(?:\\s+and\\s+drop)?|move|reorder)\\s+(.+?)\\s+(?:to|onto|into|on|over|in|up\\s+to|down\\s+to)\\s+(?:the\\s+)?(?:(${POSITION_WORDS})\\s+(?:position|place|spot|slot)|(top|bottom|start|end|beginning)(?:\\s+of\\s+the\\s+list)?|(.+))$`,
+  'i',
+);
+const dragging: Rule = (s, tokens) => {
+  const match = DRAG_RE.exec(s);
+  if (!match?.[1]) return undefined;
+  const what = parseTarget(match[1], tokens);
+  if (!what) return undefined;
+  if (match[2]) {
+    const n = positionOf(match[2]);
+    return n === undefined ? undefined : { action: 'drag', target: what, toPosition: n };
+  }
+  if (match[3])
+    return { action: 'drag', target: what, toPosition: /^(?:top|start|beginning)$/i.test(match[3]) ? 1 : -1 };
+  // "Move to the cart page" is not a drag: the drop place must be an element a rule can name.
+  if (/^move$/i.test(s.split(/\s/)[0] ?? '') && !containsQuoteToken(match[1])) return undefined;
+  const onto = match[4] ? parseTarget(match[4], tokens) : undefined;
+  return onto ? { action: 'drag', target: what, to: onto } : undefined;
+};
+const containsQuoteToken = (text: string) => new RegExp(Q).test(text);
+
+export const EARLY_RULES: readonly Rule[] = [controlValue, pasting, remembering, highlighting, dragging];
 export const LATE_RULES: readonly Rule[] = [namedValue, namedPlainValue];
 
 // ---------------------------------------------------------------------------------------------

@@ -32,6 +32,7 @@ import type {
   AssertionStep,
   CheckStep,
   ClickStep,
+  DragStep,
   PressStep,
   ReadValueStep,
   SelectStep,
@@ -98,6 +99,8 @@ export async function runAction(ctx: StepContext, step: ActionStep): Promise<str
     case 'check':
     case 'uncheck':
       return check(ctx, step);
+    case 'drag':
+      return drag(ctx, step);
     case 'hover': {
       const found = await findElement(ctx, step.target);
       try {
@@ -749,6 +752,64 @@ async function select(ctx: StepContext, step: SelectStep): Promise<string> {
     await disposeQuietly(found.handle);
   }
 }
+
+/**
+ * Presses on the element, moves in small steps (sortable lists and drag libraries follow the mouse
+ * move by move) and lets go over the drop place: another element, or the item now at a position of
+ * the element's own list (over its upper part when moving up, its lower part when moving down, so
+ * the list puts the element there).
+ */
+async function drag(ctx: StepContext, step: DragStep): Promise<string> {
+  const found = await findElement(ctx, step.target);
+  const report = { ...ctx.report };
+  let place: ElementHandle | null = null;
+  let placeName = '';
+  try {
+    if (step.to) {
+      const drop = await findElement(ctx, step.to);
+      place = drop.handle;
+      placeName = drop.describe;
+      Object.assign(ctx.report, report);
+    } else {
+      const position = step.toPosition ?? 1;
+      place = (
+        await found.handle.evaluateHandle((el: DomElement, n: number) => {
+          const items = Array.from(el.parentElement?.children ?? []).filter((c) => c.tagName === el.tagName);
+          return items[n > 0 ? n - 1 : items.length + n] ?? null;
+        }, position)
+      ).asElement() as ElementHandle | null;
+      placeName = position === -1 ? 'the last place' : `place ${position}`;
+      if (!place) throw new StepFailedError(`${found.describe}'s list has no ${placeName}`);
+      if (await found.handle.evaluate((el: DomElement, other: DomElement) => el === other, place))
+        return `${found.describe} is already at ${placeName}`;
+    }
+    const before = await found.handle.evaluate(
+      (el: DomElement, other: DomElement) => Boolean(el.compareDocumentPosition(other) & 2),
+      place,
+    );
+    const start = await ctx.pointer.moveOnto(found.handle, found.describe, timing(ctx));
+    await ctx.page.mouse.down();
+    const box = await place.boundingBox();
+    if (!box) throw new StepFailedError(`${placeName} has no size on the page to drop onto`);
+    const end = {
+      x: box.x + box.width / 2,
+      y: step.to ? box.y + box.height / 2 : box.y + box.height * (before ? 0.25 : 0.75),
+    };
+    // A first small move starts the drag (libraries wait for a few pixels), then the way there.
+    await ctx.pointer.moveTo({ x: start.x + 3, y: start.y + 3 });
+    for (let i = 1; i <= DRAG_MOVES; i++)
+      await ctx.pointer.moveTo({
+        x: start.x + ((end.x - start.x) * i) / DRAG_MOVES,
+        y: start.y + ((end.y - start.y) * i) / DRAG_MOVES,
+      });
+    await ctx.page.mouse.up();
+    return `dragged ${found.describe} to ${placeName}`;
+  } finally {
+    await disposeQuietly(found.handle);
+    await disposeQuietly(place ?? undefined);
+  }
+}
+const DRAG_MOVES = 10;
 
 async function selectText(ctx: StepContext, step: SelectStep): Promise<string> {
   const found = await findElement(ctx, step.target);

@@ -183,6 +183,18 @@ export interface HoverStep extends StepBase {
   action: 'hover';
   target: Target;
 }
+/**
+ * "Drag Item 3 to the 1st position", "drag the card onto Done": pressed on the target, moved, let
+ * go over the drop place (an element, or a position among the items of the target's own list).
+ */
+export interface DragStep extends StepBase {
+  action: 'drag';
+  target: Target;
+  /** Dropped onto this element. */
+  to?: Target;
+  /** Dropped at this place (1-based; -1 the last) among the items of the target's list. */
+  toPosition?: number;
+}
 export interface FocusStep extends StepBase {
   action: 'focus';
   target: Target;
@@ -313,6 +325,7 @@ export type Step =
   | SelectStep
   | CheckStep
   | HoverStep
+  | DragStep
   | FocusStep
   | ScrollStep
   | ScrollToStep

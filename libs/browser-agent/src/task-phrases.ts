@@ -19,8 +19,11 @@ const LOOK_THEN_ACT_RE = new RegExp(
   'i',
 );
 const FIND_AND_RE = /\bfind\s+and\s+(click|select|choose|open|tap|press)\b/gi;
+/** Verbs that only say where to look: "expand" and "open" are steps of their own. */
+const LOOK_VERBS =
+  '(?:switch\\s+between|switch\\s+through|navigate\\s+(?:through|in|around)|browse(?:\\s+through)?|go\\s+through|look\\s+(?:through|in|around)|scroll\\s+through|search\\s+through|explore)';
 const LOOK_ONLY_RE = new RegExp(
-  `^${SEARCH_VERBS}\\s+(?:the\\s+)?[\\w\\s-]{1,40}?(?:tree|tabs|sections|list|menu|pages|results|folders|files)(?:\\s+below|\\s+above)?$`,
+  `^${LOOK_VERBS}\\s+(?:the\\s+)?[\\w\\s-]{1,40}?(?:tree|tabs|sections|list|menu|pages|results|folders|files)(?:\\s+below|\\s+above)?$`,
   'i',
 );
 const FOR_SOMEONE_RE = new RegExp(

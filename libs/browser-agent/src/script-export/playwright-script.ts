@@ -86,6 +86,10 @@ export function playwrightLine(action: RecordedAction, initialUrl: string): stri
     case 'check':
     case 'uncheck':
       return `await ${el}.${step.action}();`;
+    case 'drag':
+      return step.to
+        ? `await ${el}.dragTo(page.getByText(${jsString(step.to.name)}, { exact: true }).first());`
+        : `await ${el}.dragTo(${el}.locator('xpath=..').locator(':scope > *').nth(${(step.toPosition ?? 1) > 0 ? (step.toPosition ?? 1) - 1 : step.toPosition}));`;
     case 'hover':
       return `await ${el}.hover();`;
     case 'focus':

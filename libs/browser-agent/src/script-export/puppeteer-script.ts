@@ -185,6 +185,21 @@ export function puppeteerLine(action: RecordedAction, initialUrl: string): strin
     case 'check':
     case 'uncheck':
       return `if ((await read(page, ${element}, STATES.checked)) !== ${step.action === 'check'}) await ${el}.click();`;
+    case 'drag': {
+      const place = step.to
+        ? `await page.locator(${jsString(`::-p-text(${JSON.stringify(step.to.name)})`)}).waitHandle()`
+        : `await (await ${el}.waitHandle()).evaluateHandle((e) => [...e.parentElement.children].at(${(step.toPosition ?? 1) > 0 ? (step.toPosition ?? 1) - 1 : step.toPosition}))`;
+      return [
+        `{`,
+        `  const from = await (await ${el}.waitHandle()).boundingBox();`,
+        `  const to = await (${place}).boundingBox();`,
+        `  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);`,
+        `  await page.mouse.down();`,
+        `  await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 10 });`,
+        `  await page.mouse.up();`,
+        `}`,
+      ].join('\n');
+    }
     case 'hover':
       return `await ${el}.hover();`;
     case 'focus':

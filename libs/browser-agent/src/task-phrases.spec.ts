@@ -1,0 +1,103 @@
+import { describe, expect, it } from '@jest/globals';
+import { parseInstructions } from './instruction-parser.js';
+import type { Step, StepBody } from './step-types.js';
+
+function read(query: string): StepBody[] {
+  const { steps, unknown } = parseInstructions(query);
+  expect(unknown).toEqual([]);
+  return steps.map((step) => {
+    const { index: _index, text: _text, ...body } = step as Step;
+    return body as StepBody;
+  });
+}
+
+const click = (target: Record<string, unknown>): StepBody =>
+  ({ action: 'click', target, clickCount: 1, button: 'left' }) as StepBody;
+
+describe('one-sentence tasks said as plain steps (task-phrases.ts and the rules they lead to)', () => {
+  it.each([
+    [
+      'For the user @ada, click on the "Reply" button.',
+      [click({ name: 'Reply', role: 'button', near: '@ada' })],
+    ],
+    [
+      'Expand the sections below, to find and click on the link "vitae".',
+      [click({ name: 'vitae', role: 'link' })],
+    ],
+    [
+      'Switch between the tabs to find and click on the link "lorem".',
+      [click({ name: 'lorem', role: 'link' })],
+    ],
+    [
+      'Navigate through the file tree. Find and click on the folder or file named "Kasie".',
+      [click({ name: 'Kasie' })],
+    ],
+    [
+      'Select nothing and click Submit.',
+      [{ action: 'uncheck', target: { name: '', role: 'checkbox', all: true } }, click({ name: 'Submit' })],
+    ],
+    ['Click on Tab #2.', [click({ name: '', role: 'tab', nth: 2 })]],
+    ['Click on a "checkbox" widget.', [click({ name: '', role: 'checkbox' })]],
+    [
+      'Click the "Retweet" button on 2 posts by @ada.',
+      [click({ name: 'Retweet', role: 'button', near: '@ada', all: true, first: 2 })],
+    ],
+    [
+      'Find the 3rd word in the paragraph, type that into the textbox.',
+      [
+        { action: 'readValue', target: { name: 'p' }, transforms: ['word:3'], name: 'clipboard' },
+        { action: 'type', value: '', valueFrom: 'clipboard', target: { name: '', role: 'textbox' } },
+      ],
+    ],
+    [
+      'Find the last word in the text area, enter it into the text field.',
+      [
+        {
+          action: 'readValue',
+          target: { name: 'textarea', role: 'textbox' },
+          transforms: ['word:-1'],
+          name: 'clipboard',
+        },
+        { action: 'type', value: '', valueFrom: 'clipboard', target: { name: '', role: 'textbox' } },
+      ],
+    ],
+    [
+      'Using the text editor, make the text "ipsum" underlined.',
+      [
+        { action: 'select', option: 'ipsum', target: { name: '', role: 'editor' } },
+        click({ name: 'Underline', role: 'button' }),
+      ],
+    ],
+    ['Highlight the text in the paragraph below.', [{ action: 'select', option: '', target: { name: 'p' } }]],
+    ['Drag Item 3 to the 1st position.', [{ action: 'drag', target: { name: 'Item 3' }, toPosition: 1 }]],
+    ['Drag "Buy" onto "Done".', [{ action: 'drag', target: { name: 'Buy' }, to: { name: 'Done' } }]],
+    [
+      'Enter an item that starts with "Ant" and ends with "ua".',
+      [
+        { action: 'type', value: 'Ant', target: { name: '', role: 'textbox' } },
+        { action: 'select', option: 'Ant…ua', target: { name: 'suggestions' } },
+      ],
+    ],
+    [
+      'Enter the password "x3Kp" into both text fields.',
+      [{ action: 'type', value: 'x3Kp', target: { name: 'input[type="password"]', all: true, count: 2 } }],
+    ],
+    [
+      'Use the textbox to enter "Velma" and press "Search".',
+      [{ action: 'type', value: 'Velma', target: { name: '', role: 'textbox' } }, click({ name: 'Search' })],
+    ],
+  ])('%s', (query, steps) => {
+    expect(read(query)).toEqual(steps);
+  });
+
+  it('leaves sentences that only look alike as they were', () => {
+    // "For example" names no one; "move to the next page" is no drag.
+    expect(parseInstructions('For example, click Save.').unknown).toHaveLength(1);
+    expect(read('Move to the next page')).toEqual([click({ name: 'Next' })]);
+    // "Select all the text in the editor" keeps its keyboard select-all.
+    expect(read('Select all the text in the editor')[0]).toMatchObject({
+      action: 'press',
+      keys: ['Control', 'a'],
+    });
+  });
+});
