@@ -294,7 +294,9 @@ function readFragments(
     const borrowed = index === 0 || !verb ? own : `${verb} ${own}`;
     const candidates: string[] = [];
     // "Select Apple, Kiwi and Plum": each a check step by its label.
-    if (listVerb && !PREPOSITION_RE.test(` ${own} `)) {
+    // "Select "Food" and "Hiking" in Interests": options of the list named at the end, not checkboxes.
+    const choosingIn = tail !== undefined && /^(?:select|choose|pick)$/i.test(listVerb ?? '');
+    if (listVerb && !choosingIn && !PREPOSITION_RE.test(` ${own} `)) {
       const item = index === 0 ? own.slice((VERB_PHRASE_RE.exec(own)?.[0] ?? '').length).trim() : own;
       const read = item ? listItem(listVerb, item, reader) : undefined;
       if (read) {
@@ -314,8 +316,10 @@ function readFragments(
     // A lone quote among fragments is an object of the clause's verb, never a step of its own.
     if (index > 0 && !VERB_START_RE.test(own) && !QUOTE_ONLY_RE.test(own)) candidates.push(own);
     candidates.push(borrowed);
-    if (tail && index < clause.length - 1 && !PREPOSITION_RE.test(` ${own} `))
-      candidates.push(`${borrowed} ${tail}`);
+    if (tail && index < clause.length - 1 && !PREPOSITION_RE.test(` ${own} `)) {
+      if (choosingIn) candidates.unshift(`${borrowed} ${tail}`);
+      else candidates.push(`${borrowed} ${tail}`);
+    }
     let read: ReadClause | undefined;
     for (const text of [...new Set(candidates)]) {
       read = readOne(own, text, reader, discourse);

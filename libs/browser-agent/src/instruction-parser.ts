@@ -782,7 +782,7 @@ const clicking: Rule = (s, tokens) => {
     !/\s*\uE000q/.test(phrase) &&
     // "Open the first result": an entry by its position.
     !/^(?:the\s+)?(?:first|second|third|fourth|fifth|last|\d{1,2}(?:st|nd|rd|th))\s+[a-z]+$/i.test(phrase) &&
-    !/\b(?:menu|tab|dropdown|drop-down|accordion|dialog|modal|details|panel|section|button|link)$/i.test(
+    !/\b(?:menu|tab|dropdown|drop-down|accordion|dialog|modal|details|panel|section|button|link|picker|datepicker|calendar)$/i.test(
       unmask(phrase, tokens),
     )
   ) {

@@ -487,7 +487,13 @@ export function findInPage(query: PageQuery): PageMatch {
         .join(' ');
       if (matches(text, mode)) controls.push(el);
     }
-    return unique(controls).filter(roleMatches);
+    const found = unique(controls).filter(roleMatches);
+    // A combobox and the list it opens share their label: the combobox is what the label names.
+    const opened = new Set(
+      found.flatMap((el) => (el.getAttribute('aria-controls') ?? '').split(/\s+/).filter(Boolean)),
+    );
+    const controlsOnly = found.filter((el) => !el.id || !opened.has(el.id));
+    return controlsOnly.length > 0 ? controlsOnly : found;
   };
 
   const byAttribute = (attribute: string, selector: string, mode: 'exact' | 'contains'): DomElement[] =>

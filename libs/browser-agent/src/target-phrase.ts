@@ -328,6 +328,13 @@ export function parseTarget(phrase: string, tokens: readonly MaskToken[]): Targe
     const n = paragraph[1] ? positionOf(paragraph[1]) : undefined;
     return n === undefined ? { name: 'p' } : { name: 'p', nth: n };
   }
+  // "The date picker", "the appointment date picker", "the calendar": the date field it belongs to
+  // (the locator finds it as a date input or a field that says it holds a date).
+  const datePicker = /^(?:the\s+)?(?:(.+?)\s+)?(?:date\s*picker|calendar|date)$/i.exec(text);
+  if (datePicker && !containsQuote(text)) {
+    const qualifier = datePicker[1] ? unmask(datePicker[1], tokens).trim() : '';
+    if (!/\b(?:the|a|an)\b/i.test(qualifier)) return { name: qualifier ? `${qualifier} date` : 'date' };
+  }
   // "Tab #2": the second tab (tabs are often numbered by their place).
   const numberedTab = /^(?:the\s+)?tab\s*(?:#|no\.?|number)\s*(\d{1,2})$/i.exec(text);
   if (numberedTab?.[1]) return { name: '', role: 'tab', nth: Number(numberedTab[1]) };

@@ -36,6 +36,10 @@ const USE_TO_RE = new RegExp(
 );
 const FIND_WORD_RE =
   /^(?:find|locate|look\s+for|read)\s+the\s+(\S+)\s+word\s+((?:in|of|from|inside)\s+[^,\uE000]{1,60}?),?\s+(?:and\s+|then\s+)*(?:type|enter|write|put|input|paste)\s+(?:that|it|this|the\s+word|that\s+word|this\s+word)\s+(?:into|in|to)\s+/i;
+const GHERKIN_ACTION_RE =
+  /^(?:given|when|and|but|then)\s+(?:I|we|the\s+user)\s+(?=(?:click|select|choose|pick|type|enter|fill|check|uncheck|tick|press|tap|drag|expand|collapse|hover|clear|add|remove|delete)\b)/i;
+const DAY_RE =
+  /\b(choose|pick|select|click(?:\s+on)?|tap)\s+the\s+(\d{1,2})(?:st|nd|rd|th)(?:\s+day)?(?=$|\s*[,;]|\s+(?:and|then|of\s+the\s+month)\b)/gi;
 const NOTHING_RE = /^(?:select|check|tick|choose)\s+nothing\b/i;
 const EDITOR_PREFIX_RE =
   /^(?:using|with|in)\s+the\s+(?:rich[- ]?text\s+|text\s+)?editor,\s+(?:(?:please|then)\s+)?/i;
@@ -66,6 +70,9 @@ export function plainTaskSentence(masked: string): string {
   let text = masked.trim();
   const trailing = /[.!;]+$/.exec(text)?.[0] ?? '';
   text = text.slice(0, text.length - trailing.length);
+  // "When I select "Food" and "Hiking" in Interests": the clause grammar reads the actions after
+  // the Gherkin keyword and the "I".
+  text = text.replace(GHERKIN_ACTION_RE, '');
   if (LOOK_ONLY_RE.test(text)) return '';
   const forSomeone = FOR_SOMEONE_RE.exec(text)?.groups;
   const who = forSomeone?.who ?? forSomeone?.handle;
@@ -76,6 +83,10 @@ export function plainTaskSentence(masked: string): string {
     /^search/i.test(verb) ? `type ${value} into ${where}` : `${verb} ${value} into ${where}`,
   );
   text = text.replace(NOTHING_RE, 'uncheck all the checkboxes');
+  // "Choose the 3rd" in an open calendar: the day by its number.
+  text = text.replace(DAY_RE, (all, verb: string, day: string) =>
+    Number(day) <= 31 ? `${verb} ${day}` : all,
+  );
   // "Find the 3rd word in the paragraph, type that into the textbox": copy it, then paste it.
   text = text.replace(FIND_WORD_RE, 'copy the $1 word $2 and paste it into ');
   const editor = EDITOR_PREFIX_RE.exec(text);
