@@ -113,7 +113,7 @@ export function describeTarget(target: Target): string {
         : target.nth < -1
           ? `${ordinal(-target.nth)}-to-last `
           : `${ordinal(target.nth)} `;
-  const role = target.role ?? '';
+  const role = `${target.color ? `${target.color} ` : ''}${target.role ?? (target.color && !target.name ? 'element' : '')}`;
   const near =
     target.near !== undefined
       ? ` next to "${target.near}"`
@@ -204,6 +204,7 @@ export async function findOnce(
     inRow: target.inRow ?? null,
     holding: target.holding ?? null,
     ignoreId: CURSOR_ELEMENT_ID,
+    color: target.color ?? null,
     // "The editor" is no ARIA role: contenteditable regions, textareas and multi-line textboxes.
     // "The dropdown" may be a custom trigger with no role: any select-like widget counts.
     kind: target.role === 'editor' ? 'editor' : target.role === 'combobox' ? 'select' : null,
@@ -491,6 +492,7 @@ export async function locateAll(
     near: target.near ?? null,
     inRow: target.inRow ?? null,
     ignoreId: CURSOR_ELEMENT_ID,
+    color: target.color ?? null,
   };
   let tried: string[] = [];
   for (;;) {

@@ -417,6 +417,10 @@ function valueOf(text: string, tokens: readonly MaskToken[]): string | undefined
     .replace(/^(?:the\s+)?(?:text|string|words?|message|phrase|value)\s+(?=\S)/i, '')
     .trim();
   if (!trimmed) return undefined;
+  // "Type the text below": text shown on the page, not the word "below" (not read here: an LLM, when
+  // one is configured, resolves the step).
+  if (/^(?:below|above|here|shown|displayed|on\s+the\s+(?:page|screen|left|right))$/i.test(trimmed))
+    return undefined;
   const exact = quotedValue(trimmed, tokens) ?? urlValue(trimmed, tokens);
   if (exact !== undefined) return exact;
   // "'Thanks' and the URL contains 'done'" is two steps, not one long value.

@@ -28,6 +28,8 @@ export interface PageQuery {
    * 'editor', 'slider', 'spinbutton', 'searchbox'; null to read it from the name, if at all.
    */
   kind?: string | null;
+  /** A colour word the element must be drawn in ("the red box"), or null. */
+  color?: string | null;
 }
 
 export interface PageMatch {
@@ -879,49 +881,139 @@ export function findInPage(query: PageQuery): PageMatch {
     }
     return entries.length > 0 ? entries : all;
   };
+  // "The red box", "the green button": the colour an element is drawn in (its own background, an
+  // SVG shape's fill, else its text), named by the nearest colour word.
+  const COLOR_NAMES: ReadonlyArray<string> = [
+    'red',
+    'orange',
+    'yellow',
+    'green',
+    'blue',
+    'purple',
+    'pink',
+    'brown',
+    'gray',
+    'black',
+    'white',
+    'cyan',
+  ];
+  const colorWord = (rgb: string): string | null => {
+    const m = /rgba?\(\s*(\d+)[,\s]+(\d+)[,\s]+(\d+)(?:[,\s/]+([\d.]+))?/.exec(rgb);
+    if (!m) return null;
+    if (m[4] !== undefined && Number(m[4]) < 0.3) return null;
+    const [r, g, b] = [Number(m[1]) / 255, Number(m[2]) / 255, Number(m[3]) / 255];
+    const max = Math.max(r, g, b);
+    const min = Math.min(r, g, b);
+    const l = (max + min) / 2;
+    const d = max - min;
+    const sat = d === 0 ? 0 : d / (1 - Math.abs(2 * l - 1));
+    if (l > 0.92) return 'white';
+    if (l < 0.12) return 'black';
+    if (sat < 0.18) return 'gray';
+    let h = 0;
+    if (max === r) h = ((g - b) / d) % 6;
+    else if (max === g) h = (b - r) / d + 2;
+    else h = (r - g) / d + 4;
+    h = (h * 60 + 360) % 360;
+    if (h < 15 || h >= 345) return l > 0.75 ? 'pink' : 'red';
+    if (h < 40) return l < 0.35 ? 'brown' : 'orange';
+    if (h < 70) return 'yellow';
+    if (h < 165) return 'green';
+    if (h < 195) return 'cyan';
+    if (h < 255) return 'blue';
+    if (h < 290) return 'purple';
+    return 'pink';
+  };
+  const SAME_COLOR: Record<string, string[]> = {
+    grey: ['gray'],
+    violet: ['purple'],
+    magenta: ['pink', 'purple'],
+    teal: ['cyan', 'green', 'blue'],
+    turquoise: ['cyan'],
+    aqua: ['cyan'],
+    navy: ['blue'],
+    lime: ['green'],
+    gold: ['yellow', 'orange'],
+    silver: ['gray'],
+    maroon: ['red', 'brown'],
+  };
+  const wantedColors = query.color
+    ? (SAME_COLOR[query.color.toLowerCase()] ?? [query.color.toLowerCase()])
+    : [];
+  const drawnIn = (el: DomElement): boolean => {
+    const style = window.getComputedStyle(el) as unknown as {
+      backgroundColor?: string;
+      fill?: string;
+      color?: string;
+    };
+    const svg = /^(?:rect|circle|ellipse|path|polygon|svg)$/i.test(el.tagName);
+    const own = colorWord((svg ? style.fill : style.backgroundColor) ?? '');
+    if (own) return wantedColors.includes(own);
+    const inner = el.firstElementChild
+      ? colorWord(
+          (window.getComputedStyle(el.firstElementChild) as unknown as { backgroundColor?: string })
+            .backgroundColor ?? '',
+        )
+      : null;
+    if (inner) return wantedColors.includes(inner);
+    const text = colorWord(style.color ?? '');
+    return text !== null && text !== 'black' && wantedColors.includes(text);
+  };
+  const byColor = (): DomElement[] =>
+    innermost(
+      everything.filter((el) => {
+        if (el === body || el.tagName === 'HTML' || !isVisible(el)) return false;
+        const style = window.getComputedStyle(el) as unknown as { backgroundColor?: string; fill?: string };
+        const svg = /^(?:rect|circle|ellipse|path|polygon)$/i.test(el.tagName);
+        const own = colorWord((svg ? style.fill : style.backgroundColor) ?? '');
+        return own !== null && wantedColors.includes(own);
+      }),
+    );
   const strategies: Array<[string, () => DomElement[]]> =
-    want === ''
-      ? query.kind
-        ? [['kind', byKind]]
-        : [['role', byRoleOnly]]
-      : [
-          ...(query.near !== null ? ([['column', byColumn]] as Array<[string, () => DomElement[]]>) : []),
-          ...byRole,
-          ['label', () => byLabel('exact')],
-          ...(kindQuery ? ([['kind', byKind]] as Array<[string, () => DomElement[]]>) : []),
-          // Editors that draw their placeholder from data-placeholder (Quill, many contenteditables).
-          [
-            'placeholder',
-            () => [
-              ...byAttribute('placeholder', '[placeholder]', 'exact'),
-              ...byAttribute('data-placeholder', '[data-placeholder]', 'exact'),
+    want === '' && wantedColors.length > 0 && roleSet === null
+      ? [['colour', byColor]]
+      : want === ''
+        ? query.kind
+          ? [['kind', byKind]]
+          : [['role', byRoleOnly]]
+        : [
+            ...(query.near !== null ? ([['column', byColumn]] as Array<[string, () => DomElement[]]>) : []),
+            ...byRole,
+            ['label', () => byLabel('exact')],
+            ...(kindQuery ? ([['kind', byKind]] as Array<[string, () => DomElement[]]>) : []),
+            // Editors that draw their placeholder from data-placeholder (Quill, many contenteditables).
+            [
+              'placeholder',
+              () => [
+                ...byAttribute('placeholder', '[placeholder]', 'exact'),
+                ...byAttribute('data-placeholder', '[data-placeholder]', 'exact'),
+              ],
             ],
-          ],
-          ['aria-label', () => byAttribute('aria-label', '[aria-label]', 'exact')],
-          ['title', () => byAttribute('title', '[title]', 'exact')],
-          ['alt', () => byAttribute('alt', 'img[alt], input[type=image][alt], area[alt]', 'exact')],
-          ['text', () => byText('exact')],
-          ...byRolePartial,
-          ['label (partial)', () => byLabel('contains')],
-          [
-            'placeholder (partial)',
-            () => [
-              ...byAttribute('placeholder', '[placeholder]', 'contains'),
-              ...byAttribute('data-placeholder', '[data-placeholder]', 'contains'),
+            ['aria-label', () => byAttribute('aria-label', '[aria-label]', 'exact')],
+            ['title', () => byAttribute('title', '[title]', 'exact')],
+            ['alt', () => byAttribute('alt', 'img[alt], input[type=image][alt], area[alt]', 'exact')],
+            ['text', () => byText('exact')],
+            ...byRolePartial,
+            ['label (partial)', () => byLabel('contains')],
+            [
+              'placeholder (partial)',
+              () => [
+                ...byAttribute('placeholder', '[placeholder]', 'contains'),
+                ...byAttribute('data-placeholder', '[data-placeholder]', 'contains'),
+              ],
             ],
-          ],
-          ['aria-label (partial)', () => byAttribute('aria-label', '[aria-label]', 'contains')],
-          ['title (partial)', () => byAttribute('title', '[title]', 'contains')],
-          [
-            'alt (partial)',
-            () => byAttribute('alt', 'img[alt], input[type=image][alt], area[alt]', 'contains'),
-          ],
-          ['text (partial)', () => byText('contains')],
-          ['icon or synonym', bySynonym],
-          ['icon words', byIconWords],
-          ['id/name/test id', byIdentifier],
-          ['css', byCss],
-        ];
+            ['aria-label (partial)', () => byAttribute('aria-label', '[aria-label]', 'contains')],
+            ['title (partial)', () => byAttribute('title', '[title]', 'contains')],
+            [
+              'alt (partial)',
+              () => byAttribute('alt', 'img[alt], input[type=image][alt], area[alt]', 'contains'),
+            ],
+            ['text (partial)', () => byText('contains')],
+            ['icon or synonym', bySynonym],
+            ['icon words', byIconWords],
+            ['id/name/test id', byIdentifier],
+            ['css', byCss],
+          ];
 
   // Rows: a list item, a table row, a card. An element is a row when it says so, or when its parent
   // repeats elements like it (a list of <div class="card">).
@@ -1075,6 +1167,7 @@ export function findInPage(query: PageQuery): PageMatch {
       if (rows.length > nearRows.length) nearRows = rows;
       found = within;
     }
+    if (wantedColors.length > 0 && strategy !== 'colour') found = found.filter(drawnIn);
     if (found.length === 0) continue;
     // "Open the "Name on tag" menu": the name fits the closed popup itself (a hidden listbox or menu
     // labelled by it) and, in part, the control that opens it. The control is what a person means.

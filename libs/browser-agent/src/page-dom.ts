@@ -39,6 +39,7 @@ export interface DomElement extends DomNode {
   children: ArrayLike<DomElement>;
   nextElementSibling?: DomElement | null;
   previousElementSibling?: DomElement | null;
+  firstElementChild?: DomElement | null;
   isConnected: boolean;
   innerText?: string;
   getAttribute(name: string): string | null;

@@ -24,7 +24,37 @@ export async function runStep(ctx: StepContext, step: Step): Promise<string> {
   if (target?.nth !== undefined && target.nth < -1) return runFromEnd(ctx, action, target);
   if (target?.inRow !== undefined && target.inRow < -1) return runInRowFromEnd(ctx, action, target);
   if (target && isToggleAll(target)) return runToggleAll(ctx, action, target);
+  if (target && (action.action === 'click' || action.action === 'check') && LIST_NAME_RE.test(target.name))
+    return runNamedList(ctx, action, target);
   return runAction(ctx, action);
+}
+
+/** "ONE and THREE", "Apple, Kiwi and Plum": a name that may be several. */
+const LIST_NAME_RE = /\S(?:\s*,\s*|\s+and\s+)\S/i;
+
+/**
+ * "Click ONE and THREE": a name with "and" is one control ("Terms and Conditions") when the page has
+ * it; otherwise, when each part names a control, the step acts on each in the order written.
+ */
+async function runNamedList(ctx: StepContext, step: ActionStep, target: Target): Promise<string> {
+  const whole = await findOnce(ctx.page, target);
+  await disposeQuietly(whole.match?.handle);
+  await disposeQuietly(whole.hover);
+  const parts = target.name.split(/\s*,\s*(?:and\s+)?|\s+and\s+/i).map((part) => part.trim());
+  if (whole.match || parts.length < 2 || parts.some((part) => !part)) return runAction(ctx, step);
+  for (const part of parts) {
+    const one = await findOnce(ctx.page, { ...target, name: part });
+    const visible = one.match?.visible === true;
+    await disposeQuietly(one.match?.handle);
+    await disposeQuietly(one.hover);
+    if (!visible) return runAction(ctx, step);
+  }
+  const said: string[] = [];
+  for (const part of parts)
+    said.push(await runAction(ctx, { ...step, target: { ...target, name: part } } as ActionStep));
+  // Recorded by its words, not by the last control's locator: a replay clicks each part again.
+  ctx.report.element = undefined;
+  return said.join('; ');
 }
 
 /** A type step whose text was read earlier in the run ("type ORDER into …", "paste it into …"). */

@@ -57,6 +57,8 @@ export interface Target {
    * the dropdown that has it): among equally good matches, one that lists it wins.
    */
   holding?: string;
+  /** The colour it is drawn in ("the red box", "the green button"): a colour word. */
+  color?: string;
 }
 
 export type MatchMode = 'equals' | 'contains' | 'startsWith' | 'endsWith' | 'matches';

@@ -322,15 +322,38 @@ export function parseTarget(phrase: string, tokens: readonly MaskToken[]): Targe
   // "The text area below", "the paragraph above": where it sits on screen, not part of its name.
   text = text.replace(/\s+(?:below|above|underneath|beneath|down\s+below|up\s+above)$/i, '').trim();
   if (!text) return undefined;
+  // "The red box", "the green Save button", "a blue circle": the colour is how it is told apart.
+  const colored = new RegExp(
+    `^(?:the\\s+|a\\s+|an\\s+)?(?:(${POSITION_WORDS})\\s+)?(${COLOR_WORDS})(?:[- ]colou?red)?\\s+(?:(.+?)\\s+)?(box|square|circle|shape|rectangle|block|tile|one|area|button|link|item)$`,
+    'i',
+  ).exec(text);
+  // "The Red Sox link": a capitalised colour before a capitalised word is part of a name.
+  const nameLike = colored?.[2] && colored[3] && /^[A-Z]/.test(colored[2]) && /^[A-Z\uE000]/.test(colored[3]);
+  if (colored?.[2] && colored[4] && !nameLike) {
+    const noun = colored[4].toLowerCase();
+    const name = colored[3]
+      ? unmask(colored[3], tokens)
+          .trim()
+          .replace(/^["'“]|["'”]$/g, '')
+      : '';
+    const role = noun === 'button' ? 'button' : noun === 'link' ? 'link' : undefined;
+    const n = colored[1] ? positionOf(colored[1]) : undefined;
+    return {
+      name,
+      ...(role ? { role } : {}),
+      color: colored[2].toLowerCase(),
+      ...(n !== undefined ? { nth: n } : {}),
+    } as Target;
+  }
   // "The paragraph", "the second paragraph": a <p>.
   const paragraph = new RegExp(`^(?:the\\s+)?(?:(${POSITION_WORDS})\\s+)?paragraph$`, 'i').exec(text);
   if (paragraph) {
     const n = paragraph[1] ? positionOf(paragraph[1]) : undefined;
     return n === undefined ? { name: 'p' } : { name: 'p', nth: n };
   }
-  // "The date picker", "the appointment date picker", "the calendar": the date field it belongs to
+  // "The date picker", "the appointment date picker": the date field it belongs to
   // (the locator finds it as a date input or a field that says it holds a date).
-  const datePicker = /^(?:the\s+)?(?:(.+?)\s+)?(?:date\s*picker|calendar|date)$/i.exec(text);
+  const datePicker = /^(?:the\s+)?(?:(.+?)\s+)?(?:date\s*picker|date)$/i.exec(text);
   if (datePicker && !containsQuote(text)) {
     const qualifier = datePicker[1] ? unmask(datePicker[1], tokens).trim() : '';
     if (!/\b(?:the|a|an)\b/i.test(qualifier)) return { name: qualifier ? `${qualifier} date` : 'date' };
@@ -427,6 +450,8 @@ const ON_EVERY_RE = new RegExp(
   `^(.+?)\\s+(?:on|in|of|for|from|inside|within|under)\\s+(?:every|each|all(?:\\s+of)?(?:\\s+the)?)\\s+[a-z][\\w-]*?(?:\\s+${ANCHOR_WORDS}\\s+(.+))?$`,
   'i',
 );
+const COLOR_WORDS =
+  'red|orange|yellow|green|blue|purple|violet|pink|magenta|brown|gr[ae]y|black|white|cyan|teal|turquoise|aqua|navy|lime|gold|silver|maroon';
 /** "Retweet on 2 posts by @ada": that many of the rows holding the text. */
 const ON_SOME_RE = new RegExp(
   `^(.+?)\\s+(?:on|in|of|for|from)\\s+(\\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\\s+(?:of\\s+the\\s+)?[a-z][\\w-]*?s(?:\\s+${ANCHOR_WORDS}\\s+(.+))?$`,

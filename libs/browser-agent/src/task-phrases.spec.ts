@@ -86,6 +86,10 @@ describe('one-sentence tasks said as plain steps (task-phrases.ts and the rules 
       'Use the textbox to enter "Velma" and press "Search".',
       [{ action: 'type', value: 'Velma', target: { name: '', role: 'textbox' } }, click({ name: 'Search' })],
     ],
+    ['Click on the red colored box.', [click({ name: '', color: 'red' })]],
+    ['Click the green Save button.', [click({ name: 'Save', role: 'button', color: 'green' })]],
+    ['Click the Red Sox link.', [click({ name: 'Red Sox', role: 'link' })]],
+    ['Click ONE and THREE.', [click({ name: 'ONE and THREE' })]],
   ])('%s', (query, steps) => {
     expect(read(query)).toEqual(steps);
   });
@@ -93,6 +97,8 @@ describe('one-sentence tasks said as plain steps (task-phrases.ts and the rules 
   it('leaves sentences that only look alike as they were', () => {
     // "For example" names no one; "move to the next page" is no drag.
     expect(parseInstructions('For example, click Save.').unknown).toHaveLength(1);
+    // "The text below" is text shown on the page, never the word "below".
+    expect(parseInstructions('Type the text below into the text field').unknown).toHaveLength(1);
     expect(read('Move to the next page')).toEqual([click({ name: 'Next' })]);
     // "Select all the text in the editor" keeps its keyboard select-all.
     expect(read('Select all the text in the editor')[0]).toMatchObject({
