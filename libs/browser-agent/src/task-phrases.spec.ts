@@ -86,6 +86,24 @@ describe('one-sentence tasks said as plain steps (task-phrases.ts and the rules 
       'Use the textbox to enter "Velma" and press "Search".',
       [{ action: 'type', value: 'Velma', target: { name: '', role: 'textbox' } }, click({ name: 'Search' })],
     ],
+    [
+      'Find the email by Ada and forward that email to Bob.',
+      [
+        click({ name: 'Ada' }),
+        click({ name: 'Forward' }),
+        { action: 'type', value: 'Bob', target: { name: 'To', role: 'textbox' } },
+        click({ name: 'Send' }),
+      ],
+    ],
+    [
+      'Find the email by Ida and reply to them with the text "Hi".',
+      [
+        click({ name: 'Ida' }),
+        click({ name: 'Reply' }),
+        { action: 'type', value: 'Hi', target: { name: 'textarea', role: 'textbox' } },
+        click({ name: 'Send' }),
+      ],
+    ],
     ['Click on the red colored box.', [click({ name: '', color: 'red' })]],
     ['Click the green Save button.', [click({ name: 'Save', role: 'button', color: 'green' })]],
     ['Click the Red Sox link.', [click({ name: 'Red Sox', role: 'link' })]],

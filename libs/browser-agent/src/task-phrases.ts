@@ -40,6 +40,14 @@ const GHERKIN_ACTION_RE =
   /^(?:given|when|and|but|then)\s+(?:I|we|the\s+user)\s+(?=(?:click|select|choose|pick|type|enter|fill|check|uncheck|tick|press|tap|drag|expand|collapse|hover|clear|add|remove|delete)\b)/i;
 const DAY_RE =
   /\b(choose|pick|select|click(?:\s+on)?|tap)\s+the\s+(\d{1,2})(?:st|nd|rd|th)(?:\s+day)?(?=$|\s*[,;]|\s+(?:and|then|of\s+the\s+month)\b)/gi;
+const FIND_EMAIL_RE =
+  /^(?:find|open|locate|look\s+for)\s+the\s+(?:e-?mail|message|mail)\s+(?:by|from|sent\s+by|of)\s+([^,\uE000]{1,40}?)(?:,\s*|\s+)(?:and|then)\s+(.+)$/i;
+const FORWARD_RE =
+  /^forward\s+(?:that|this|the|it)(?:\s+(?:e-?mail|message|mail))?\s+to\s+([^,\s]+|\uE000q\d+\uE001)$/i;
+const REPLY_RE = new RegExp(
+  `^reply\\s+(?:to\\s+(?:them|him|her|it|that\\s+e-?mail|the\\s+sender|the\\s+e-?mail)\\s+)?with\\s+(?:the\\s+(?:text|message)\\s+)?(${Q})$`,
+  'i',
+);
 const NOTHING_RE = /^(?:select|check|tick|choose)\s+nothing\b/i;
 const EDITOR_PREFIX_RE =
   /^(?:using|with|in)\s+the\s+(?:rich[- ]?text\s+|text\s+)?editor,\s+(?:(?:please|then)\s+)?/i;
@@ -83,6 +91,14 @@ export function plainTaskSentence(masked: string): string {
     /^search/i.test(verb) ? `type ${value} into ${where}` : `${verb} ${value} into ${where}`,
   );
   text = text.replace(NOTHING_RE, 'uncheck all the checkboxes');
+  // "Find the email by Ada and forward that email to Bob": open it by its sender, then the rest.
+  const email = FIND_EMAIL_RE.exec(text);
+  if (email?.[1] && email[2]) {
+    const rest = email[2]
+      .replace(FORWARD_RE, 'click Forward, type $1 into the To field and click Send')
+      .replace(REPLY_RE, 'click Reply, type $1 into the textarea and click Send');
+    text = `click on ${email[1].trim()}, ${rest}`;
+  }
   // "Choose the 3rd" in an open calendar: the day by its number.
   text = text.replace(DAY_RE, (all, verb: string, day: string) =>
     Number(day) <= 31 ? `${verb} ${day}` : all,
