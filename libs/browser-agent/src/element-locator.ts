@@ -1,5 +1,5 @@
 import { namedItems } from './element-state-script.js';
-import { itemNoun, singularOf } from './named-items.js';
+import { entryNoun, itemNoun, singularOf } from './named-items.js';
 import type { ElementHandle, Frame, Page } from 'puppeteer-core';
 import { CURSOR_ELEMENT_ID } from './cursor-overlay.js';
 import { findInPage, type PageQuery } from './locator-script.js';
@@ -237,15 +237,19 @@ export async function findOnce(
     }
   }
   // "Open the first result", "click the second post" where nothing says "result": that entry.
+  // A name found only inside longer text ("… click the 5th search result", an instruction shown on
+  // the page) says less than the entries the noun names.
+  const partialOnly =
+    best?.match !== undefined && best.match !== null && /\(partial\)$/.test(best.match.strategy);
   if (
-    !best?.match &&
+    (!best?.match || partialOnly) &&
     target.nth !== undefined &&
     !target.role &&
     target.near === undefined &&
-    itemNoun(target.name)
+    entryNoun(target.name) !== undefined
   ) {
     const entry = await page
-      .evaluateHandle(namedItems, singularOf(target.name), target.nth)
+      .evaluateHandle(namedItems, singularOf(entryNoun(target.name) ?? ''), target.nth)
       .catch(() => null);
     const picked = (
       await entry?.getProperty('picked').catch(() => null)
@@ -254,6 +258,10 @@ export async function findOnce(
     const count = Number((await texts?.getProperty('length'))?.remoteObject().value ?? 1);
     await texts?.dispose().catch(() => undefined);
     await entry?.dispose().catch(() => undefined);
+    if (picked && best?.match) {
+      await best.match.handle.dispose().catch(() => undefined);
+      await best.hover?.dispose().catch(() => undefined);
+    }
     if (picked)
       return {
         match: {

@@ -12,6 +12,16 @@ export function itemNoun(name: string): boolean {
   return /^[a-z]{3,}$/i.test(name);
 }
 
+/**
+ * The noun of "the 5th search result", "the second blog post": the last word of a short name of
+ * plain words, when it may name repeated items; undefined otherwise.
+ */
+export function entryNoun(name: string): string | undefined {
+  const words = name.trim().split(/\s+/);
+  const last = words.at(-1) ?? '';
+  return words.length <= 3 && words.every((w) => /^[a-z]+$/i.test(w)) && itemNoun(last) ? last : undefined;
+}
+
 /** "posts" → "post", "entries" → "entry", "boxes" → "box"; a singular stays. */
 export function singularOf(noun: string): string {
   const word = noun.toLowerCase();

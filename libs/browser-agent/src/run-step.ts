@@ -8,6 +8,9 @@ import type { DomElement } from './page-dom.js';
 import { keptValue, readValue } from './page-values.js';
 import { isAssertion, type Step, type Target, type TypeStep } from './step-types.js';
 import { applyTransforms } from './text-transforms.js';
+import { entryNoun, singularOf } from './named-items.js';
+import { namedItems } from './element-state-script.js';
+import { nextPageControl } from './table-pager-script.js';
 
 /**
  * Runs one step of either engine. What the clause grammar adds is done here, around the actions
@@ -24,10 +27,64 @@ export async function runStep(ctx: StepContext, step: Step): Promise<string> {
   if (target?.nth !== undefined && target.nth < -1) return runFromEnd(ctx, action, target);
   if (target?.inRow !== undefined && target.inRow < -1) return runInRowFromEnd(ctx, action, target);
   if (target && isToggleAll(target)) return runToggleAll(ctx, action, target);
+  if (target && action.action === 'click' && isPagedEntry(target)) return runPagedEntry(ctx, action, target);
   if (target && (action.action === 'click' || action.action === 'check') && LIST_NAME_RE.test(target.name))
     return runNamedList(ctx, action, target);
   return runAction(ctx, action);
 }
+
+/** "The 5th search result", "the 12th product": an entry by its position, on any page of a paged list. */
+function isPagedEntry(target: Target): boolean {
+  return (
+    target.nth !== undefined &&
+    target.nth > 1 &&
+    !target.role &&
+    target.near === undefined &&
+    target.inRow === undefined &&
+    entryNoun(target.name) !== undefined
+  );
+}
+
+/**
+ * A list that shows a few entries a page (a search engine's results): when this page holds fewer
+ * than the position asked for, the pager is followed (page 2, 3 … or Next) counting the entries of
+ * each page, and the entry is clicked on the page that holds it.
+ */
+async function runPagedEntry(ctx: StepContext, step: ActionStep, target: Target): Promise<string> {
+  const noun = singularOf(entryNoun(target.name) ?? '');
+  const count = async () => (await ctx.page.evaluate(namedItems, noun).catch(() => null))?.texts ?? [];
+  let left = target.nth ?? 1;
+  let shown = await count();
+  let page = 1;
+  const turned: string[] = [];
+  while (shown.length > 0 && left > shown.length && page < MAX_PAGES) {
+    const next = (
+      await ctx.page.evaluateHandle(nextPageControl, page + 1)
+    ).asElement() as ElementHandle | null;
+    if (!next) break;
+    try {
+      await ctx.pointer.clickOn(next, `page ${page + 1}`, {
+        deadline: ctx.deadline,
+        actionTimeoutMs: ctx.limits.actionTimeoutMs,
+      });
+    } finally {
+      await disposeQuietly(next);
+    }
+    left -= shown.length;
+    page++;
+    turned.push(String(page));
+    const before = shown.join('\n');
+    // The next page's entries: wait until the list shows others.
+    for (;;) {
+      shown = await count();
+      if (shown.join('\n') !== before || Date.now() >= ctx.deadline) break;
+      await sleep(100, ctx.signal);
+    }
+  }
+  const said = await runAction(ctx, { ...step, target: { ...target, nth: left } } as ActionStep);
+  return turned.length > 0 ? `went to page ${turned.join(', then ')}; ${said}` : said;
+}
+const MAX_PAGES = 20;
 
 /** "ONE and THREE", "Apple, Kiwi and Plum": a name that may be several. */
 const LIST_NAME_RE = /\S(?:\s*,\s*|\s+and\s+)\S/i;

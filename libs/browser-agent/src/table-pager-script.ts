@@ -42,3 +42,30 @@ export function readPager(): PagerState {
     last: numbers.length > 0 ? Math.max(...numbers) : null,
   };
 }
+
+/**
+ * The control that shows page `next` of a paged list: a link or button numbered so, else one that
+ * says "Next" (›, », >). Null when the page has no pager.
+ */
+export function nextPageControl(next: number): DomElement | null {
+  const squeeze = (text: string | null | undefined) => (text ?? '').replace(/[\s\u00a0]+/g, ' ').trim();
+  const visible = (el: DomElement): boolean => {
+    if (el.checkVisibility && !el.checkVisibility({ visibilityProperty: true })) return false;
+    const rect = el.getBoundingClientRect();
+    return rect.width > 0 && rect.height > 0;
+  };
+  const controls = Array.from(
+    document.querySelectorAll('a, button, [role=button], [role=link], li[class*=page] > *'),
+  ).filter(
+    (el) => visible(el) && !el.hasAttribute('disabled') && el.getAttribute('aria-disabled') !== 'true',
+  );
+  const numbered = controls.find((el) => squeeze(el.innerText) === String(next));
+  if (numbered) return numbered;
+  return (
+    controls.find((el) =>
+      /^(?:next(?: page)?|›|»|>|→)$/i.test(
+        squeeze(el.innerText) || squeeze(el.getAttribute('aria-label')) || squeeze(el.getAttribute('title')),
+      ),
+    ) ?? null
+  );
+}
