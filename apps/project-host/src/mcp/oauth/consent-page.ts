@@ -6,6 +6,8 @@ export interface ConsentView {
   clientName: string;
   /** Where the browser goes afterwards: the redirect URI's host (or scheme, for an app). */
   returnsTo: string;
+  /** For a client named by its metadata document: the host that publishes that document. */
+  publishedBy?: string;
   /** Hidden fields every form carries (the sealed request, the CSRF token, the sign-in ticket). */
   hidden: Record<string, string>;
   step: 'sign-in' | 'consent' | 'unavailable';
@@ -53,8 +55,13 @@ export function consentPage(view: ConsentView): string {
     .join('');
   const client = `<strong>${escape(view.clientName)}</strong>`;
   const project = `<strong>${escape(view.projectName)}</strong>`;
+  // The name is whatever the client said (registration or document): told as such, with the one
+  // thing that was checked for a document client, the host serving it.
+  const source = view.publishedBy
+    ? `The application named itself; its details are published by <strong>${escape(view.publishedBy)}</strong>.`
+    : 'The application named itself when it registered.';
   const intro = `<p>${client} wants to use the tools of ${project} as you.</p>
-<p class="muted">Afterwards you go back to <strong>${escape(view.returnsTo)}</strong>.</p>`;
+<p class="muted">${source} Afterwards you go back to <strong>${escape(view.returnsTo)}</strong>.</p>`;
   const error = view.error ? `<p class="error" role="alert">${escape(view.error)}</p>` : '';
   let body: string;
   if (view.step === 'unavailable') {

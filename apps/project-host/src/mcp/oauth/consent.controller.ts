@@ -122,10 +122,21 @@ export class ConsentController {
       return this.unavailable(reply, ctx, 400, 'This sign-in expired. Start again from your application.');
     const origin = hostOrigin(ctx, request);
     // The client may have been removed since the page was shown.
-    const { client } = await this.oauth
-      .clientOf(ctx, { client_id: authorize.clientId, redirect_uri: authorize.redirectUri })
-      .catch(() => ({ client: undefined }));
-    if (!client) return this.unavailable(reply, ctx, 400, 'This application is no longer registered.');
+    let client: OAuthClientRecord;
+    try {
+      ({ client } = await this.oauth.clientOf(ctx, {
+        client_id: authorize.clientId,
+        redirect_uri: authorize.redirectUri,
+      }));
+    } catch (error) {
+      if (!(error instanceof OAuthError)) throw error;
+      // A metadata document may have changed or gone since the page was shown: say why.
+      const why =
+        error.error === 'invalid_client' && error.description.startsWith('The client')
+          ? ` ${error.description}`
+          : '';
+      return this.unavailable(reply, ctx, 400, `This application is no longer registered.${why}`);
+    }
     const hidden = { request: sealedRequest, csrf: form.csrf };
     const ticketAad = `${sha256Hex(sealedRequest)}:${cookie}`;
 
@@ -143,7 +154,7 @@ export class ConsentController {
       const user = this.open<{ id: string; email: string }>(ctx, 'ticket', form.ticket, ticketAad);
       if (!user)
         return this.unavailable(reply, ctx, 400, 'This sign-in expired. Start again from your application.');
-      return this.redirect(reply, await this.oauth.approve(ctx, origin, user.id, authorize));
+      return this.redirect(reply, await this.oauth.approve(ctx, origin, user.id, client, authorize));
     }
     if (action !== 'signin' && action !== 'signup') {
       return this.unavailable(reply, ctx, 400, 'Unknown action.');
@@ -184,7 +195,7 @@ export class ConsentController {
       });
     }
     if (await this.oauth.hasConsent(ctx, user.id, client.id)) {
-      return this.redirect(reply, await this.oauth.approve(ctx, origin, user.id, authorize));
+      return this.redirect(reply, await this.oauth.approve(ctx, origin, user.id, client, authorize));
     }
     this.page(reply, 200, {
       ...this.common(ctx, client, authorize),
@@ -203,6 +214,7 @@ export class ConsentController {
         target.protocol === 'http:' || target.protocol === 'https:'
           ? target.host
           : target.protocol.slice(0, -1),
+      ...(client.kind === 'metadata-document' ? { publishedBy: new URL(client.id).host } : {}),
       allowSignups: ctx.auth.allowSignups,
       emailPassword: ctx.auth.emailPassword,
       redirectUri: authorize.redirectUri,
