@@ -50,5 +50,7 @@ import { OAuthController } from './oauth/oauth.controller.js';
       },
     },
   ],
+  // The control plane lists and revokes grants through the same service as the end user.
+  exports: [McpGrants],
 })
 export class McpModule {}
