@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { launchLocalBrowser } from '@suite/browser-agent';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Browser, Page } from 'puppeteer-core';
 import type { HostClient } from '../support/host-client.js';
 import { createTestProject, dropTestProject, type TestProject } from '../support/user-client.js';
 import {
@@ -11,13 +13,14 @@ import {
   registerMcpClient,
   WHOAMI_TOOL,
 } from './mcp-oauth-harness.js';
-import { controlPlane, deploy } from './project-code-harness.js';
+import { ADMIN_TOKEN, controlPlane, deploy } from './project-code-harness.js';
 import { GENEROUS_LIMITS, infra, startProjectHost, type Host } from './user-auth-harness.js';
 
 // The control plane's view of a project's MCP server (admin token): the deployed tools, the clients
 // each user connected, and revoking one user's grant exactly as the user can. Real project host,
 // Postgres and Redis; clients connect through the consent page; a client named by a metadata
-// document is served from a local server (MCP_CLIENT_METADATA_NETWORK=allow-private).
+// document is served from a local server (MCP_CLIENT_METADATA_NETWORK=allow-private). The
+// dashboard's Auth and user pages show the same in Chromium, and revoke from there.
 
 let host: Host;
 let api: HostClient;
@@ -81,6 +84,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await host?.app.stop();
   for (const p of projects) await dropTestProject(infra.DATABASE_URL, p);
+  docs?.closeAllConnections();
   await new Promise((resolve) => docs?.close(resolve));
 });
 
@@ -264,5 +268,132 @@ describe('connected clients and revocation', () => {
     expect(Object.keys(doc.paths['/v1/projects/{projectId}/users/{userId}/mcp/clients/{clientId}']!)).toEqual(
       ['delete'],
     );
+  });
+});
+
+describe('the dashboard', () => {
+  const READY = '#content:not([hidden]):not([aria-busy])';
+  let browser: Browser;
+  let p: TestProject;
+  let clientId: string;
+  let carol: Awaited<ReturnType<typeof connectNewUser>>;
+  let carolId: string;
+
+  const waitText = (page: Page, selector: string, part: string) =>
+    page.waitForFunction(
+      `(document.querySelector(${JSON.stringify(selector)})?.textContent ?? '').includes(${JSON.stringify(part)})`,
+    );
+
+  /** A page whose console errors, page errors and failed requests are collected. */
+  async function watchedPage(width: number) {
+    const page = await browser.newPage();
+    await page.setViewport({ width, height: 900 });
+    const problems: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error' || m.type() === 'warn') problems.push(`console: ${m.text()}`);
+    });
+    page.on('pageerror', (error) => problems.push(`page error: ${String(error)}`));
+    page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()}`));
+    page.on('response', (response) => {
+      if (response.status() >= 400) problems.push(`HTTP ${response.status()}: ${response.url()}`);
+    });
+    return { page, problems };
+  }
+
+  async function open(page: Page, path: string) {
+    const response = await page.goto(`http://localhost:${host.port}${path}`);
+    if (await page.$('#admin-token')) {
+      await page.type('#admin-token', ADMIN_TOKEN);
+      await page.keyboard.press('Enter');
+    }
+    await page.waitForSelector(READY);
+    return response!;
+  }
+
+  beforeAll(async () => {
+    p = await project();
+    expect((await deploy(host, p.id, { ...WHOAMI_TOOL, ...ECHO_TOOL })).status).toBe(201);
+    clientId = await registerMcpClient(p, 'Editor <i>assistant</i>');
+    carol = await connectNewUser(p, clientId);
+    carolId = await userIdOf(p, carol.email);
+    browser = await launchLocalBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('shows the deployed tools and connected clients on the Auth page, at desktop and phone width', async () => {
+    for (const width of [1100, 390]) {
+      const { page, problems } = await watchedPage(width);
+      const response = await open(page, `/projects/${p.id}/auth`);
+      expect(response.headers()['content-security-policy']).toMatch(/frame-ancestors 'none'/);
+      expect(response.headers()['x-frame-options']).toBe('DENY');
+      await page.waitForSelector('#mcp-tools:not([hidden])');
+      await page.waitForSelector('#mcp-clients:not([hidden])');
+      const tools = await page.$eval('#mcp-tools tbody', (e) => e.textContent ?? '');
+      expect(tools).toContain('whoami');
+      expect(tools).toContain('Who am I');
+      expect(tools).toContain('echo');
+      expect(await page.$eval('#mcp-tools-state', (e) => e.textContent)).toMatch(
+        /Deployment 1 serves 2 tools/,
+      );
+      const clients = await page.$eval('#mcp-clients tbody', (e) => e.textContent ?? '');
+      // The client's own name is text, never markup.
+      expect(clients).toContain('Editor <i>assistant</i>');
+      expect(clients).toContain(carol.email);
+      expect(await page.$('#mcp-clients i')).toBeNull();
+      const revoke = await page.$eval('#mcp-clients button', (e) => e.getAttribute('aria-label'));
+      expect(revoke).toBe(`Revoke Editor <i>assistant</i> for ${carol.email}`);
+      const overflow = await page.evaluate(
+        'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+      );
+      expect({ width, overflow }).toEqual({ width, overflow: 0 });
+      expect(problems).toEqual([]);
+      await page.close();
+    }
+  });
+
+  it('revokes a user’s client from the user page: its tokens stop at once', async () => {
+    expect((await mcpInitialize(p, carol.access_token)).status).toBe(200);
+    const { page, problems } = await watchedPage(1100);
+    await open(page, `/projects/${p.id}/users/${carolId}`);
+    await page.waitForSelector('#mcp-clients:not([hidden])');
+    expect(await page.$eval('#mcp-clients tbody', (e) => e.textContent ?? '')).toContain(clientId);
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.click('#mcp-clients button.danger');
+    await waitText(page, '#message', 'Revoked');
+    await page.waitForSelector('#mcp-clients-empty:not([hidden])');
+    expect(await page.$eval('#mcp-clients', (e) => e.hasAttribute('hidden'))).toBe(true);
+    expect((await mcpInitialize(p, carol.access_token)).status).toBe(401);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('revocation needs the admin token in the request: a cross-site form or preflight gets nothing', async () => {
+    const other = await connectNewUser(p, clientId);
+    const otherId = await userIdOf(p, other.email);
+    const path = `/v1/projects/${p.id}/users/${otherId}/mcp/clients/${clientId}`;
+    // What a forged form could send: cookies and a form body, never an Authorization header.
+    const forged = await api.withToken(undefined).request(path, {
+      method: 'DELETE',
+      body: 'x=1',
+      headers: {
+        origin: 'https://evil.example',
+        'content-type': 'application/x-www-form-urlencoded',
+        cookie: `dashboard=${ADMIN_TOKEN}`,
+      },
+    });
+    expect(forged.status).toBe(401);
+    const preflight = await api.withToken(undefined).request(path, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://evil.example',
+        'access-control-request-method': 'DELETE',
+        'access-control-request-headers': 'authorization',
+      },
+    });
+    expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
+    expect((await mcpInitialize(p, other.access_token)).status).toBe(200);
   });
 });
