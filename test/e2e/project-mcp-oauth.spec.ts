@@ -436,6 +436,33 @@ describe('the authorization code flow and its hostile cases', () => {
     }
   });
 
+  it('refuses metadata document URLs at private addresses (this host runs in production mode)', async () => {
+    let hits = 0;
+    const local = createServer((_req, res) => {
+      hits += 1;
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+    await new Promise<void>((resolve) => local.listen(0, '127.0.0.1', resolve));
+    const port = (local.address() as AddressInfo).port;
+    try {
+      for (const url of [
+        `https://127.0.0.1:${port}/client.json`,
+        `https://localhost:${port}/client.json`,
+        'https://10.0.0.1/client.json',
+        'https://169.254.169.254/latest/meta-data/client',
+        `http://127.0.0.1:${port}/client.json`,
+      ]) {
+        const res = await new ConsentWalk(p, url, verifierPair().challenge).open();
+        expect({ url, status: res.status }).toEqual({ url, status: 400 });
+        expect(res.headers.location).toBeUndefined();
+        expect(res.text).toMatch(/not at a public address|must use https/);
+      }
+      expect(hits).toBe(0);
+    } finally {
+      local.close();
+    }
+  });
+
   it('sends PKCE and resource problems back to the client with error, state and iss', async () => {
     const walk = new ConsentWalk(p, clientId, verifierPair().challenge);
     for (const [overrides, error] of [

@@ -109,6 +109,87 @@ async function projectsPage() {
   await render();
 }
 
+// --- MCP --------------------------------------------------------------------------------------
+const MCP_PAGE_SIZE = 100;
+
+/** The deployed MCP tools of the project (Auth page). */
+async function loadMcpTools() {
+  const { mcpEnabled, deploymentVersion, tools } = await api(`${base}/mcp/tools`);
+  const schema = (label, value) =>
+    value
+      ? el(
+          'details',
+          {},
+          el('summary', { text: label }),
+          el('pre', { class: 'preview', text: JSON.stringify(value, null, 2) }),
+        )
+      : '';
+  $('#mcp-tools tbody').replaceChildren(
+    ...tools.map((t) =>
+      row([
+        ['Tool', [el('code', { text: t.name }), ...(t.title ? [el('br'), t.title] : [])]],
+        ['Description', t.description],
+        ['Sign-in', t.auth === 'required' ? 'required' : t.auth === 'optional' ? 'optional' : 'none'],
+        ['Schemas', [schema('Input', t.inputSchema), schema('Output', t.outputSchema)]],
+      ]),
+    ),
+  );
+  $('#mcp-tools-state').textContent =
+    deploymentVersion === null
+      ? 'Nothing is deployed yet.'
+      : `Deployment ${deploymentVersion} serves ${tools.length} ${tools.length === 1 ? 'tool' : 'tools'} at /mcp of the project’s hosts${mcpEnabled ? '' : ' once MCP is switched on above'}.`;
+  $('#mcp-tools').hidden = tools.length === 0;
+  $('#mcp-tools-empty').hidden = tools.length > 0;
+}
+
+/**
+ * Connected MCP clients, every user's (Auth page) or one user's (`userId`), each with a Revoke
+ * button: the control plane revokes that user's grant of the client as the user's own app can.
+ */
+async function loadMcpClients(userId) {
+  const path = userId ? `${base}/users/${encodeURIComponent(userId)}/mcp/clients` : `${base}/mcp/clients`;
+  const result = await api(`${path}?pageSize=${MCP_PAGE_SIZE}`);
+  const nameOf = (c) => c.clientName ?? c.clientId;
+  $('#mcp-clients tbody').replaceChildren(
+    ...result.items.map((c) =>
+      row([
+        ['Client', [el('strong', { text: nameOf(c) }), el('br'), el('code', { text: c.clientId })]],
+        ['Kind', c.kind === 'metadata-document' ? 'metadata document' : 'registered'],
+        ...(userId
+          ? []
+          : [['User', el('a', { href: `/projects/${projectId}/users/${c.user.id}`, text: c.user.email })]]),
+        ['Approved', when(c.grantedAt)],
+        ['Last token', c.lastTokenAt ? when(c.lastTokenAt) : 'never'],
+        ['Connections', String(c.liveConnections)],
+        [
+          '',
+          el('button', {
+            type: 'button',
+            class: 'danger',
+            'aria-label': `Revoke ${nameOf(c)} for ${c.user.email}`,
+            text: 'Revoke',
+            onclick: (event) =>
+              busy(event.currentTarget, async () => {
+                if (!confirm(`Revoke ${nameOf(c)} for ${c.user.email}? Its tokens stop working at once.`))
+                  return;
+                await api(
+                  `${base}/users/${encodeURIComponent(c.user.id)}/mcp/clients/${encodeURIComponent(c.clientId)}`,
+                  { method: 'DELETE' },
+                );
+                await loadMcpClients(userId);
+                say(`Revoked ${nameOf(c)} for ${c.user.email}.`);
+              }),
+          }),
+        ],
+      ]),
+    ),
+  );
+  $('#mcp-clients').hidden = result.items.length === 0;
+  $('#mcp-clients-empty').hidden = result.items.length > 0;
+  $('#mcp-clients-more').hidden = result.total <= result.items.length;
+  $('#mcp-clients-more').textContent = `Showing the newest ${result.items.length} of ${result.total}.`;
+}
+
 // --- auth page --------------------------------------------------------------------------------
 async function authPage() {
   const form = $('#auth-settings');
@@ -226,7 +307,7 @@ async function authPage() {
     loadUsers().catch(report);
   });
   await load();
-  await loadUsers();
+  await Promise.all([loadMcpTools(), loadMcpClients(), loadUsers()]);
 }
 
 // --- a user -----------------------------------------------------------------------------------
@@ -279,6 +360,7 @@ async function userPage() {
     busy(event.currentTarget, async () => {
       const { revokedSessions } = await api(`${path}/sign-out`, { method: 'POST' });
       const now = await load();
+      await loadMcpClients(userId);
       say(`Signed ${user.email} out everywhere (${revokedSessions} sessions ended).`);
       return now.activeSessions > 0;
     }),
@@ -290,6 +372,8 @@ async function userPage() {
       location.assign(`/projects/${projectId}/auth`);
     }),
   );
+  // After the buttons above work: the page is usable as soon as the user is shown.
+  await loadMcpClients(userId);
 }
 
 // --- email ------------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
 import { envFields, loadConfigOrExit, serviceEnv, z } from '@suite/config';
+import { NETWORK_MODES, parseAllowList } from '@suite/egress-policy';
 import { platformSecretsEnv, projectRuntimeEnv, requireAuthSecretInProduction } from '@suite/project-runtime';
 
 export const projectHostEnv = z
@@ -140,6 +141,18 @@ export const projectHostEnv = z
      * never take a domain back).
      */
     DOMAIN_VERIFIED_BY_ADMIN: envFields.bool(false),
+    // MCP clients named by a client ID metadata document (mcp/oauth/client-metadata-documents.ts) ---
+    /**
+     * Where the host may fetch those documents from. `public-only` (production): https to public
+     * addresses only, as webhooks. `allow-private` (development and tests only): loopback and
+     * private addresses and plain http too; link-local (cloud metadata) stays refused.
+     */
+    MCP_CLIENT_METADATA_NETWORK: z.enum(NETWORK_MODES).default('public-only'),
+    /** Hosts, host:port pairs, IPs and CIDRs whose documents are fetched even when private (https still). */
+    MCP_CLIENT_METADATA_ALLOWED_HOSTS: envFields.list().superRefine((entries, ctx) => {
+      for (const problem of parseAllowList(entries).problems)
+        ctx.addIssue({ code: 'custom', message: problem });
+    }),
     /** Set by `platform dev`: a local host that, as the spec says, never fires `user.deleted`. */
     PLATFORM_DEV_MODE: envFields.bool(false),
   })

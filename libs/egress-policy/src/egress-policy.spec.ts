@@ -242,4 +242,31 @@ describe('pinned requests', () => {
       server.close();
     }
   });
+
+  it('reads a body up to maxBodyBytes, refuses a larger one, and discards it when not asked', async () => {
+    const server = await listen('127.0.0.1', (req, res) => {
+      const size = req.url === '/big' ? 2_000 : 10;
+      // Chunked (no Content-Length): the limit is enforced on what arrives, not on what is declared.
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('x'.repeat(size));
+    });
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const options = {
+        method: 'GET',
+        policy: browserPolicy('public-only', ['127.0.0.1']),
+        resolve: async () => [],
+        timeoutMs: 10_000,
+      };
+      const small = await pinnedRequest(new URL(`${base}/small`), { ...options, maxBodyBytes: 1_000 });
+      expect(small.body?.toString()).toBe('x'.repeat(10));
+      expect(small.headers['content-type']).toBe('application/json');
+      await expect(
+        pinnedRequest(new URL(`${base}/big`), { ...options, maxBodyBytes: 1_000 }),
+      ).rejects.toThrow(/larger than 1000 bytes/);
+      expect((await pinnedRequest(new URL(`${base}/big`), options)).body).toBeUndefined();
+    } finally {
+      server.close();
+    }
+  });
 });

@@ -1,4 +1,4 @@
-import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
 import type { EgressPolicy } from './egress-policy.js';
@@ -12,6 +12,13 @@ export interface PinnedRequestOptions {
   timeoutMs: number;
   policy: EgressPolicy;
   resolve: HostResolver;
+  /**
+   * Read the response body, at most this many bytes (a larger one fails the request). Without it
+   * the body is discarded and `body` is not set.
+   */
+  maxBodyBytes?: number;
+  /** Ends the request (resolution, connection or body) when it aborts. */
+  signal?: AbortSignal;
 }
 
 export interface PinnedResponse {
@@ -20,6 +27,9 @@ export interface PinnedResponse {
   location?: string;
   /** The address connected to. */
   address: string;
+  headers: IncomingHttpHeaders;
+  /** The body, when `maxBodyBytes` asked for it. */
+  body?: Buffer;
 }
 
 /**
@@ -27,12 +37,17 @@ export interface PinnedResponse {
  * once, every address checked, the connection made to exactly those (pinned lookup) and the
  * socket's remote address checked again once connected. Redirects are not followed (a 3xx is
  * returned as it is), so a redirect cannot lead elsewhere. Throws `EgressBlockedError` when refused.
+ * The body is discarded unless `maxBodyBytes` asks for it (then a larger one is an error, checked
+ * on the declared length and on what arrives). `timeoutMs` bounds each wait for the socket; a
+ * `signal` bounds the whole request.
  */
 export async function pinnedRequest(url: URL, options: PinnedRequestOptions): Promise<PinnedResponse> {
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new Error(`${url.protocol} is not http or https`);
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  options.signal?.throwIfAborted();
   const pinned = await resolveChecked(options.policy, options.resolve, url.hostname, port);
+  options.signal?.throwIfAborted();
   const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1');
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise<PinnedResponse>((resolve, reject) => {
@@ -50,14 +65,33 @@ export async function pinnedRequest(url: URL, options: PinnedRequestOptions): Pr
         agent: false,
         ...(url.protocol === 'https:' && !parseIp(hostname) ? { servername: hostname } : {}),
         timeout: options.timeoutMs,
+        ...(options.signal ? { signal: options.signal } : {}),
       },
       (response: IncomingMessage) => {
-        response.resume();
+        const max = options.maxBodyBytes;
+        const chunks: Buffer[] = [];
+        let size = 0;
+        const tooLarge = () => {
+          const error = new Error(`the response is larger than ${max} bytes`);
+          reject(error);
+          req.destroy(error);
+        };
+        if (max === undefined) response.resume();
+        else {
+          if (Number(response.headers['content-length']) > max) return tooLarge();
+          response.on('data', (chunk: Buffer) => {
+            size += chunk.length;
+            if (size > max) tooLarge();
+            else chunks.push(chunk);
+          });
+        }
         response.on('end', () =>
           resolve({
             status: response.statusCode ?? 0,
             ...(response.headers.location ? { location: response.headers.location } : {}),
             address: connectedTo,
+            headers: response.headers,
+            ...(max === undefined ? {} : { body: Buffer.concat(chunks) }),
           }),
         );
         response.on('error', reject);

@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { McpModule } from '../mcp/mcp.module.js';
+import { ProjectCodeModule } from '../project-code/project-code.module.js';
 import { UserAuthModule } from '../user-auth/user-auth.module.js';
 import { AdminFormsController } from './admin-forms.controller.js';
 import { AdminTokenController } from './admin-token.controller.js';
@@ -12,6 +14,8 @@ import { MailLogService } from './mail-log.service.js';
 import { MailResendService } from './mail-resend.service.js';
 import { ProjectContexts } from './project-contexts.js';
 import { ProjectMailActionsController } from './project-mail-actions.controller.js';
+import { ProjectMcpController } from './project-mcp.controller.js';
+import { ProjectMcpService } from './project-mcp.service.js';
 import { ProjectUserSessionsController } from './project-user-sessions.controller.js';
 import { SmtpTestMailer } from './smtp-test-mailer.js';
 import { SmtpTestService } from './smtp-test.service.js';
@@ -36,7 +40,8 @@ import { UsersAdminService } from './users-admin.service.js';
 /** Control-plane API (projects, auth and SMTP settings, domains, users, mail log); apps/project-worker delivers the mail. */
 @Module({
   // The user detail and mail resend go through the end-user flows (sessions, codes, auth mail).
-  imports: [UserAuthModule],
+  // MCP tools and grants: the active deployments and the end user's own revocation.
+  imports: [UserAuthModule, ProjectCodeModule, McpModule],
   controllers: [
     ProjectsController,
     ProjectUsersController,
@@ -47,6 +52,7 @@ import { UsersAdminService } from './users-admin.service.js';
     ProjectUserSessionsController,
     ProjectMailActionsController,
     TenantServersController,
+    ProjectMcpController,
   ],
   providers: [
     AdminTokenGuard,
@@ -72,6 +78,7 @@ import { UsersAdminService } from './users-admin.service.js';
     SmtpTestMailer,
     SmtpTestService,
     FormValidationService,
+    ProjectMcpService,
   ],
 })
 export class ControlPlaneModule {}

@@ -137,6 +137,27 @@ export function authPage(projectId: string, redirectUri: string): string {
   </fieldset>
   <button type="submit">Save</button>
 </form>
+<section aria-labelledby="mcp-tools-heading">
+  <h2 id="mcp-tools-heading">MCP tools</h2>
+  <p id="mcp-tools-state" class="help"></p>
+  <table id="mcp-tools" class="cards" hidden>
+    <caption class="visually-hidden">Tools the active deployment serves at /mcp</caption>
+    <thead><tr><th scope="col">Tool</th><th scope="col">Description</th><th scope="col">Sign-in</th><th scope="col">Schemas</th></tr></thead>
+    <tbody></tbody>
+  </table>
+  <p id="mcp-tools-empty" class="empty" hidden>No MCP tools deployed. Files under <code>mcp/</code> of a deployment define them with <code>defineMcpTool</code>.</p>
+</section>
+<section aria-labelledby="mcp-clients-heading">
+  <h2 id="mcp-clients-heading">Connected MCP clients</h2>
+  <p class="help">One row per user and client the user approved on the consent page. Revoking ends that client’s tokens for that user at once; the next connection asks the user again.</p>
+  <table id="mcp-clients" class="cards" hidden>
+    <caption class="visually-hidden">MCP clients connected by the project’s users</caption>
+    <thead><tr><th scope="col">Client</th><th scope="col">Kind</th><th scope="col">User</th><th scope="col">Approved</th><th scope="col">Last token</th><th scope="col">Connections</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+    <tbody></tbody>
+  </table>
+  <p id="mcp-clients-more" class="help" hidden></p>
+  <p id="mcp-clients-empty" class="empty" hidden>No MCP clients connected. They appear here once a user approves one on the project’s consent page.</p>
+</section>
 <section aria-labelledby="users-heading">
   <h2 id="users-heading">Users</h2>
   <form id="user-search" class="row" role="search">
@@ -178,6 +199,17 @@ export function userPage(projectId: string, userId: string): string {
     <button id="sign-out-everywhere" type="button" class="danger">Sign out everywhere</button>
     <button id="delete-user" type="button" class="danger">Delete user</button>
   </p>
+</section>
+<section aria-labelledby="user-mcp-heading">
+  <h2 id="user-mcp-heading">MCP clients</h2>
+  <p class="help">Clients this user approved on the consent page. Revoking ends that client’s tokens at once; the next connection asks the user again.</p>
+  <table id="mcp-clients" class="cards" hidden>
+    <caption class="visually-hidden">MCP clients this user connected</caption>
+    <thead><tr><th scope="col">Client</th><th scope="col">Kind</th><th scope="col">Approved</th><th scope="col">Last token</th><th scope="col">Connections</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+    <tbody></tbody>
+  </table>
+  <p id="mcp-clients-more" class="help" hidden></p>
+  <p id="mcp-clients-empty" class="empty" hidden>This user has not connected any MCP client.</p>
 </section>`,
     { page: 'user', 'user-id': userId },
   );

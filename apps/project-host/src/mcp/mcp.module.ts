@@ -1,10 +1,14 @@
-import { Module } from '@nestjs/common';
+import { Logger, Module } from '@nestjs/common';
+import { createHostResolver, EgressPolicy } from '@suite/egress-policy';
+import { PROJECT_HOST_CONFIG } from '../app.tokens.js';
+import type { ProjectHostConfig } from '../project-host.config.js';
 import { ProjectCodeModule } from '../project-code/project-code.module.js';
 import { UserAuthModule } from '../user-auth/user-auth.module.js';
 import { McpAccessTokens } from './mcp-access-tokens.js';
 import { McpController } from './mcp.controller.js';
 import { McpToolCatalog } from './mcp-tool-catalog.js';
 import { AuthorizationCodes } from './oauth/authorization-codes.js';
+import { ClientMetadataDocuments } from './oauth/client-metadata-documents.js';
 import { ConsentController } from './oauth/consent.controller.js';
 import { McpGrants } from './oauth/mcp-grants.js';
 import { McpGrantsController } from './oauth/mcp-grants.controller.js';
@@ -20,6 +24,33 @@ import { OAuthController } from './oauth/oauth.controller.js';
 @Module({
   imports: [UserAuthModule, ProjectCodeModule],
   controllers: [McpController, OAuthController, ConsentController, McpGrantsController],
-  providers: [McpAccessTokens, McpToolCatalog, McpOAuthService, OAuthClients, AuthorizationCodes, McpGrants],
+  providers: [
+    McpAccessTokens,
+    McpToolCatalog,
+    McpOAuthService,
+    OAuthClients,
+    AuthorizationCodes,
+    McpGrants,
+    {
+      provide: ClientMetadataDocuments,
+      inject: [PROJECT_HOST_CONFIG],
+      useFactory: (config: ProjectHostConfig) => {
+        const logger = new Logger('mcp-client-metadata');
+        return new ClientMetadataDocuments({
+          policy: new EgressPolicy({
+            mode: config.MCP_CLIENT_METADATA_NETWORK,
+            allowedHosts: config.MCP_CLIENT_METADATA_ALLOWED_HOSTS,
+            modeSetting: 'MCP_CLIENT_METADATA_NETWORK',
+            allowListSetting: 'MCP_CLIENT_METADATA_ALLOWED_HOSTS',
+            subject: 'MCP client metadata',
+          }),
+          resolve: createHostResolver(),
+          log: (message) => logger.warn(message),
+        });
+      },
+    },
+  ],
+  // The control plane lists and revokes grants through the same service as the end user.
+  exports: [McpGrants],
 })
 export class McpModule {}

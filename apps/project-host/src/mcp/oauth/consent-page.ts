@@ -6,11 +6,17 @@ export interface ConsentView {
   clientName: string;
   /** Where the browser goes afterwards: the redirect URI's host (or scheme, for an app). */
   returnsTo: string;
+  /** For a client named by its metadata document: the host that publishes that document. */
+  publishedBy?: string;
   /** Hidden fields every form carries (the sealed request, the CSRF token, the sign-in ticket). */
   hidden: Record<string, string>;
   step: 'sign-in' | 'consent' | 'unavailable';
   /** A problem to tell the user (role="alert"). */
   error?: string;
+  /** What happened, e.g. a sign-in link was mailed (role="status"). */
+  notice?: string;
+  /** Offer a sign-in link by mail (the project's email sign-in is on). */
+  magicLink?: boolean;
   signedInAs?: string;
   allowSignups?: boolean;
   emailPassword?: boolean;
@@ -31,6 +37,7 @@ button{flex:1 1 8rem;min-height:44px;padding:.6rem 1rem;font:inherit;border-radi
 button.primary{background:var(--accent);border-color:var(--accent);color:#fff}
 button:focus-visible,input:focus-visible{outline:3px solid var(--accent);outline-offset:2px}
 .error{color:var(--err);font-weight:600}
+.notice{font-weight:600}hr{border:0;border-top:1px solid var(--border);margin:1.25rem 0}
 `;
 
 /** The CSP source of the page's one inline style (no other inline style or any script runs). */
@@ -53,9 +60,16 @@ export function consentPage(view: ConsentView): string {
     .join('');
   const client = `<strong>${escape(view.clientName)}</strong>`;
   const project = `<strong>${escape(view.projectName)}</strong>`;
+  // The name is whatever the client said (registration or document): told as such, with the one
+  // thing that was checked for a document client, the host serving it.
+  const source = view.publishedBy
+    ? `The application named itself; its details are published by <strong>${escape(view.publishedBy)}</strong>.`
+    : 'The application named itself when it registered.';
   const intro = `<p>${client} wants to use the tools of ${project} as you.</p>
-<p class="muted">Afterwards you go back to <strong>${escape(view.returnsTo)}</strong>.</p>`;
-  const error = view.error ? `<p class="error" role="alert">${escape(view.error)}</p>` : '';
+<p class="muted">${source} Afterwards you go back to <strong>${escape(view.returnsTo)}</strong>.</p>`;
+  const error =
+    (view.error ? `<p class="error" role="alert">${escape(view.error)}</p>` : '') +
+    (view.notice ? `<p class="notice" role="status">${escape(view.notice)}</p>` : '');
   let body: string;
   if (view.step === 'unavailable') {
     body = `<h1>${project}</h1>${error}`;
@@ -81,6 +95,12 @@ export function consentPage(view: ConsentView): string {
 ${view.allowSignups ? `<label for="name">Name <span class="muted">(to create an account)</span></label><input id="name" name="name" type="text" autocomplete="name">` : ''}
 <div class="actions"><button class="primary" type="submit" name="action" value="signin">Sign in</button>${signUp}
 <button type="submit" name="action" value="deny" formnovalidate>Cancel</button></div></form>`;
+    if (view.magicLink) {
+      body += `<hr><form method="post" action="/oauth/authorize">${hidden}
+<label for="magic-email">Or get a sign-in link by email</label><input id="magic-email" name="email" type="email" autocomplete="username" required aria-describedby="magic-help" value="${escape(view.email ?? '')}">
+<p id="magic-help" class="muted">Open the link in this browser; you come back here to allow or deny.</p>
+<div class="actions"><button type="submit" name="action" value="magic-link">Email me a sign-in link</button></div></form>`;
+    }
   }
   return `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width,initial-scale=1"><meta name="referrer" content="no-referrer">

@@ -1,6 +1,6 @@
 import { Controller, Get, Inject, Logger, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { LoginDto, RegisterDto, validateUserInput } from '@suite/contracts';
+import { CodeDto, LoginDto, MagicLinkQueryDto, RegisterDto, validateUserInput } from '@suite/contracts';
 import { AuthError, AuthErrorCode } from '@suite/errors';
 import { pageSecurityHeaders } from '@suite/nest-core';
 import { AuthSecrets, randomToken, sha256Hex } from '@suite/project-runtime';
@@ -9,7 +9,9 @@ import { PROJECT_HOST_CONFIG } from '../../app.tokens.js';
 import type { ProjectHostConfig } from '../../project-host.config.js';
 import { CurrentProject, ProjectHostGuard, type ProjectRequest } from '../../projects/host.guards.js';
 import type { ProjectContext } from '../../projects/project-context.js';
+import { AuthRateLimits } from '../../user-auth/limits/auth-rate-limits.js';
 import { clientIp } from '../../user-auth/limits/client-ip.js';
+import { MailCodeAuthService } from '../../user-auth/services/mail-code-auth.service.js';
 import { PasswordAuthService } from '../../user-auth/services/password-auth.service.js';
 import type { ClientMeta } from '../../user-auth/tokens/token-pair.js';
 import type { TokenUser } from '../../user-auth/user-snapshot.js';
@@ -22,6 +24,10 @@ import { OAuthError } from './oauth-error.js';
 
 /** How long the page's forms stay good: a person signs in and decides within this. */
 const FORM_TTL_MS = 15 * 60_000;
+/** Where a mailed sign-in link of the consent page lands (this host's own page, nothing else). */
+const MAGIC_PATH = '/oauth/authorize/magic';
+
+type Sealable = 'request' | 'ticket' | 'pending';
 
 interface Sealed<T> {
   value: T;
@@ -40,6 +46,13 @@ interface Sealed<T> {
  * sealed ticket (the user, bound to this request and this browser's CSRF cookie) replaces the
  * password. CSRF: a random cookie (HttpOnly, SameSite=Lax) and its HMAC in every form. The page
  * may not be framed (CSP frame-ancestors 'none', X-Frame-Options DENY) and runs no script.
+ *
+ * Magic link: the sign-in step can mail a link (the /api/user flow: same limits, mail, events,
+ * and blocking hooks awaited on sign-in). The pending request waits in this browser, sealed in a
+ * cookie bound to its CSRF cookie; the link lands on `/oauth/authorize/magic` of this host, which
+ * takes the request only from that cookie. So the link works only in the browser that asked for
+ * it (someone who makes a victim's inbox receive a link cannot have the victim approve the
+ * attacker's request), and the only place it can lead is the consent step of the stored request.
  */
 @ApiExcludeController()
 @UseGuards(ProjectHostGuard)
@@ -50,6 +63,8 @@ export class ConsentController {
   constructor(
     private readonly oauth: McpOAuthService,
     private readonly passwords: PasswordAuthService,
+    private readonly mailCodes: MailCodeAuthService,
+    private readonly limits: AuthRateLimits,
     private readonly secrets: AuthSecrets,
     @Inject(PROJECT_HOST_CONFIG) private readonly config: ProjectHostConfig,
   ) {}
@@ -122,10 +137,21 @@ export class ConsentController {
       return this.unavailable(reply, ctx, 400, 'This sign-in expired. Start again from your application.');
     const origin = hostOrigin(ctx, request);
     // The client may have been removed since the page was shown.
-    const { client } = await this.oauth
-      .clientOf(ctx, { client_id: authorize.clientId, redirect_uri: authorize.redirectUri })
-      .catch(() => ({ client: undefined }));
-    if (!client) return this.unavailable(reply, ctx, 400, 'This application is no longer registered.');
+    let client: OAuthClientRecord;
+    try {
+      ({ client } = await this.oauth.clientOf(ctx, {
+        client_id: authorize.clientId,
+        redirect_uri: authorize.redirectUri,
+      }));
+    } catch (error) {
+      if (!(error instanceof OAuthError)) throw error;
+      // A metadata document may have changed or gone since the page was shown: say why.
+      const why =
+        error.error === 'invalid_client' && error.description.startsWith('The client')
+          ? ` ${error.description}`
+          : '';
+      return this.unavailable(reply, ctx, 400, `This application is no longer registered.${why}`);
+    }
     const hidden = { request: sealedRequest, csrf: form.csrf };
     const ticketAad = `${sha256Hex(sealedRequest)}:${cookie}`;
 
@@ -143,7 +169,10 @@ export class ConsentController {
       const user = this.open<{ id: string; email: string }>(ctx, 'ticket', form.ticket, ticketAad);
       if (!user)
         return this.unavailable(reply, ctx, 400, 'This sign-in expired. Start again from your application.');
-      return this.redirect(reply, await this.oauth.approve(ctx, origin, user.id, authorize));
+      return this.redirect(reply, await this.oauth.approve(ctx, origin, user.id, client, authorize));
+    }
+    if (action === 'magic-link') {
+      return this.mailLink(reply, ctx, request, origin, client, authorize, form, hidden, cookie);
     }
     if (action !== 'signin' && action !== 'signup') {
       return this.unavailable(reply, ctx, 400, 'Unknown action.');
@@ -183,8 +212,100 @@ export class ConsentController {
         email: typeof form.email === 'string' ? form.email.slice(0, 320) : '',
       });
     }
+    return this.signedIn(reply, ctx, origin, client, authorize, hidden, ticketAad, user);
+  }
+
+  /**
+   * A mailed sign-in link of the consent page. The request comes from this browser's pending
+   * cookie only (nothing in the link or the query can name another), so it goes nowhere but the
+   * consent step of the request this browser started.
+   */
+  @Get('magic')
+  async magicLink(
+    @CurrentProject() ctx: ProjectContext,
+    @Req() request: ProjectRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    if (mcpIsOff(ctx)) return this.unavailable(reply, ctx, 404, `${MCP_OFF_MESSAGE}.`);
+    if (!ctx.auth.enabled) return this.unavailable(reply, ctx, 404, 'Sign-in is off for this project.');
+    if (!ctx.auth.emailPassword) {
+      return this.unavailable(reply, ctx, 403, 'Sign-in by email is off for this project.');
+    }
+    const cookie = this.readCookie(ctx, request);
+    const pending = cookie
+      ? this.open<AuthorizeRequest>(ctx, 'pending', this.readCookie(ctx, request, 'pending'), cookie)
+      : undefined;
+    if (!cookie || !pending) {
+      // The code is not spent: the link still works in the browser that asked for it.
+      return this.unavailable(
+        reply,
+        ctx,
+        400,
+        'Open this sign-in link in the browser where you asked for it, within 15 minutes. Or start again from your application.',
+      );
+    }
+    const origin = hostOrigin(ctx, request);
+    let client: OAuthClientRecord;
+    try {
+      ({ client } = await this.oauth.clientOf(ctx, {
+        client_id: pending.clientId,
+        redirect_uri: pending.redirectUri,
+      }));
+    } catch (error) {
+      if (!(error instanceof OAuthError)) throw error;
+      return this.unavailable(reply, ctx, 400, 'This application is no longer registered.');
+    }
+    const sealedRequest = this.seal(ctx, 'request', pending, '');
+    const hidden = { request: sealedRequest, csrf: this.csrfToken(ctx, cookie) };
+    const query = (request.query ?? {}) as Record<string, unknown>;
+    let user: TokenUser;
+    try {
+      const meta = this.meta(request);
+      await this.limits.consumeIp('callback', ctx.project.id, meta.ip);
+      user = await this.mailCodes.magicLinkCallback(
+        ctx,
+        validateUserInput(CodeDto, { code: query.code }, 'query'),
+        meta,
+        (_tx, signedIn) => Promise.resolve(signedIn),
+      );
+    } catch (error) {
+      if (!(error instanceof AuthError)) throw error;
+      return this.page(reply, error.status === 429 ? 429 : 400, {
+        ...this.common(ctx, client, pending),
+        step: 'sign-in',
+        hidden,
+        error:
+          error.status === 429
+            ? messageOf(error)
+            : 'This sign-in link is wrong, used or expired. Ask for a new one below.',
+      });
+    }
+    this.forgetPending(ctx, reply);
+    return this.signedIn(
+      reply,
+      ctx,
+      origin,
+      client,
+      pending,
+      hidden,
+      `${sha256Hex(sealedRequest)}:${cookie}`,
+      user,
+    );
+  }
+
+  /** After any sign-in: straight back to the client when the user approved it before, else Allow / Deny. */
+  private async signedIn(
+    reply: FastifyReply,
+    ctx: ProjectContext,
+    origin: string,
+    client: OAuthClientRecord,
+    authorize: AuthorizeRequest,
+    hidden: Record<string, string>,
+    ticketAad: string,
+    user: TokenUser,
+  ): Promise<void> {
     if (await this.oauth.hasConsent(ctx, user.id, client.id)) {
-      return this.redirect(reply, await this.oauth.approve(ctx, origin, user.id, authorize));
+      return this.redirect(reply, await this.oauth.approve(ctx, origin, user.id, client, authorize));
     }
     this.page(reply, 200, {
       ...this.common(ctx, client, authorize),
@@ -192,6 +313,68 @@ export class ConsentController {
       signedInAs: user.email,
       hidden: { ...hidden, ticket: this.seal(ctx, 'ticket', { id: user.id, email: user.email }, ticketAad) },
     });
+  }
+
+  /**
+   * Mails a sign-in link to this host's own magic page and keeps the request in this browser
+   * (sealed, bound to its CSRF cookie) for when the link is opened. The answer is the same whether
+   * or not the address has an account.
+   */
+  private async mailLink(
+    reply: FastifyReply,
+    ctx: ProjectContext,
+    request: ProjectRequest,
+    origin: string,
+    client: OAuthClientRecord,
+    authorize: AuthorizeRequest,
+    form: Record<string, unknown>,
+    hidden: Record<string, string>,
+    cookie: string,
+  ): Promise<void> {
+    const email = typeof form.email === 'string' ? form.email.slice(0, 320) : '';
+    let sent: string;
+    try {
+      if (!ctx.auth.emailPassword)
+        throw new AuthError(AuthErrorCode.EmailPasswordDisabled, undefined, { status: 403 });
+      const meta = this.meta(request);
+      await this.limits.consumeIp('mail', ctx.project.id, meta.ip);
+      const input = validateUserInput(MagicLinkQueryDto, { email: form.email }, 'query');
+      ({ message: sent } = await this.mailCodes.mailMagicLinkTo(
+        ctx,
+        input.email,
+        `${origin}${MAGIC_PATH}`,
+        meta,
+      ));
+    } catch (error) {
+      if (!(error instanceof AuthError)) throw error;
+      return this.page(reply, error.status ?? 400, {
+        ...this.common(ctx, client, authorize),
+        step: 'sign-in',
+        hidden,
+        error: messageOf(error),
+        email,
+      });
+    }
+    const secure = ctx.publicUrl.startsWith('https:') ? '; Secure' : '';
+    void reply.header(
+      'set-cookie',
+      `${this.cookieName(ctx, 'pending')}=${this.seal(ctx, 'pending', authorize, cookie)}; Path=/oauth/authorize; HttpOnly; SameSite=Lax; Max-Age=${FORM_TTL_MS / 1000}${secure}`,
+    );
+    this.page(reply, 200, {
+      ...this.common(ctx, client, authorize),
+      step: 'sign-in',
+      hidden,
+      notice: `${sent} Open the link in this browser within 15 minutes to continue.`,
+      email,
+    });
+  }
+
+  private forgetPending(ctx: ProjectContext, reply: FastifyReply): void {
+    const secure = ctx.publicUrl.startsWith('https:') ? '; Secure' : '';
+    void reply.header(
+      'set-cookie',
+      `${this.cookieName(ctx, 'pending')}=; Path=/oauth/authorize; HttpOnly; SameSite=Lax; Max-Age=0${secure}`,
+    );
   }
 
   private common(ctx: ProjectContext, client: OAuthClientRecord, authorize: AuthorizeRequest) {
@@ -203,7 +386,9 @@ export class ConsentController {
         target.protocol === 'http:' || target.protocol === 'https:'
           ? target.host
           : target.protocol.slice(0, -1),
+      ...(client.kind === 'metadata-document' ? { publishedBy: new URL(client.id).host } : {}),
       allowSignups: ctx.auth.allowSignups,
+      magicLink: ctx.auth.emailPassword,
       emailPassword: ctx.auth.emailPassword,
       redirectUri: authorize.redirectUri,
     };
@@ -242,19 +427,31 @@ export class ConsentController {
       .send();
   }
 
-  private cookieName(ctx: ProjectContext): string {
-    // __Host-: only this exact host can set it (no sibling project host can plant one).
-    return ctx.publicUrl.startsWith('https:') ? '__Host-mcp_csrf' : 'mcp_csrf';
+  private cookieName(ctx: ProjectContext, which: 'csrf' | 'pending' = 'csrf'): string {
+    // __Host-: only this exact host can set it (no sibling project host can plant one). The
+    // pending request's cookie has a path, so it cannot be __Host-; it is sealed and bound to the
+    // CSRF cookie instead, so a planted one opens nothing.
+    const name = `mcp_${which}`;
+    return ctx.publicUrl.startsWith('https:')
+      ? which === 'csrf'
+        ? `__Host-${name}`
+        : `__Secure-${name}`
+      : name;
   }
 
-  private readCookie(ctx: ProjectContext, request: ProjectRequest): string | undefined {
-    const name = this.cookieName(ctx);
+  private readCookie(
+    ctx: ProjectContext,
+    request: ProjectRequest,
+    which: 'csrf' | 'pending' = 'csrf',
+  ): string | undefined {
+    const name = this.cookieName(ctx, which);
     const header = request.headers.cookie ?? '';
     for (const part of header.split(';')) {
       const [key, ...rest] = part.trim().split('=');
       if (key === name) {
         const value = rest.join('=');
-        return /^[A-Za-z0-9_-]{43}$/.test(value) ? value : undefined;
+        const shape = which === 'csrf' ? /^[A-Za-z0-9_-]{43}$/ : /^[A-Za-z0-9_-]{1,3800}$/;
+        return shape.test(value) ? value : undefined;
       }
     }
     return undefined;
@@ -276,7 +473,7 @@ export class ConsentController {
     return this.secrets.hmacHex('consent-hmac', ctx.project.id, cookie);
   }
 
-  private seal(ctx: ProjectContext, what: 'request' | 'ticket', value: unknown, bind: string): string {
+  private seal(ctx: ProjectContext, what: Sealable, value: unknown, bind: string): string {
     const body: Sealed<unknown> = { value, exp: Date.now() + FORM_TTL_MS };
     return this.secrets.seal(
       'consent-seal',
@@ -285,12 +482,7 @@ export class ConsentController {
     );
   }
 
-  private open<T>(
-    ctx: ProjectContext,
-    what: 'request' | 'ticket',
-    sealed: unknown,
-    bind: string,
-  ): T | undefined {
+  private open<T>(ctx: ProjectContext, what: Sealable, sealed: unknown, bind: string): T | undefined {
     if (typeof sealed !== 'string' || sealed.length > 8_000) return undefined;
     const opened = this.secrets.open('consent-seal', sealed, `consent-${what}:${ctx.project.id}:${bind}`);
     if (!opened) return undefined;

@@ -73,7 +73,7 @@ export class McpOAuthService {
     ctx: ProjectContext,
     query: Record<string, unknown>,
   ): Promise<{ client: OAuthClientRecord; redirectUri: string }> {
-    const client = await this.clients.find(ctx, query.client_id);
+    const client = await this.clients.resolve(ctx, query.client_id);
     if (!client)
       throw new OAuthError('invalid_client', 'This application is not registered with this project.');
     const redirectUri = one(query.redirect_uri);
@@ -130,13 +130,18 @@ export class McpOAuthService {
     return row !== null;
   }
 
-  /** The user approved (now, or before): consent remembered, a code issued, the redirect to follow. */
+  /**
+   * The user approved (now, or before): the client stored (a metadata-document one as its
+   * document says now), consent remembered, a code issued, the redirect to follow.
+   */
   async approve(
     ctx: ProjectContext,
     origin: string,
     userId: string,
+    client: OAuthClientRecord,
     request: AuthorizeRequest,
   ): Promise<string> {
+    await this.clients.remember(ctx, client);
     await ctx.tenant.oAuthConsent.upsert({
       where: { userId_clientId: { userId, clientId: request.clientId } },
       create: { userId, clientId: request.clientId },

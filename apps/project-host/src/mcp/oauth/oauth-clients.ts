@@ -1,26 +1,22 @@
 import { Injectable } from '@nestjs/common';
-import {
-  OAuthClientMetadataSchema,
-  type OAuthClientMetadata,
-} from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { OAuthClientMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { randomToken, sha256Hex } from '@suite/project-runtime';
 import { timingSafeEqual } from 'node:crypto';
 import type { ProjectContext } from '../../projects/project-context.js';
-import { OAuthError } from './oauth-error.js';
-import { redirectUriProblem } from './redirect-uris.js';
+import { type ClientAuthMethod, checkClientMetadata } from './client-metadata.js';
+import { ClientMetadataDocuments, isClientMetadataUrl } from './client-metadata-documents.js';
 
-export type ClientAuthMethod = 'none' | 'client_secret_post' | 'client_secret_basic';
-const AUTH_METHODS: readonly ClientAuthMethod[] = ['none', 'client_secret_post', 'client_secret_basic'];
-const GRANT_TYPES = ['authorization_code', 'refresh_token'];
-const MAX_REDIRECT_URIS = 10;
+export type { ClientAuthMethod } from './client-metadata.js';
 
 export interface OAuthClientRecord {
   id: string;
+  /** Registered here (`mcp_…`), or named by the https URL of its client ID metadata document. */
+  kind: 'registered' | 'metadata-document';
   name: string | null;
   redirectUris: string[];
   authMethod: ClientAuthMethod;
   secretHash: string | null;
-  /** Metadata as registered (what the consent page shows comes from here). */
+  /** Metadata as registered or as the document said (what the consent page shows comes from here). */
   metadata: OAuthClientMetadata;
 }
 
@@ -28,58 +24,25 @@ export interface OAuthClientRecord {
  * The project's MCP clients (platform_auth.oauth_clients of its tenant database): dynamic client
  * registration (RFC 7591), metadata checked with the MCP SDK's own schema plus our redirect rules.
  * Public clients (`none`, what MCP clients use) prove nothing but PKCE; confidential ones get a
- * secret, stored as its sha256.
+ * secret, stored as its sha256. A client whose id is an https URL is described by its client ID
+ * metadata document instead: fetched (or taken from the cache) when an authorization starts, and
+ * stored under that id when a user approves it (refreshed at every approval), so consents and
+ * grants name it as they name registered clients.
  */
 @Injectable()
 export class OAuthClients {
+  constructor(private readonly documents: ClientMetadataDocuments) {}
+
   async register(
     ctx: ProjectContext,
     body: unknown,
   ): Promise<
     OAuthClientMetadata & { client_id: string; client_id_issued_at: number; client_secret?: string }
   > {
-    const parsed = OAuthClientMetadataSchema.safeParse(body);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new OAuthError(
-        'invalid_client_metadata',
-        `${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid client metadata'}`,
-      );
-    }
-    const metadata = parsed.data;
-    if (metadata.redirect_uris.length === 0 || metadata.redirect_uris.length > MAX_REDIRECT_URIS) {
-      throw new OAuthError('invalid_redirect_uri', `redirect_uris must hold 1 to ${MAX_REDIRECT_URIS} URIs`);
-    }
-    for (const uri of metadata.redirect_uris) {
-      const problem = redirectUriProblem(uri);
-      if (problem) throw new OAuthError('invalid_redirect_uri', `${uri} ${problem}`);
-    }
-    const authMethod = (metadata.token_endpoint_auth_method ?? 'client_secret_basic') as ClientAuthMethod;
-    if (!AUTH_METHODS.includes(authMethod)) {
-      throw new OAuthError(
-        'invalid_client_metadata',
-        `token_endpoint_auth_method must be one of ${AUTH_METHODS.join(', ')}`,
-      );
-    }
-    const grants = metadata.grant_types ?? ['authorization_code'];
-    if (grants.some((grant) => !GRANT_TYPES.includes(grant))) {
-      throw new OAuthError(
-        'invalid_client_metadata',
-        `grant_types may hold ${GRANT_TYPES.join(' and ')} only`,
-      );
-    }
-    if ((metadata.response_types ?? ['code']).some((type) => type !== 'code')) {
-      throw new OAuthError('invalid_client_metadata', 'response_types may hold code only');
-    }
+    const stored = checkClientMetadata(body, 'client_secret_basic');
+    const authMethod = stored.token_endpoint_auth_method;
     const id = `mcp_${randomToken().slice(0, 24)}`;
     const secret = authMethod === 'none' ? undefined : randomToken();
-    const stored: OAuthClientMetadata = {
-      ...metadata,
-      client_name: metadata.client_name?.slice(0, 200),
-      token_endpoint_auth_method: authMethod,
-      grant_types: grants,
-      response_types: ['code'],
-    };
     const created = await ctx.tenant.oAuthClient.create({
       data: {
         id,
@@ -98,18 +61,58 @@ export class OAuthClients {
     };
   }
 
-  async find(ctx: ProjectContext, clientId: unknown): Promise<OAuthClientRecord | undefined> {
-    if (typeof clientId !== 'string' || !/^mcp_[A-Za-z0-9_-]{1,64}$/.test(clientId)) return undefined;
-    const row = await ctx.tenant.oAuthClient.findUnique({ where: { id: clientId } });
-    if (!row) return undefined;
+  /**
+   * The client of an authorization request: a registered one, or one whose metadata document is
+   * fetched (or cached) now. Throws `OAuthError` `invalid_client` when that document is refused.
+   * Nothing is stored for a document yet: `remember` does that once a user approves the client,
+   * so anyone pointing the consent page at documents of their own fills no table.
+   */
+  async resolve(ctx: ProjectContext, clientId: unknown): Promise<OAuthClientRecord | undefined> {
+    if (!isClientMetadataUrl(clientId)) return this.find(ctx, clientId);
+    const { metadata } = await this.documents.get(clientId);
     return {
-      id: row.id,
-      name: row.name,
-      redirectUris: row.redirectUris,
-      authMethod: row.authMethod as ClientAuthMethod,
-      secretHash: row.secretHash,
-      metadata: row.metadata as OAuthClientMetadata,
+      id: clientId,
+      kind: 'metadata-document',
+      name: metadata.client_name ?? null,
+      redirectUris: metadata.redirect_uris,
+      authMethod: 'none',
+      secretHash: null,
+      metadata,
     };
+  }
+
+  /**
+   * Stores a metadata-document client as its document says now (consents and grants refer to the
+   * row), or refreshes the stored one; registered clients are stored already.
+   */
+  async remember(ctx: ProjectContext, client: OAuthClientRecord): Promise<void> {
+    if (client.kind !== 'metadata-document') return;
+    const data = {
+      name: client.name,
+      redirectUris: client.redirectUris,
+      authMethod: client.authMethod,
+      secretHash: null,
+      metadata: client.metadata as object,
+    };
+    await ctx.tenant.oAuthClient.upsert({
+      where: { id: client.id },
+      create: { id: client.id, ...data },
+      update: data,
+    });
+  }
+
+  /**
+   * A client as stored, without fetching anything: the token endpoint's view (a metadata-document
+   * client was stored when its authorization started).
+   */
+  async find(ctx: ProjectContext, clientId: unknown): Promise<OAuthClientRecord | undefined> {
+    const known =
+      typeof clientId === 'string' &&
+      (/^mcp_[A-Za-z0-9_-]{1,64}$/.test(clientId) ||
+        (isClientMetadataUrl(clientId) && clientId.length <= 2_000));
+    if (!known) return undefined;
+    const row = await ctx.tenant.oAuthClient.findUnique({ where: { id: clientId } });
+    return row ? recordOf(row) : undefined;
   }
 
   /** Whether `secret` proves the client (always for public clients, which have none). */
@@ -118,4 +121,23 @@ export class OAuthClients {
     if (!secret || !client.secretHash) return false;
     return timingSafeEqual(Buffer.from(sha256Hex(secret)), Buffer.from(client.secretHash));
   }
+}
+
+function recordOf(row: {
+  id: string;
+  name: string | null;
+  redirectUris: string[];
+  authMethod: string;
+  secretHash: string | null;
+  metadata: unknown;
+}): OAuthClientRecord {
+  return {
+    id: row.id,
+    kind: isClientMetadataUrl(row.id) ? 'metadata-document' : 'registered',
+    name: row.name,
+    redirectUris: row.redirectUris,
+    authMethod: row.authMethod as ClientAuthMethod,
+    secretHash: row.secretHash,
+    metadata: row.metadata as OAuthClientMetadata,
+  };
 }

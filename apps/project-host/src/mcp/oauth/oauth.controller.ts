@@ -64,7 +64,7 @@ export class OAuthController {
       code_challenge_methods_supported: ['S256'],
       token_endpoint_auth_methods_supported: ['none', 'client_secret_post', 'client_secret_basic'],
       authorization_response_iss_parameter_supported: true,
-      client_id_metadata_document_supported: false,
+      client_id_metadata_document_supported: true,
     };
   }
 

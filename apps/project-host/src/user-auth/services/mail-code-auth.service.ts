@@ -14,6 +14,7 @@ import { passwordProblem } from '../passwords/password-policy.js';
 import { assertRedirectUri, withQuery } from '../redirect-uri.js';
 import { AuthStores, type UserRecord } from '../store/auth-store.js';
 import { RefreshSessions } from '../tokens/refresh-sessions.js';
+import type { SignedIn } from './password-auth.service.js';
 import type { ClientMeta, TokenPair } from '../tokens/token-pair.js';
 import { FORGOT_PASSWORD_CODE_TTL_MS, MAGIC_LINK_CODE_TTL_MS } from '../user-auth.constants.js';
 import type { StatusResponse } from '../user-auth.types.js';
@@ -58,19 +59,45 @@ export class MailCodeAuthService {
       input.redirect_uri === undefined
         ? ctx.publicUrl
         : assertRedirectUri(input.redirect_uri, ctx.hosts, ctx.auth.redirectSchemes);
-    const user = await this.stores.of(ctx).users.findByEmail(input.email);
+    return this.mailMagicLinkTo(ctx, input.email, app, client);
+  }
+
+  /**
+   * The request of a sign-in link whose page `app` the caller built itself (a checked
+   * redirect_uri, the project's address, or the MCP consent page of the host): the same answer,
+   * limits, mail and events as `GET /api/user/auth/magic-link`.
+   */
+  async mailMagicLinkTo(
+    ctx: ProjectContext,
+    email: string,
+    app: string,
+    client: ClientMeta,
+  ): Promise<StatusResponse> {
+    const user = await this.stores.of(ctx).users.findByEmail(email);
     await this.limits.consumeMailRequest(
       'magic-link',
       ctx.project.id,
-      input.email,
+      email,
       await this.ownIp(ctx, user, client),
     );
     if (user) this.background.run('magic-link mail', () => this.sendMagicLink(ctx, user, app));
     return MAGIC_LINK_SENT;
   }
 
-  async magicLinkCallback(ctx: ProjectContext, { code }: CodeDto, client: ClientMeta): Promise<TokenPair> {
-    const signedIn = await this.stores.of(ctx).transaction(async (tx) => {
+  /**
+   * Signs in with a mailed link's code. `signedIn` is what the sign-in gives (an /api/user session
+   * by default; the MCP consent page takes just the user), as in PasswordAuthService.login.
+   */
+  async magicLinkCallback<R = TokenPair>(
+    ctx: ProjectContext,
+    { code }: CodeDto,
+    client: ClientMeta,
+    signedIn?: SignedIn<R>,
+  ): Promise<R> {
+    const begin =
+      signedIn ??
+      ((tx, user) => this.sessions.start(ctx, tx, user, client) as Promise<unknown> as Promise<R>);
+    const outcome = await this.stores.of(ctx).transaction(async (tx) => {
       const nonce = await this.codes.consume(tx, ctx.project.id, 'magic_link', code);
       const user = nonce?.userId ? await tx.users.findById(nonce.userId) : null;
       // The code was sent to the address the account had then; it is void once that changed.
@@ -79,19 +106,19 @@ export class MailCodeAuthService {
       const proven = await this.claims.proveAddress(tx, user);
       return {
         ...proven,
-        pair: await this.sessions.start(ctx, tx, tokenUserOf(proven.user), client),
+        pair: await begin(tx, tokenUserOf(proven.user)),
       };
     });
-    if (!signedIn) return this.failures.refuse(ctx, 'magic_link', code, 'magic_link');
-    const user = snapshotOf(signedIn.user);
-    if (signedIn.claimed) await this.sessions.signedOutEverywhere(ctx, user.id);
+    if (!outcome) return this.failures.refuse(ctx, 'magic_link', code, 'magic_link');
+    const user = snapshotOf(outcome.user);
+    if (outcome.claimed) await this.sessions.signedOutEverywhere(ctx, user.id);
     await this.events.publish(ctx.project.id, [
-      ...(signedIn.claimed
+      ...(outcome.claimed
         ? [{ kind: 'user.updated' as const, user, provider: 'magic_link' as const, claimed: true }]
         : []),
       { kind: 'user.signed_in', user, provider: 'magic_link' },
     ]);
-    return signedIn.pair;
+    return outcome.pair;
   }
 
   async requestPasswordReset(
