@@ -2,7 +2,6 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { SUITE_VERSION } from '@suite/config';
 import { ConfigValueModule, WorkerCoreModule } from '@suite/nest-core';
 import {
-  MailOutbox,
   MailSealer,
   PROJECT_DIRECTORY_PROVIDER,
   PROJECT_RUNTIME_CONFIG,
@@ -17,7 +16,7 @@ import { domainChecksProviders } from './domains/domain-checks.providers.js';
 import { MAIL_DELIVERY_CONFIG } from './mail/mail-delivery.config.js';
 import { MailDeliveryConsumer } from './mail/mail-delivery.consumer.js';
 import { MailDeliveryProcessor } from './mail/mail-delivery.processor.js';
-import { MailLogRepository } from './mail/mail-log.repository.js';
+import { mailDeliveryProviders } from './mail/mail-delivery.providers.js';
 import { SmtpMailer } from './mail/smtp-mailer.js';
 import { PROJECT_WORKER_CONFIG, type ProjectWorkerConfig } from './project-worker.config.js';
 import { ProjectJobsConsumer } from './project-jobs.consumer.js';
@@ -49,11 +48,10 @@ export class ProjectWorkerModule {
         PROJECT_DIRECTORY_PROVIDER,
         { provide: ProjectMailBudget, useClass: RedisProjectMailBudget },
         MailSealer,
-        MailOutbox,
         ...PROJECT_RUNTIME_PROVIDERS,
         // Mail delivery.
         { provide: MAIL_DELIVERY_CONFIG, useValue: config },
-        MailLogRepository,
+        ...mailDeliveryProviders,
         SmtpMailer,
         MailDeliveryProcessor,
         // The deployment's chores: custom-domain checks, tenant upgrades.

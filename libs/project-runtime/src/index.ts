@@ -43,7 +43,9 @@ export { ProjectJobsQueue, PROJECT_JOB_ATTEMPTS } from './effects/project-jobs.q
 export { ProjectMail } from './effects/project-mail.js';
 export { ProjectPush, type PushMessage } from './effects/project-push.js';
 export { MAIL_ATTEMPTS, MAIL_BACKOFF_TYPE, mailJobOptions, mailRetryDelay } from './mail/mail-job.js';
+export { MailLogRepository } from './mail/mail-log.repository.js';
 export { MailOutbox, type MailKind, type OutgoingMail } from './mail/mail-outbox.js';
+export { MAIL_OUTBOX_PROVIDERS } from './mail/mail-outbox.providers.js';
 export {
   MailBudgets,
   mailClassOf,

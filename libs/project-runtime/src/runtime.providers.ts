@@ -12,7 +12,7 @@ import { ProjectSandboxes } from './sandbox/project-sandboxes.js';
  * Project code's runtime, for the app that runs it (the project host: APIs and deploys; the project
  * worker: hooks and jobs): the active deployments, the sandboxes and what project code reaches
  * through its context. The app provides PROJECT_RUNTIME_CONFIG, RuntimeResources, ProjectMailBudget,
- * MailOutbox, MailSealer and the ProjectDirectory (PROJECT_DIRECTORY_PROVIDER, listed once where its
+ * the mail outbox (MAIL_OUTBOX_PROVIDERS), MailSealer and the ProjectDirectory (PROJECT_DIRECTORY_PROVIDER, listed once where its
  * other users see the same instance).
  */
 export const PROJECT_RUNTIME_PROVIDERS: Provider[] = [

@@ -4,8 +4,7 @@ import { AuthHookQueue, BullAuthHookQueue } from '../events/auth-hook.queue.js';
 import { AuthStateCache } from '../events/auth-state.cache.js';
 import { AuthStateChannel, RedisAuthStateChannel } from '../events/auth-state.channel.js';
 import { HookSettingsRepository, PrismaHookSettingsRepository } from '../events/hook-settings.repository.js';
-import { MailOutbox } from '@suite/project-runtime';
-import { MailSealer } from '@suite/project-runtime';
+import { MAIL_OUTBOX_PROVIDERS, MailOutbox, MailSealer } from '@suite/project-runtime';
 import { ControlPlaneHostGuard, ProjectHostGuard } from '../projects/host.guards.js';
 import { ProjectResolver } from '../projects/project-resolver.js';
 import { TenantSchemaCheck } from '../projects/tenant-schema.check.js';
@@ -30,7 +29,7 @@ import { RateLimiters, RedisRateLimiters } from './rate-limiters.js';
     TenantSchemaCheck,
     ProjectHostGuard,
     ControlPlaneHostGuard,
-    MailOutbox,
+    ...MAIL_OUTBOX_PROVIDERS,
     MailSealer,
     { provide: HookSettingsRepository, useClass: PrismaHookSettingsRepository },
     { provide: AuthHookQueue, useClass: BullAuthHookQueue },
