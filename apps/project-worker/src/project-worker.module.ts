@@ -4,6 +4,7 @@ import { ConfigValueModule, WorkerCoreModule } from '@suite/nest-core';
 import {
   MailSealer,
   PROJECT_DIRECTORY_PROVIDER,
+  PROJECT_RECORD_REPOSITORY_PROVIDER,
   PROJECT_RUNTIME_CONFIG,
   PROJECT_RUNTIME_PROVIDERS,
   ProjectMailBudget,
@@ -46,6 +47,7 @@ export class ProjectWorkerModule {
         WorkerResources,
         { provide: RuntimeResources, useExisting: WorkerResources },
         PROJECT_DIRECTORY_PROVIDER,
+        PROJECT_RECORD_REPOSITORY_PROVIDER,
         { provide: ProjectMailBudget, useClass: RedisProjectMailBudget },
         MailSealer,
         ...PROJECT_RUNTIME_PROVIDERS,

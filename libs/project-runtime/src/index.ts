@@ -29,7 +29,11 @@ export { RedisProjectMailBudget } from './effects/project-mail-budget.js';
 export { ProjectEffects } from './effects/project-effects.js';
 export { ProjectDatabase } from './effects/project-database.js';
 export { ProjectDirectory, type ProjectDirectoryOptions } from './tenants/project-directory.js';
-export { PROJECT_DIRECTORY_PROVIDER } from './tenants/project-directory.providers.js';
+export {
+  PROJECT_DIRECTORY_PROVIDER,
+  PROJECT_RECORD_REPOSITORY_PROVIDER,
+} from './tenants/project-directory.providers.js';
+export { ProjectRecordRepository, type NewProjectRecord } from './tenants/project-record.repository.js';
 export { type ProjectKey, type ProjectRecord } from './tenants/project-record.query.js';
 export {
   announceProjectChange,

@@ -4,6 +4,7 @@ import { AdminFormsController } from './admin-forms.controller.js';
 import { AdminTokenController } from './admin-token.controller.js';
 import { AdminTokenGuard } from './admin-token.guard.js';
 import { AuthOverviewService } from './auth-overview.service.js';
+import { controlPlaneRepositoryProviders } from './control-plane.providers.js';
 import { BullDomainChecksQueue, DomainChecksQueue } from './domain-checks.queue.js';
 import { MailLogReader, PrismaMailLogReader } from './mail-log.reader.js';
 import { FormValidationService } from './form-validation.service.js';
@@ -22,11 +23,9 @@ import { ProjectEmailsController } from './project-emails.controller.js';
 import { ProjectSettingsService } from './project-settings.service.js';
 import { ProjectUsersController } from './project-users.controller.js';
 import { ProjectsController } from './projects.controller.js';
-import { PrismaProjectsRepository, ProjectsRepository } from './projects.repository.js';
 import { ProjectsService } from './projects.service.js';
 import { TenantDatabases } from './tenant-databases.js';
 import { TenantMovesService } from './tenant-moves.service.js';
-import { PrismaTenantPlacementRepository, TenantPlacementRepository } from './tenant-placement.repository.js';
 import { TenantServersController } from './tenant-servers.controller.js';
 import { BullTenantUpgradesQueue, TenantUpgradesQueue } from './tenant-upgrades.queue.js';
 import { TenantUpgradesService } from './tenant-upgrades.service.js';
@@ -50,11 +49,10 @@ import { UsersAdminService } from './users-admin.service.js';
   ],
   providers: [
     AdminTokenGuard,
-    { provide: ProjectsRepository, useClass: PrismaProjectsRepository },
+    ...controlPlaneRepositoryProviders,
     { provide: TenantUsersRepository, useClass: PrismaTenantUsersRepository },
     { provide: MailLogReader, useClass: PrismaMailLogReader },
     TenantDatabases,
-    { provide: TenantPlacementRepository, useClass: PrismaTenantPlacementRepository },
     TenantMovesService,
     { provide: TenantUpgradesQueue, useClass: BullTenantUpgradesQueue },
     TenantUpgradesService,

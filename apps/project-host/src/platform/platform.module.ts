@@ -4,7 +4,13 @@ import { AuthHookQueue, BullAuthHookQueue } from '../events/auth-hook.queue.js';
 import { AuthStateCache } from '../events/auth-state.cache.js';
 import { AuthStateChannel, RedisAuthStateChannel } from '../events/auth-state.channel.js';
 import { HookSettingsRepository, PrismaHookSettingsRepository } from '../events/hook-settings.repository.js';
-import { MAIL_OUTBOX_PROVIDERS, MailOutbox, MailSealer } from '@suite/project-runtime';
+import {
+  MAIL_OUTBOX_PROVIDERS,
+  MailOutbox,
+  MailSealer,
+  PROJECT_RECORD_REPOSITORY_PROVIDER,
+  ProjectRecordRepository,
+} from '@suite/project-runtime';
 import { ControlPlaneHostGuard, ProjectHostGuard } from '../projects/host.guards.js';
 import { ProjectResolver } from '../projects/project-resolver.js';
 import { TenantSchemaCheck } from '../projects/tenant-schema.check.js';
@@ -26,7 +32,13 @@ import { RateLimiters, RedisRateLimiters } from './rate-limiters.js';
     { provide: EphemeralStore, useClass: RedisEphemeralStore },
     { provide: RateLimiters, useClass: RedisRateLimiters },
     ProjectResolver,
-    TenantSchemaCheck,
+    PROJECT_RECORD_REPOSITORY_PROVIDER,
+    {
+      provide: TenantSchemaCheck,
+      inject: [ProjectRecordRepository, PlatformResources],
+      useFactory: (records: ProjectRecordRepository, r: PlatformResources) =>
+        new TenantSchemaCheck(records, r.tenantServers, r.connectionBudget),
+    },
     ProjectHostGuard,
     ControlPlaneHostGuard,
     ...MAIL_OUTBOX_PROVIDERS,
@@ -43,6 +55,7 @@ import { RateLimiters, RedisRateLimiters } from './rate-limiters.js';
     EphemeralStore,
     RateLimiters,
     ProjectResolver,
+    ProjectRecordRepository,
     TenantSchemaCheck,
     ProjectHostGuard,
     ControlPlaneHostGuard,
