@@ -38,6 +38,7 @@ export { type ProjectKey, type ProjectRecord } from './tenants/project-record.qu
 export {
   announceProjectChange,
   announceTenantMove,
+  ProjectChangeAnnouncer,
   subscribeProjectChanges,
   subscribeTenantMoves,
   type ProjectChange,

@@ -24,7 +24,6 @@ import { ProjectSettingsService } from './project-settings.service.js';
 import { ProjectUsersController } from './project-users.controller.js';
 import { ProjectsController } from './projects.controller.js';
 import { ProjectsService } from './projects.service.js';
-import { TenantDatabases } from './tenant-databases.js';
 import { TenantMovesService } from './tenant-moves.service.js';
 import { TenantServersController } from './tenant-servers.controller.js';
 import { BullTenantUpgradesQueue, TenantUpgradesQueue } from './tenant-upgrades.queue.js';
@@ -52,7 +51,6 @@ import { UsersAdminService } from './users-admin.service.js';
     ...controlPlaneRepositoryProviders,
     { provide: TenantUsersRepository, useClass: PrismaTenantUsersRepository },
     { provide: MailLogReader, useClass: PrismaMailLogReader },
-    TenantDatabases,
     TenantMovesService,
     { provide: TenantUpgradesQueue, useClass: BullTenantUpgradesQueue },
     TenantUpgradesService,

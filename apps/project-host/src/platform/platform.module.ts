@@ -9,8 +9,10 @@ import {
   MailOutbox,
   MailSealer,
   PROJECT_RECORD_REPOSITORY_PROVIDER,
+  ProjectChangeAnnouncer,
   ProjectRecordRepository,
 } from '@suite/project-runtime';
+import { TenantServers } from '@suite/db';
 import { ControlPlaneHostGuard, ProjectHostGuard } from '../projects/host.guards.js';
 import { ProjectResolver } from '../projects/project-resolver.js';
 import { TenantSchemaCheck } from '../projects/tenant-schema.check.js';
@@ -34,6 +36,16 @@ import { RateLimiters, RedisRateLimiters } from './rate-limiters.js';
     ProjectResolver,
     PROJECT_RECORD_REPOSITORY_PROVIDER,
     {
+      provide: TenantServers,
+      inject: [PlatformResources],
+      useFactory: (r: PlatformResources) => r.tenantServers,
+    },
+    {
+      provide: ProjectChangeAnnouncer,
+      inject: [PlatformResources],
+      useFactory: (r: PlatformResources) => new ProjectChangeAnnouncer(r.redis),
+    },
+    {
       provide: TenantSchemaCheck,
       inject: [ProjectRecordRepository, PlatformResources],
       useFactory: (records: ProjectRecordRepository, r: PlatformResources) =>
@@ -56,6 +68,8 @@ import { RateLimiters, RedisRateLimiters } from './rate-limiters.js';
     RateLimiters,
     ProjectResolver,
     ProjectRecordRepository,
+    TenantServers,
+    ProjectChangeAnnouncer,
     TenantSchemaCheck,
     ProjectHostGuard,
     ControlPlaneHostGuard,
