@@ -5,10 +5,7 @@ import { AdminTokenController } from './admin-token.controller.js';
 import { AdminTokenGuard } from './admin-token.guard.js';
 import { AuthOverviewService } from './auth-overview.service.js';
 import { controlPlaneRepositoryProviders } from './control-plane.providers.js';
-import { BullDomainChecksQueue, DomainChecksQueue } from './domain-checks.queue.js';
-import { MailLogReader, PrismaMailLogReader } from './mail-log.reader.js';
 import { FormValidationService } from './form-validation.service.js';
-import { MailDetailRepository, PrismaMailDetailRepository } from './mail-detail.repository.js';
 import { MailLogService } from './mail-log.service.js';
 import { MailResendService } from './mail-resend.service.js';
 import { ProjectContexts } from './project-contexts.js';
@@ -26,7 +23,6 @@ import { ProjectsController } from './projects.controller.js';
 import { ProjectsService } from './projects.service.js';
 import { TenantMovesService } from './tenant-moves.service.js';
 import { TenantServersController } from './tenant-servers.controller.js';
-import { BullTenantUpgradesQueue, TenantUpgradesQueue } from './tenant-upgrades.queue.js';
 import { TenantUpgradesService } from './tenant-upgrades.service.js';
 import { PrismaTenantUsersRepository, TenantUsersRepository } from './tenant-users.repository.js';
 import { UsersAdminService } from './users-admin.service.js';
@@ -50,19 +46,15 @@ import { UsersAdminService } from './users-admin.service.js';
     AdminTokenGuard,
     ...controlPlaneRepositoryProviders,
     { provide: TenantUsersRepository, useClass: PrismaTenantUsersRepository },
-    { provide: MailLogReader, useClass: PrismaMailLogReader },
     TenantMovesService,
-    { provide: TenantUpgradesQueue, useClass: BullTenantUpgradesQueue },
     TenantUpgradesService,
     ProjectsService,
     ProjectSettingsService,
     UsersAdminService,
     MailLogService,
-    { provide: DomainChecksQueue, useClass: BullDomainChecksQueue },
     AuthOverviewService,
     ProjectContexts,
     { provide: UserDetailRepository, useClass: PrismaUserDetailRepository },
-    { provide: MailDetailRepository, useClass: PrismaMailDetailRepository },
     UserSessionsService,
     MailResendService,
     SmtpTestMailer,
