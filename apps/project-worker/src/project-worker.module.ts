@@ -48,7 +48,11 @@ export class ProjectWorkerModule {
         { provide: RuntimeResources, useExisting: WorkerResources },
         PROJECT_DIRECTORY_PROVIDER,
         PROJECT_RECORD_REPOSITORY_PROVIDER,
-        { provide: ProjectMailBudget, useClass: RedisProjectMailBudget },
+        {
+          provide: ProjectMailBudget,
+          inject: [WorkerResources],
+          useFactory: (r: WorkerResources): ProjectMailBudget => new RedisProjectMailBudget(r.redis, config),
+        },
         MailSealer,
         ...PROJECT_RUNTIME_PROVIDERS,
         // Mail delivery.
