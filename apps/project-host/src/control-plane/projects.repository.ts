@@ -17,9 +17,10 @@ export type NewCustomDomain = Pick<
 >;
 
 /**
- * Projects with their settings and custom domains (main database): the one writer of auth_settings,
- * smtp_settings and custom_domains here; project rows themselves are written through
- * ProjectRecordRepository (@suite/project-runtime), the one writer of `projects`.
+ * Projects with their settings and custom domains (main database): the one writer of auth_settings
+ * and smtp_settings (custom_domains is also marked by the project worker's domain checks); project
+ * rows themselves are written through ProjectRecordRepository (@suite/project-runtime), the one
+ * writer of `projects`.
  */
 export abstract class ProjectsRepository {
   abstract findWithSettings(id: string): Promise<ProjectWithSettings | null>;
