@@ -2,9 +2,9 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { SUITE_VERSION } from '@suite/config';
 import { ConfigValueModule, WorkerCoreModule } from '@suite/nest-core';
 import {
-  MailOutbox,
   MailSealer,
   PROJECT_DIRECTORY_PROVIDER,
+  PROJECT_RECORD_REPOSITORY_PROVIDER,
   PROJECT_RUNTIME_CONFIG,
   PROJECT_RUNTIME_PROVIDERS,
   ProjectMailBudget,
@@ -17,7 +17,7 @@ import { domainChecksProviders } from './domains/domain-checks.providers.js';
 import { MAIL_DELIVERY_CONFIG } from './mail/mail-delivery.config.js';
 import { MailDeliveryConsumer } from './mail/mail-delivery.consumer.js';
 import { MailDeliveryProcessor } from './mail/mail-delivery.processor.js';
-import { MailLogRepository } from './mail/mail-log.repository.js';
+import { mailDeliveryProviders } from './mail/mail-delivery.providers.js';
 import { SmtpMailer } from './mail/smtp-mailer.js';
 import { PROJECT_WORKER_CONFIG, type ProjectWorkerConfig } from './project-worker.config.js';
 import { ProjectJobsConsumer } from './project-jobs.consumer.js';
@@ -47,13 +47,17 @@ export class ProjectWorkerModule {
         WorkerResources,
         { provide: RuntimeResources, useExisting: WorkerResources },
         PROJECT_DIRECTORY_PROVIDER,
-        { provide: ProjectMailBudget, useClass: RedisProjectMailBudget },
+        PROJECT_RECORD_REPOSITORY_PROVIDER,
+        {
+          provide: ProjectMailBudget,
+          inject: [WorkerResources],
+          useFactory: (r: WorkerResources): ProjectMailBudget => new RedisProjectMailBudget(r.redis, config),
+        },
         MailSealer,
-        MailOutbox,
         ...PROJECT_RUNTIME_PROVIDERS,
         // Mail delivery.
         { provide: MAIL_DELIVERY_CONFIG, useValue: config },
-        MailLogRepository,
+        ...mailDeliveryProviders,
         SmtpMailer,
         MailDeliveryProcessor,
         // The deployment's chores: custom-domain checks, tenant upgrades.

@@ -55,6 +55,7 @@ export {
   type RunRecord,
 } from './job.repository.js';
 export { PrismaJobRepository } from './prisma-job.repository.js';
+export { A2aConversationRepository, type StoredMessageParts } from './a2a-conversation.repository.js';
 export { maskSecrets, toJobRecord } from './job-record.mapper.js';
 export {
   JobService,

@@ -29,7 +29,9 @@ const json = (value: unknown): string | null =>
   value === undefined || value === null ? null : JSON.stringify(value);
 
 /**
- * One statement, named so each connection plans it once. The context and message inserts are
+ * One statement, named so each connection plans it once. It is the one place besides
+ * A2aConversationRepository that writes a2a_contexts and a2a_messages: a new task's context and
+ * first message go in with its job. The context and message inserts are
  * conditional ($13, $14); a data-modifying CTE runs whether or not the final SELECT reads it, and
  * the foreign keys are checked at the end of the statement, when the context row exists.
  */

@@ -1,4 +1,5 @@
 import { hotStatement, isUuid, JobStatus, MainDb, sqlPool, type MainClient } from '@suite/db';
+import { A2aConversationRepository } from './a2a-conversation.repository.js';
 import { jobTransitions, type JobTransition } from './job-transitions.js';
 import type { JobEventsPublisher, JobStepProgress } from './job-events.js';
 import { toSnapshot } from './job-events.js';
@@ -25,11 +26,15 @@ const INSERT_STEP_EVENT = {
 
 /** The job repository on Postgres (Prisma), publishing over Redis. */
 export class PrismaJobRepository extends JobRepository {
+  /** A new task's context, undone with its job, is written through the a2a tables' one writer. */
+  private readonly conversations: A2aConversationRepository;
+
   constructor(
     private readonly db: MainClient,
     private readonly events: JobEventsPublisher,
   ) {
     super();
+    this.conversations = new A2aConversationRepository(db);
   }
 
   create(job: NewJob, task?: NewTaskParts): Promise<CreatedJob> {
@@ -39,7 +44,7 @@ export class PrismaJobRepository extends JobRepository {
   async discard(job: MainDb.Job, options: { context: boolean }): Promise<void> {
     await this.db.job.delete({ where: { id: job.id } }).catch(() => undefined);
     if (options.context && job.contextId) {
-      await this.db.a2aContext.deleteMany({ where: { id: job.contextId } }).catch(() => undefined);
+      await this.conversations.deleteContext(job.contextId).catch(() => undefined);
     }
   }
 

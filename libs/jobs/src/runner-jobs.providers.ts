@@ -1,3 +1,4 @@
+import { A2aConversationRepository } from './a2a-conversation.repository.js';
 import { PrismaApiKeyRepository } from './api-key.repository.js';
 import { ApiKeyService } from './api-key.service.js';
 import type { ArtifactStore } from './artifact-store.js';
@@ -63,6 +64,11 @@ export function runnerJobsProviders(configToken: symbol | string, connectionName
         new FairJobQueue(c.queue, c.redis, fairShareLimitsOf(config)),
     },
     {
+      provide: A2aConversationRepository,
+      inject: [RunnerJobsConnections],
+      useFactory: (c: RunnerJobsConnections) => new A2aConversationRepository(c.db),
+    },
+    {
       provide: JobEventsHub,
       inject: [RunnerJobsConnections],
       useFactory: (c: RunnerJobsConnections) => c.hub,
@@ -106,6 +112,7 @@ export function runnerJobsProviders(configToken: symbol | string, connectionName
 /** What `runnerJobsProviders` makes available to other modules. */
 export const RUNNER_JOBS_EXPORTS = [
   JobRepository,
+  A2aConversationRepository,
   JobQueue,
   JobEventsHub,
   ARTIFACT_STORE,

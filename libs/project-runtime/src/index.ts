@@ -29,11 +29,16 @@ export { RedisProjectMailBudget } from './effects/project-mail-budget.js';
 export { ProjectEffects } from './effects/project-effects.js';
 export { ProjectDatabase } from './effects/project-database.js';
 export { ProjectDirectory, type ProjectDirectoryOptions } from './tenants/project-directory.js';
-export { PROJECT_DIRECTORY_PROVIDER } from './tenants/project-directory.providers.js';
+export {
+  PROJECT_DIRECTORY_PROVIDER,
+  PROJECT_RECORD_REPOSITORY_PROVIDER,
+} from './tenants/project-directory.providers.js';
+export { ProjectRecordRepository, type NewProjectRecord } from './tenants/project-record.repository.js';
 export { type ProjectKey, type ProjectRecord } from './tenants/project-record.query.js';
 export {
   announceProjectChange,
   announceTenantMove,
+  ProjectChangeAnnouncer,
   subscribeProjectChanges,
   subscribeTenantMoves,
   type ProjectChange,
@@ -43,7 +48,9 @@ export { ProjectJobsQueue, PROJECT_JOB_ATTEMPTS } from './effects/project-jobs.q
 export { ProjectMail } from './effects/project-mail.js';
 export { ProjectPush, type PushMessage } from './effects/project-push.js';
 export { MAIL_ATTEMPTS, MAIL_BACKOFF_TYPE, mailJobOptions, mailRetryDelay } from './mail/mail-job.js';
+export { MailLogRepository } from './mail/mail-log.repository.js';
 export { MailOutbox, type MailKind, type OutgoingMail } from './mail/mail-outbox.js';
+export { MAIL_OUTBOX_PROVIDERS } from './mail/mail-outbox.providers.js';
 export {
   MailBudgets,
   mailClassOf,

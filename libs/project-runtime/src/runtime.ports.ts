@@ -5,7 +5,8 @@ import type { OutgoingMail } from './mail/mail-outbox.js';
 
 /**
  * The connections the runtime works through, opened and closed by the app that runs it (the
- * project host's RuntimeResources, the project worker's WorkerResources).
+ * project host's PlatformResources, the project worker's WorkerResources). Only provider factories
+ * read it (runtime.providers.ts, mail-outbox.providers.ts, project-directory.providers.ts).
  */
 export abstract class RuntimeResources {
   abstract readonly db: MainClient;

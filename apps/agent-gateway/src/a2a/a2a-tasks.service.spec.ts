@@ -11,7 +11,7 @@ import {
 } from '@suite/jobs';
 import { InMemoryJobQueue, InMemoryJobRepository } from '../../../../libs/jobs/src/testing/index.js';
 import type { AgentGatewayConfig } from '../agent-gateway.config.js';
-import type { A2aContextRepository, StoredMessageParts } from './a2a-context.repository.js';
+import type { A2aConversationRepository, StoredMessageParts } from '@suite/jobs';
 import { A2aTasksService } from './a2a-tasks.service.js';
 
 /** Contexts and messages in memory. */
@@ -87,7 +87,7 @@ describe('A2aTasksService', () => {
     });
     const hub = {} as JobEventsHub; // no call here waits for a job
     const config = { PUBLIC_RUNNER_URL: 'http://runner', A2A_BLOCKING_TIMEOUT_MS: 1 } as AgentGatewayConfig;
-    tasks = new A2aTasksService(service, jobs, contexts as unknown as A2aContextRepository, hub, config);
+    tasks = new A2aTasksService(service, jobs, contexts as unknown as A2aConversationRepository, hub, config);
   });
 
   it('continues a task waiting for input with the follow-up’s instructions, on the same task', async () => {

@@ -12,6 +12,7 @@ import {
 import { isUuid, newId, type MainDb } from '@suite/db';
 import { A2aError, A2aErrorCode } from '@suite/errors';
 import {
+  A2aConversationRepository,
   isFinalStatus,
   isSettledStatus,
   JobEventsHub,
@@ -23,7 +24,6 @@ import {
 } from '@suite/jobs';
 import type { AgentGatewayConfig } from '../agent-gateway.config.js';
 import { AGENT_GATEWAY_CONFIG } from '../app.tokens.js';
-import { A2aContextRepository } from './a2a-context.repository.js';
 import { requestMetadata, toAuthentication, toMessage } from './a2a-params.js';
 import type { JsonObject, Message, Task, TaskPushNotificationConfig } from './a2a.types.js';
 import { checkInputModes } from './media-types.js';
@@ -96,7 +96,7 @@ export class A2aTasksService {
   constructor(
     private readonly jobs: JobService,
     private readonly repository: JobRepository,
-    private readonly contexts: A2aContextRepository,
+    private readonly contexts: A2aConversationRepository,
     private readonly events: JobEventsHub,
     @Inject(AGENT_GATEWAY_CONFIG) private readonly config: AgentGatewayConfig,
   ) {}

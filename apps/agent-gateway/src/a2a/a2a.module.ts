@@ -4,7 +4,6 @@ import { PushConfigRepository } from '@suite/push-delivery';
 import { GatewayAuth } from '../runner/gateway-auth.js';
 import { A2aMethods } from './a2a-methods.js';
 import { A2aRestController } from './a2a-rest.controller.js';
-import { A2aContextRepository } from './a2a-context.repository.js';
 import { A2aPushService } from './a2a-push.service.js';
 import { A2aTasksService } from './a2a-tasks.service.js';
 import { PushNotificationQueue } from './push-notification.queue.js';
@@ -15,11 +14,6 @@ import { TaskStreamer } from './task-stream.js';
   controllers: [A2aController],
   providers: [
     GatewayAuth,
-    {
-      provide: A2aContextRepository,
-      inject: [RunnerJobsConnections],
-      useFactory: (c: RunnerJobsConnections) => new A2aContextRepository(c.db),
-    },
     {
       provide: PushConfigRepository,
       inject: [RunnerJobsConnections],

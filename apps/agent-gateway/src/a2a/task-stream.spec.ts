@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { JobService, LocalArtifactStore, ModelRegistry, type JobEvent, type JobEventsHub } from '@suite/jobs';
 import { InMemoryJobQueue, InMemoryJobRepository } from '../../../../libs/jobs/src/testing/index.js';
 import type { AgentGatewayConfig } from '../agent-gateway.config.js';
-import type { A2aContextRepository } from './a2a-context.repository.js';
+import type { A2aConversationRepository } from '@suite/jobs';
 import { A2aTasksService } from './a2a-tasks.service.js';
 import type { StreamResponse } from './a2a.types.js';
 import { TaskStreamer } from './task-stream.js';
@@ -44,7 +44,7 @@ describe('TaskStreamer', () => {
       return findOwned(owner, id);
     };
     const hub = new FakeHub();
-    const contexts = { history: () => Promise.resolve([]) } as unknown as A2aContextRepository;
+    const contexts = { history: () => Promise.resolve([]) } as unknown as A2aConversationRepository;
     const service = new JobService({
       jobs,
       queue: new InMemoryJobQueue(),

@@ -54,7 +54,7 @@ export function jobStatusesOf(state: string): StoredStatus[] | null {
 export interface TaskViewOptions {
   /** Absolute origin of the runner (PUBLIC_RUNNER_URL). */
   publicUrl: string;
-  /** What the client calls the task's context (a name it gave, A2aContextRepository.wireId); default its id. */
+  /** What the client calls the task's context (a name it gave, A2aConversationRepository.wireId); default its id. */
   contextId?: string;
   history?: MainDb.A2aMessage[];
   /** undefined: the whole history; 0: none. */

@@ -6,10 +6,8 @@ import { AdminFormsController } from './admin-forms.controller.js';
 import { AdminTokenController } from './admin-token.controller.js';
 import { AdminTokenGuard } from './admin-token.guard.js';
 import { AuthOverviewService } from './auth-overview.service.js';
-import { BullDomainChecksQueue, DomainChecksQueue } from './domain-checks.queue.js';
-import { MailLogReader, PrismaMailLogReader } from './mail-log.reader.js';
+import { controlPlaneRepositoryProviders } from './control-plane.providers.js';
 import { FormValidationService } from './form-validation.service.js';
-import { MailDetailRepository, PrismaMailDetailRepository } from './mail-detail.repository.js';
 import { MailLogService } from './mail-log.service.js';
 import { MailResendService } from './mail-resend.service.js';
 import { ProjectContexts } from './project-contexts.js';
@@ -26,13 +24,9 @@ import { ProjectEmailsController } from './project-emails.controller.js';
 import { ProjectSettingsService } from './project-settings.service.js';
 import { ProjectUsersController } from './project-users.controller.js';
 import { ProjectsController } from './projects.controller.js';
-import { PrismaProjectsRepository, ProjectsRepository } from './projects.repository.js';
 import { ProjectsService } from './projects.service.js';
-import { TenantDatabases } from './tenant-databases.js';
 import { TenantMovesService } from './tenant-moves.service.js';
-import { PrismaTenantPlacementRepository, TenantPlacementRepository } from './tenant-placement.repository.js';
 import { TenantServersController } from './tenant-servers.controller.js';
-import { BullTenantUpgradesQueue, TenantUpgradesQueue } from './tenant-upgrades.queue.js';
 import { TenantUpgradesService } from './tenant-upgrades.service.js';
 import { PrismaTenantUsersRepository, TenantUsersRepository } from './tenant-users.repository.js';
 import { UsersAdminService } from './users-admin.service.js';
@@ -56,23 +50,17 @@ import { UsersAdminService } from './users-admin.service.js';
   ],
   providers: [
     AdminTokenGuard,
-    { provide: ProjectsRepository, useClass: PrismaProjectsRepository },
+    ...controlPlaneRepositoryProviders,
     { provide: TenantUsersRepository, useClass: PrismaTenantUsersRepository },
-    { provide: MailLogReader, useClass: PrismaMailLogReader },
-    TenantDatabases,
-    { provide: TenantPlacementRepository, useClass: PrismaTenantPlacementRepository },
     TenantMovesService,
-    { provide: TenantUpgradesQueue, useClass: BullTenantUpgradesQueue },
     TenantUpgradesService,
     ProjectsService,
     ProjectSettingsService,
     UsersAdminService,
     MailLogService,
-    { provide: DomainChecksQueue, useClass: BullDomainChecksQueue },
     AuthOverviewService,
     ProjectContexts,
     { provide: UserDetailRepository, useClass: PrismaUserDetailRepository },
-    { provide: MailDetailRepository, useClass: PrismaMailDetailRepository },
     UserSessionsService,
     MailResendService,
     SmtpTestMailer,

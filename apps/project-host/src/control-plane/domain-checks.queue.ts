@@ -1,9 +1,6 @@
-import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { QueueName } from '@suite/queue';
-import { PROJECT_HOST_CONFIG } from '../app.tokens.js';
-import { PlatformResources } from '../platform/platform-resources.js';
+import type { OnApplicationShutdown } from '@nestjs/common';
+import { QueueName, type TypedQueue } from '@suite/queue';
 import { QueueWaiter, type WaitOutcome } from '../platform/queue-waiter.js';
-import type { ProjectHostConfig } from '../project-host.config.js';
 
 /** The project worker looks custom domains' TXT records up; the control plane asks it to. */
 export abstract class DomainChecksQueue {
@@ -15,21 +12,21 @@ export abstract class DomainChecksQueue {
 }
 
 /** BullMQ `domain-checks`: one check per domain at a time (a second ask joins the queued one). */
-@Injectable()
 export class BullDomainChecksQueue extends DomainChecksQueue implements OnApplicationShutdown {
   private readonly waiter: QueueWaiter;
 
+  /** `redisUrl`: the waiter's own connection (it listens for the job's end). */
   constructor(
-    private readonly resources: PlatformResources,
-    @Inject(PROJECT_HOST_CONFIG) config: ProjectHostConfig,
+    private readonly queue: TypedQueue<typeof QueueName.DomainChecks>,
+    redisUrl: string,
   ) {
     super();
-    this.waiter = new QueueWaiter(config.REDIS_URL, QueueName.DomainChecks, 'project-host:domain-checks');
+    this.waiter = new QueueWaiter(redisUrl, QueueName.DomainChecks, 'project-host:domain-checks');
   }
 
   async checkNow(domainId: string, waitMs: number): Promise<WaitOutcome> {
     if (waitMs > 0) await this.waiter.ready();
-    const job = await this.resources.domainCheckQueue.add(
+    const job = await this.queue.add(
       'verify',
       { domainId },
       {

@@ -1,6 +1,4 @@
-import { Injectable } from '@nestjs/common';
-import type { MainDb } from '@suite/db';
-import { PlatformResources } from '../platform/platform-resources.js';
+import type { MainClient, MainDb } from '@suite/db';
 
 /** One mail of a project's mail log (main database). */
 export abstract class MailDetailRepository {
@@ -8,13 +6,12 @@ export abstract class MailDetailRepository {
   abstract find(projectId: string, id: string): Promise<MainDb.MailLog | null>;
 }
 
-@Injectable()
 export class PrismaMailDetailRepository extends MailDetailRepository {
-  constructor(private readonly resources: PlatformResources) {
+  constructor(private readonly db: MainClient) {
     super();
   }
 
   find(projectId: string, id: string): Promise<MainDb.MailLog | null> {
-    return this.resources.db.mailLog.findFirst({ where: { id, projectId } });
+    return this.db.mailLog.findFirst({ where: { id, projectId } });
   }
 }

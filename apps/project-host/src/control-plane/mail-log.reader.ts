@@ -1,6 +1,4 @@
-import { Injectable } from '@nestjs/common';
-import type { MainDb } from '@suite/db';
-import { PlatformResources } from '../platform/platform-resources.js';
+import type { MainClient, MainDb } from '@suite/db';
 
 /** The mail log the dashboard's Email page reads (main database; apps/project-worker writes it). */
 export abstract class MailLogReader {
@@ -13,9 +11,8 @@ export abstract class MailLogReader {
   ): Promise<{ total: number; items: MainDb.MailLog[] }>;
 }
 
-@Injectable()
 export class PrismaMailLogReader extends MailLogReader {
-  constructor(private readonly resources: PlatformResources) {
+  constructor(private readonly db: MainClient) {
     super();
   }
 
@@ -27,8 +24,8 @@ export class PrismaMailLogReader extends MailLogReader {
   ): Promise<{ total: number; items: MainDb.MailLog[] }> {
     const where = { projectId, ...(status ? { status } : {}) };
     const [total, items] = await Promise.all([
-      this.resources.db.mailLog.count({ where }),
-      this.resources.db.mailLog.findMany({
+      this.db.mailLog.count({ where }),
+      this.db.mailLog.findMany({
         where,
         orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
         skip,

@@ -1,7 +1,6 @@
-import { Injectable } from '@nestjs/common';
-import { MainDb } from '@suite/db';
+import { MainDb, type MainClient } from '@suite/db';
+import type { NewProjectRecord, ProjectRecordRepository } from '@suite/project-runtime';
 import { refusingDuplicates } from '../platform/duplicate-record.js';
-import { PlatformResources } from '../platform/platform-resources.js';
 import type { ProjectWithSettings } from '../projects/project-context.js';
 
 const WITH_SETTINGS = { authSettings: true, smtpSettings: true, domains: true } as const;
@@ -11,13 +10,18 @@ export type AuthSettingsData = Omit<MainDb.AuthSettings, 'projectId' | 'updatedA
   redirectSchemes: string[] | null;
 };
 export type SmtpSettingsData = Omit<MainDb.SmtpSettings, 'projectId' | 'updatedAt'>;
-export type NewProject = Pick<MainDb.Project, 'id' | 'slug' | 'name' | 'tenantDatabase' | 'tenantServer'>;
+export type NewProject = NewProjectRecord;
 export type NewCustomDomain = Pick<
   MainDb.CustomDomain,
   'projectId' | 'domain' | 'verified' | 'verifiedAt' | 'verificationToken'
 >;
 
-/** Projects with their settings and custom domains (main database). */
+/**
+ * Projects with their settings and custom domains (main database): the one writer of auth_settings
+ * and smtp_settings (custom_domains is also marked by the project worker's domain checks); project
+ * rows themselves are written through ProjectRecordRepository (@suite/project-runtime), the one
+ * writer of `projects`.
+ */
 export abstract class ProjectsRepository {
   abstract findWithSettings(id: string): Promise<ProjectWithSettings | null>;
   abstract slugTaken(slug: string): Promise<boolean>;
@@ -43,24 +47,26 @@ export abstract class ProjectsRepository {
   ): Promise<MainDb.CustomDomain>;
 }
 
-@Injectable()
 export class PrismaProjectsRepository extends ProjectsRepository {
-  constructor(private readonly resources: PlatformResources) {
+  constructor(
+    private readonly db: MainClient,
+    private readonly records: ProjectRecordRepository,
+  ) {
     super();
   }
 
   findWithSettings(id: string): Promise<ProjectWithSettings | null> {
-    return this.resources.db.project.findUnique({ where: { id }, include: WITH_SETTINGS });
+    return this.db.project.findUnique({ where: { id }, include: WITH_SETTINGS });
   }
 
   async slugTaken(slug: string): Promise<boolean> {
-    return (await this.resources.db.project.findUnique({ where: { slug }, select: { id: true } })) !== null;
+    return (await this.db.project.findUnique({ where: { slug }, select: { id: true } })) !== null;
   }
 
   async page(skip: number, take: number): Promise<{ total: number; items: ProjectWithSettings[] }> {
     const [total, items] = await Promise.all([
-      this.resources.db.project.count(),
-      this.resources.db.project.findMany({
+      this.db.project.count(),
+      this.db.project.findMany({
         include: WITH_SETTINGS,
         orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
         skip,
@@ -71,25 +77,25 @@ export class PrismaProjectsRepository extends ProjectsRepository {
   }
 
   create(project: NewProject): Promise<ProjectWithSettings> {
-    return refusingDuplicates(this.resources.db.project.create({ data: project, include: WITH_SETTINGS }));
+    return refusingDuplicates(this.records.create(project));
   }
 
   async delete(id: string): Promise<void> {
-    await this.resources.db.project.deleteMany({ where: { id } });
+    await this.records.delete(id);
   }
 
   async projectsPerServer(): Promise<Map<string, number>> {
-    const groups = await this.resources.db.project.groupBy({ by: ['tenantServer'], _count: { _all: true } });
+    const groups = await this.db.project.groupBy({ by: ['tenantServer'], _count: { _all: true } });
     return new Map(groups.map((group) => [group.tenantServer, group._count._all]));
   }
 
   async recordSchemaVersion(id: string, version: string): Promise<void> {
-    await this.resources.db.project.updateMany({ where: { id }, data: { tenantSchemaVersion: version } });
+    await this.records.recordSchemaVersion(id, version);
   }
 
   saveAuthSettings(projectId: string, settings: AuthSettingsData): Promise<MainDb.AuthSettings> {
     const data = { ...settings, redirectSchemes: settings.redirectSchemes ?? MainDb.Prisma.DbNull };
-    return this.resources.db.authSettings.upsert({
+    return this.db.authSettings.upsert({
       where: { projectId },
       create: { projectId, ...data },
       update: data,
@@ -97,7 +103,7 @@ export class PrismaProjectsRepository extends ProjectsRepository {
   }
 
   saveSmtpSettings(projectId: string, settings: SmtpSettingsData): Promise<MainDb.SmtpSettings> {
-    return this.resources.db.smtpSettings.upsert({
+    return this.db.smtpSettings.upsert({
       where: { projectId },
       create: { projectId, ...settings },
       update: settings,
@@ -105,21 +111,21 @@ export class PrismaProjectsRepository extends ProjectsRepository {
   }
 
   findDomain(domain: string): Promise<MainDb.CustomDomain | null> {
-    return this.resources.db.customDomain.findUnique({ where: { domain } });
+    return this.db.customDomain.findUnique({ where: { domain } });
   }
 
   allDomains(): Promise<MainDb.CustomDomain[]> {
-    return this.resources.db.customDomain.findMany({ orderBy: { createdAt: 'asc' } });
+    return this.db.customDomain.findMany({ orderBy: { createdAt: 'asc' } });
   }
 
   addDomain(domain: NewCustomDomain): Promise<MainDb.CustomDomain> {
-    return refusingDuplicates(this.resources.db.customDomain.create({ data: domain }));
+    return refusingDuplicates(this.db.customDomain.create({ data: domain }));
   }
 
   markDomain(
     id: string,
     changes: Pick<MainDb.CustomDomain, 'verified' | 'verifiedAt'>,
   ): Promise<MainDb.CustomDomain> {
-    return this.resources.db.customDomain.update({ where: { id }, data: changes });
+    return this.db.customDomain.update({ where: { id }, data: changes });
   }
 }

@@ -4,7 +4,11 @@ import { ProjectResolver } from '../projects/project-resolver.js';
 import { testConfig } from '../user-auth/testing/fakes.js';
 import { ProjectsService } from './projects.service.js';
 import { InMemoryProjects, RecordingTenants } from './testing/control-plane-fakes.js';
-import { ProjectDirectory, type ProjectDirectoryOptions } from '@suite/project-runtime';
+import {
+  ProjectChangeAnnouncer,
+  ProjectDirectory,
+  type ProjectDirectoryOptions,
+} from '@suite/project-runtime';
 
 // The control plane's projects over an in-memory repository and tenant databases that only record
 // what was asked of them: a project exists only with its users' database.
@@ -25,7 +29,7 @@ function setup() {
     records,
     new ProjectResolver(new ProjectDirectory({} as ProjectDirectoryOptions), config, undefined as never),
     tenants,
-    { redis } as never,
+    new ProjectChangeAnnouncer(redis as never),
   );
   return { records, tenants, projects, published };
 }

@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { isUuid } from '@suite/db';
 import { AuthError, AuthErrorCode, RunnerError, RunnerErrorCode } from '@suite/errors';
-import { announceProjectChange } from '@suite/project-runtime';
-import { PlatformResources } from '../platform/platform-resources.js';
+import { ProjectChangeAnnouncer } from '@suite/project-runtime';
 import { DuplicateRecord } from '../platform/duplicate-record.js';
 import type { ProjectWithSettings } from '../projects/project-context.js';
 import { ProjectResolver } from '../projects/project-resolver.js';
@@ -22,7 +21,7 @@ export class ProjectsService {
     private readonly records: ProjectsRepository,
     private readonly resolver: ProjectResolver,
     private readonly tenants: TenantDatabases,
-    private readonly resources: PlatformResources,
+    private readonly changes: ProjectChangeAnnouncer,
   ) {}
 
   /** The project with its settings and domains, or 404 project_not_found. */
@@ -100,12 +99,14 @@ export class ProjectsService {
    */
   async remove(id: string): Promise<void> {
     const project = await this.require(id);
-    await announceProjectChange(this.resources.redis, project.id, 'deleted').catch((error: unknown) =>
-      this.logger.warn(
-        { projectId: project.id, err: (error as Error).message },
-        'could not announce the deletion: sandboxes of the project end when idle',
-      ),
-    );
+    await this.changes
+      .announce(project.id, 'deleted')
+      .catch((error: unknown) =>
+        this.logger.warn(
+          { projectId: project.id, err: (error as Error).message },
+          'could not announce the deletion: sandboxes of the project end when idle',
+        ),
+      );
     await this.tenants.drop(project);
     await this.records.delete(project.id);
     this.resolver.invalidate();

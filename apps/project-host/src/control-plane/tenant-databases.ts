@@ -1,12 +1,14 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Logger } from '@nestjs/common';
 import {
   dropTenantDatabase,
   latestTenantMigration,
   provisionTenantDatabase,
   tenantDatabaseName,
+  type ConnectionBudget,
+  type TenantClientCache,
   type TenantServer,
+  type TenantServers,
 } from '@suite/db';
-import { PlatformResources } from '../platform/platform-resources.js';
 
 /** Where a project's tenant database is: its id and the server its row names. */
 export interface TenantOf {
@@ -18,11 +20,16 @@ export interface TenantOf {
  * Creates and drops a project's tenant database (schema platform_auth) on the tenant database
  * servers, and picks the server of a new project.
  */
-@Injectable()
 export class TenantDatabases {
   private readonly logger = new Logger('tenant-databases');
 
-  constructor(private readonly resources: PlatformResources) {}
+  constructor(
+    private readonly servers: TenantServers,
+    /** This process's tenant clients: closed before a database goes away. */
+    private readonly clients: TenantClientCache,
+    /** The process's connection budget: admin connections count in it. */
+    private readonly budget: ConnectionBudget,
+  ) {}
 
   nameOf(projectId: string): string {
     return tenantDatabaseName(projectId);
@@ -30,7 +37,7 @@ export class TenantDatabases {
 
   /** The server with the most room, given how many projects each holds (see TenantServers.place). */
   place(projectsPerServer: ReadonlyMap<string, number>): TenantServer {
-    const { server, full } = this.resources.tenantServers.place(projectsPerServer);
+    const { server, full } = this.servers.place(projectsPerServer);
     if (full) {
       this.logger.warn(
         { server: server.name },
@@ -43,9 +50,9 @@ export class TenantDatabases {
   /** Creates (or completes) the database on `server`; returns its platform_auth version. */
   async provision(projectId: string, server: string): Promise<string> {
     // Its admin connections (one at a time) count in the process's connection budget.
-    await this.resources.connectionBudget.withSlot('tenant', () =>
+    await this.budget.withSlot('tenant', () =>
       provisionTenantDatabase({
-        adminUrl: this.resources.tenantServers.server(server).adminUrl,
+        adminUrl: this.servers.server(server).adminUrl,
         projectId,
         logger: this.logger,
       }),
@@ -55,14 +62,18 @@ export class TenantDatabases {
 
   /** Closes this process's connections to it first; other sessions are ended by the drop itself. */
   async drop(project: TenantOf): Promise<void> {
-    const location = { tenantServer: project.tenantServer, tenantDatabase: this.nameOf(project.id) };
-    await this.resources.tenantClients.delete(this.resources.tenantServers.databaseUrl(location));
-    await this.resources.connectionBudget.withSlot('tenant', () =>
+    await this.closeClients({ tenantServer: project.tenantServer, tenantDatabase: this.nameOf(project.id) });
+    await this.budget.withSlot('tenant', () =>
       dropTenantDatabase({
-        adminUrl: this.resources.tenantServers.server(project.tenantServer).adminUrl,
+        adminUrl: this.servers.server(project.tenantServer).adminUrl,
         projectId: project.id,
         logger: this.logger,
       }),
     );
+  }
+
+  /** Closes this process's connections to the database at `location` (a dropped or moved copy). */
+  async closeClients(location: { tenantServer: string; tenantDatabase: string }): Promise<void> {
+    await this.clients.delete(this.servers.databaseUrl(location));
   }
 }

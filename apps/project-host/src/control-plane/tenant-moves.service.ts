@@ -5,13 +5,14 @@ import {
   dropTenantDatabase,
   setTenantReadOnly,
   tenantDatabaseName,
+  TenantServers,
   UnknownTenantServerError,
 } from '@suite/db';
 import { AuthError, AuthErrorCode, RunnerError, RunnerErrorCode } from '@suite/errors';
-import { announceTenantMove } from '@suite/project-runtime';
-import { PlatformResources } from '../platform/platform-resources.js';
+import { ProjectChangeAnnouncer } from '@suite/project-runtime';
 import { ProjectResolver } from '../projects/project-resolver.js';
 import { ProjectsService } from './projects.service.js';
+import { TenantDatabases } from './tenant-databases.js';
 import { TenantPlacementRepository } from './tenant-placement.repository.js';
 
 /** A move claimed longer ago than this was abandoned (its host died): another may take over. */
@@ -41,14 +42,16 @@ export class TenantMovesService {
   constructor(
     private readonly projects: ProjectsService,
     private readonly placement: TenantPlacementRepository,
-    private readonly resources: PlatformResources,
+    private readonly servers: TenantServers,
+    private readonly tenants: TenantDatabases,
+    private readonly changes: ProjectChangeAnnouncer,
     private readonly resolver: ProjectResolver,
   ) {}
 
   async move(projectId: string, body: MoveProjectDto): Promise<MoveView> {
     const project = await this.projects.require(projectId);
     const to = body.server.toLowerCase();
-    const servers = this.resources.tenantServers;
+    const servers = this.servers;
     if (!servers.has(to)) {
       throw AuthError.invalidValue('server', `"${to}" is not in TENANT_DATABASE_SERVERS`);
     }
@@ -103,17 +106,17 @@ export class TenantMovesService {
     const readOnlyMs = Date.now() - started;
     // Every process looks the project up again; ctx.db pools on the old copy are closed.
     this.resolver.invalidate();
-    await announceTenantMove(this.resources.redis, project.id).catch((error: unknown) =>
-      this.logger.warn(
-        { ...log, err: (error as Error).message },
-        'could not announce the move; other processes notice within seconds',
-      ),
-    );
+    await this.changes
+      .announce(project.id, 'moved')
+      .catch((error: unknown) =>
+        this.logger.warn(
+          { ...log, err: (error as Error).message },
+          'could not announce the move; other processes notice within seconds',
+        ),
+      );
     // Requests that resolved the project before the switch finish on the old (read-only) copy first.
     await new Promise((resolve) => setTimeout(resolve, DROP_GRACE_MS));
-    await this.resources.tenantClients.delete(
-      servers.databaseUrl({ tenantServer: from, tenantDatabase: database }),
-    );
+    await this.tenants.closeClients({ tenantServer: from, tenantDatabase: database });
     await dropTenantDatabase({ adminUrl: fromAdminUrl, projectId: project.id }).catch((error: unknown) =>
       this.logger.error(
         { ...log, err: (error as Error).message },

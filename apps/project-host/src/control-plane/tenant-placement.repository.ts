@@ -1,5 +1,5 @@
-import { Injectable } from '@nestjs/common';
-import { PlatformResources } from '../platform/platform-resources.js';
+import type { MainClient } from '@suite/db';
+import type { ProjectRecordRepository } from '@suite/project-runtime';
 
 export interface ServerSummary {
   server: string;
@@ -10,8 +10,9 @@ export interface ServerSummary {
 }
 
 /**
- * Where projects' tenant databases live and how many are behind (the projects table); the
- * project worker's upgrade sweep records the versions.
+ * Where projects' tenant databases live and how many are behind (the projects table); moves are
+ * written through ProjectRecordRepository, the table's one writer, and the project worker's upgrade
+ * sweep records the versions.
  */
 export abstract class TenantPlacementRepository {
   /**
@@ -26,37 +27,28 @@ export abstract class TenantPlacementRepository {
   abstract summary(latest: string): Promise<ServerSummary[]>;
 }
 
-@Injectable()
 export class PrismaTenantPlacementRepository extends TenantPlacementRepository {
-  constructor(private readonly resources: PlatformResources) {
+  constructor(
+    private readonly db: MainClient,
+    private readonly records: ProjectRecordRepository,
+  ) {
     super();
   }
 
-  async claimMove(id: string, from: string, staleBefore: Date): Promise<boolean> {
-    const { count } = await this.resources.db.project.updateMany({
-      where: {
-        id,
-        tenantServer: from,
-        OR: [{ tenantMovingSince: null }, { tenantMovingSince: { lt: staleBefore } }],
-      },
-      data: { tenantMovingSince: new Date() },
-    });
-    return count === 1;
+  claimMove(id: string, from: string, staleBefore: Date): Promise<boolean> {
+    return this.records.claimMove(id, from, staleBefore);
   }
 
-  async finishMove(id: string, to: string): Promise<void> {
-    await this.resources.db.project.update({
-      where: { id },
-      data: { tenantServer: to, tenantMovingSince: null },
-    });
+  finishMove(id: string, to: string): Promise<void> {
+    return this.records.finishMove(id, to);
   }
 
-  async releaseMove(id: string): Promise<void> {
-    await this.resources.db.project.updateMany({ where: { id }, data: { tenantMovingSince: null } });
+  releaseMove(id: string): Promise<void> {
+    return this.records.releaseMove(id);
   }
 
   async summary(latest: string): Promise<ServerSummary[]> {
-    const rows = await this.resources.db.$queryRaw<
+    const rows = await this.db.$queryRaw<
       { server: string; projects: bigint; behind: bigint; moving: bigint }[]
     >`SELECT tenant_server AS server,
              count(*) AS projects,

@@ -52,7 +52,7 @@ describe('the tenant upgrade sweeps, as the control plane sees them', () => {
     process.env.REDIS_PREFIX = `${process.env.REDIS_PREFIX ?? 'test'}-upgrades-view-${randomBytes(3).toString('hex')}`;
     const config = testConfig({ REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' });
     resources = new PlatformResources(config);
-    sweeps = new BullTenantUpgradesQueue(resources, config);
+    sweeps = new BullTenantUpgradesQueue(resources.tenantUpgradeQueue, config.REDIS_URL);
     workerConnection = createRedisConnection(config.REDIS_URL);
   });
 

@@ -1,10 +1,7 @@
-import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import type { OnApplicationShutdown } from '@nestjs/common';
 import type { ServerUpgradeProgress, TenantSweepResult } from '@suite/db';
-import { QueueName, type TypedJob } from '@suite/queue';
-import { PROJECT_HOST_CONFIG } from '../app.tokens.js';
-import { PlatformResources } from '../platform/platform-resources.js';
+import { QueueName, type TypedJob, type TypedQueue } from '@suite/queue';
 import { QueueWaiter } from '../platform/queue-waiter.js';
-import type { ProjectHostConfig } from '../project-host.config.js';
 
 export interface UpgradeRun {
   /**
@@ -31,21 +28,21 @@ const iso = (millis: number | undefined): string | null => (millis ? new Date(mi
 const progressOf = (job: TypedJob<typeof QueueName.TenantUpgrades>): ServerUpgradeProgress[] =>
   Array.isArray(job.progress) ? (job.progress as ServerUpgradeProgress[]) : [];
 
-@Injectable()
 export class BullTenantUpgradesQueue extends TenantUpgradesQueue implements OnApplicationShutdown {
   private readonly waiter: QueueWaiter;
 
+  /** `redisUrl`: the waiter's own connection (it listens for the job's end). */
   constructor(
-    private readonly resources: PlatformResources,
-    @Inject(PROJECT_HOST_CONFIG) config: ProjectHostConfig,
+    private readonly queue: TypedQueue<typeof QueueName.TenantUpgrades>,
+    redisUrl: string,
   ) {
     super();
-    this.waiter = new QueueWaiter(config.REDIS_URL, QueueName.TenantUpgrades, 'project-host:tenant-upgrades');
+    this.waiter = new QueueWaiter(redisUrl, QueueName.TenantUpgrades, 'project-host:tenant-upgrades');
   }
 
   async request(waitMs: number): Promise<void> {
     if (waitMs > 0) await this.waiter.ready();
-    const job = await this.resources.tenantUpgradeQueue.add(
+    const job = await this.queue.add(
       'sweep',
       { requestedBy: 'admin' },
       {
@@ -59,7 +56,7 @@ export class BullTenantUpgradesQueue extends TenantUpgradesQueue implements OnAp
   }
 
   async latest(): Promise<UpgradeRun> {
-    const queue = this.resources.tenantUpgradeQueue;
+    const queue = this.queue;
     const [running] = await queue.getJobs(['active'], 0, 0);
     if (running) {
       return {

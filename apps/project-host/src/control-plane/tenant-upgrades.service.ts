@@ -1,6 +1,5 @@
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { latestTenantMigration } from '@suite/db';
-import { PlatformResources } from '../platform/platform-resources.js';
+import { latestTenantMigration, TenantServers } from '@suite/db';
 import { TenantPlacementRepository, type ServerSummary } from './tenant-placement.repository.js';
 import { TenantUpgradesQueue, type UpgradeRun } from './tenant-upgrades.queue.js';
 
@@ -31,7 +30,7 @@ export class TenantUpgradesService implements OnApplicationBootstrap {
 
   constructor(
     private readonly placement: TenantPlacementRepository,
-    private readonly resources: PlatformResources,
+    private readonly servers: TenantServers,
     private readonly sweeps: TenantUpgradesQueue,
   ) {}
 
@@ -42,14 +41,13 @@ export class TenantUpgradesService implements OnApplicationBootstrap {
   async status(): Promise<TenantServersView> {
     const latest = latestTenantMigration();
     const summary = new Map((await this.placement.summary(latest)).map((row) => [row.server, row]));
-    const servers: TenantServersView['servers'] = this.resources.tenantServers.list.map((server) => ({
+    const servers: TenantServersView['servers'] = this.servers.list.map((server) => ({
       ...(summary.get(server.name) ?? { server: server.name, projects: 0, behind: 0, moving: 0 }),
       capacity: server.capacity,
       listed: true,
     }));
     for (const row of summary.values()) {
-      if (!this.resources.tenantServers.has(row.server))
-        servers.push({ ...row, capacity: null, listed: false });
+      if (!this.servers.has(row.server)) servers.push({ ...row, capacity: null, listed: false });
     }
     return { latest, servers, upgrades: await this.sweeps.latest() };
   }
@@ -61,7 +59,7 @@ export class TenantUpgradesService implements OnApplicationBootstrap {
 
   private async reportUnlisted(): Promise<void> {
     for (const row of await this.placement.summary(latestTenantMigration())) {
-      if (this.resources.tenantServers.has(row.server)) continue;
+      if (this.servers.has(row.server)) continue;
       this.logger.error(
         { server: row.server, projects: row.projects },
         `${row.projects} project(s) live on tenant server "${row.server}", which TENANT_DATABASE_SERVERS does not list: ` +

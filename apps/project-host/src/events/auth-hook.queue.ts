@@ -1,10 +1,13 @@
-import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { createRedisConnection, queuePrefix, QueueName, type AuthHookPayload } from '@suite/queue';
+import type { OnApplicationShutdown } from '@nestjs/common';
+import {
+  createRedisConnection,
+  queuePrefix,
+  QueueName,
+  type AuthHookPayload,
+  type TypedQueue,
+} from '@suite/queue';
 import { QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { PROJECT_HOST_CONFIG } from '../app.tokens.js';
-import { PlatformResources } from '../platform/platform-resources.js';
-import type { ProjectHostConfig } from '../project-host.config.js';
 
 /** A batch on its way to the project's hooks: `finished` waits for it to run (at most `timeoutMs`). */
 export interface QueuedBatch {
@@ -22,13 +25,13 @@ export abstract class AuthHookQueue {
 }
 
 /** BullMQ: the host's producer connection, and a QueueEvents listener opened at the first blocking batch. */
-@Injectable()
 export class BullAuthHookQueue extends AuthHookQueue implements OnApplicationShutdown {
   private queueEvents?: { events: QueueEvents; connection: Redis; ready: Promise<unknown> };
 
   constructor(
-    private readonly resources: PlatformResources,
-    @Inject(PROJECT_HOST_CONFIG) private readonly config: ProjectHostConfig,
+    private readonly queue: TypedQueue<typeof QueueName.AuthHooks>,
+    /** The QueueEvents listener's own connection. */
+    private readonly redisUrl: string,
   ) {
     super();
   }
@@ -36,7 +39,7 @@ export class BullAuthHookQueue extends AuthHookQueue implements OnApplicationShu
   async add(batch: AuthHookPayload, blocking: boolean): Promise<QueuedBatch> {
     // Listening before the job exists, so its completion cannot be missed.
     if (blocking) await this.listener().ready;
-    const job = await this.resources.hookQueue.add('batch', batch, blocking ? { attempts: 1 } : undefined);
+    const job = await this.queue.add('batch', batch, blocking ? { attempts: 1 } : undefined);
     return {
       id: job.id,
       finished: async (timeoutMs) => {
@@ -53,7 +56,7 @@ export class BullAuthHookQueue extends AuthHookQueue implements OnApplicationShu
 
   private listener(): { events: QueueEvents; connection: Redis; ready: Promise<unknown> } {
     if (!this.queueEvents) {
-      const connection = createRedisConnection(this.config.REDIS_URL, { connectionName: 'auth-events' });
+      const connection = createRedisConnection(this.redisUrl, { connectionName: 'auth-events' });
       connection.on('error', () => undefined);
       const events = new QueueEvents(QueueName.AuthHooks, { connection, prefix: queuePrefix() });
       events.on('error', () => undefined);

@@ -1,9 +1,6 @@
-import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { createRedisConnection, queuePrefix } from '@suite/queue';
 import type { Redis } from 'ioredis';
-import { PROJECT_HOST_CONFIG } from '../app.tokens.js';
-import { PlatformResources } from '../platform/platform-resources.js';
-import type { ProjectHostConfig } from '../project-host.config.js';
 
 export interface AuthStateListener {
   message(text: string): void;
@@ -20,25 +17,26 @@ export abstract class AuthStateChannel {
 }
 
 /** Redis pub/sub on `<REDIS_PREFIX>:auth-state`, with a subscriber connection of its own. */
-@Injectable()
 export class RedisAuthStateChannel extends AuthStateChannel implements OnApplicationShutdown {
   private readonly logger = new Logger('auth-state-cache');
   private readonly channel = `${queuePrefix()}:auth-state`;
   private subscriber?: Redis;
 
   constructor(
-    private readonly resources: PlatformResources,
-    @Inject(PROJECT_HOST_CONFIG) private readonly config: ProjectHostConfig,
+    /** The producer connection (publish). */
+    private readonly redis: Redis,
+    /** The subscriber's own connection. */
+    private readonly redisUrl: string,
   ) {
     super();
   }
 
   async publish(text: string): Promise<void> {
-    await this.resources.redis.publish(this.channel, text);
+    await this.redis.publish(this.channel, text);
   }
 
   subscribe(listener: AuthStateListener): void {
-    const subscriber = createRedisConnection(this.config.REDIS_URL, {
+    const subscriber = createRedisConnection(this.redisUrl, {
       connectionName: 'project-host-auth-state',
     });
     subscriber.on('error', () => undefined);

@@ -1,5 +1,4 @@
-import { Injectable } from '@nestjs/common';
-import { PlatformResources } from '../platform/platform-resources.js';
+import type { MainClient } from '@suite/db';
 
 /** How the project's active auth hook wants its events: awaited before the answer, and for how long. */
 export interface HookSettings {
@@ -13,14 +12,13 @@ export abstract class HookSettingsRepository {
   abstract activeHookSettings(projectId: string): Promise<HookSettings | null>;
 }
 
-@Injectable()
 export class PrismaHookSettingsRepository extends HookSettingsRepository {
-  constructor(private readonly resources: PlatformResources) {
+  constructor(private readonly db: MainClient) {
     super();
   }
 
   async activeHookSettings(projectId: string): Promise<HookSettings | null> {
-    const row = await this.resources.db.deployment.findFirst({
+    const row = await this.db.deployment.findFirst({
       where: { projectId, status: 'active' },
       orderBy: { version: 'desc' },
       select: { hookBlocking: true, hookTimeoutMs: true },

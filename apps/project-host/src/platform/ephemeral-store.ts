@@ -1,5 +1,4 @@
-import { Injectable } from '@nestjs/common';
-import { PlatformResources } from './platform-resources.js';
+import type { Redis } from 'ioredis';
 
 /**
  * Short-lived values shared by every process of the deployment (Redis): kept for a while, read, or
@@ -11,21 +10,20 @@ export abstract class EphemeralStore {
   abstract take(key: string): Promise<string | null>;
 }
 
-@Injectable()
 export class RedisEphemeralStore extends EphemeralStore {
-  constructor(private readonly resources: PlatformResources) {
+  constructor(private readonly redis: Redis) {
     super();
   }
 
   async set(key: string, value: string, ttlMs: number): Promise<void> {
-    await this.resources.redis.set(key, value, 'PX', ttlMs);
+    await this.redis.set(key, value, 'PX', ttlMs);
   }
 
   get(key: string): Promise<string | null> {
-    return this.resources.redis.get(key);
+    return this.redis.get(key);
   }
 
   take(key: string): Promise<string | null> {
-    return this.resources.redis.getdel(key);
+    return this.redis.getdel(key);
   }
 }

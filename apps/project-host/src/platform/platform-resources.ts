@@ -13,9 +13,10 @@ import { PROJECT_HOST_CONFIG } from '../app.tokens.js';
 import type { ProjectHostConfig } from '../project-host.config.js';
 
 /**
- * The project host's connections: the main database, tenant databases, Redis, queues. Only
- * repositories and adapters take it (user-auth/store, control-plane/*.repository.ts, events/,
- * platform/); services get those instead.
+ * The project host's connections: the main database, tenant databases, Redis, queues. Only provider
+ * factories read it (platform.providers.ts, control-plane/control-plane.providers.ts, the modules'
+ * factories): the repositories and adapters they build take the client, connection or queue they
+ * use, and services get those instead.
  */
 @Injectable()
 export class PlatformResources implements OnApplicationShutdown {

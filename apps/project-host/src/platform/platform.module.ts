@@ -1,40 +1,37 @@
 import { Global, Module } from '@nestjs/common';
+import { TenantServers } from '@suite/db';
+import {
+  MailOutbox,
+  MailSealer,
+  ProjectChangeAnnouncer,
+  ProjectRecordRepository,
+} from '@suite/project-runtime';
 import { AuthEventsPublisher } from '../events/auth-events.publisher.js';
-import { AuthHookQueue, BullAuthHookQueue } from '../events/auth-hook.queue.js';
 import { AuthStateCache } from '../events/auth-state.cache.js';
-import { AuthStateChannel, RedisAuthStateChannel } from '../events/auth-state.channel.js';
-import { HookSettingsRepository, PrismaHookSettingsRepository } from '../events/hook-settings.repository.js';
-import { MailOutbox } from '@suite/project-runtime';
-import { MailSealer } from '@suite/project-runtime';
 import { ControlPlaneHostGuard, ProjectHostGuard } from '../projects/host.guards.js';
 import { ProjectResolver } from '../projects/project-resolver.js';
 import { TenantSchemaCheck } from '../projects/tenant-schema.check.js';
 import { Clock, SystemClock } from './clock.js';
-import { EphemeralStore, RedisEphemeralStore } from './ephemeral-store.js';
+import { EphemeralStore } from './ephemeral-store.js';
 import { PlatformResources } from './platform-resources.js';
-import { RateLimiters, RedisRateLimiters } from './rate-limiters.js';
+import { platformProviders } from './platform.providers.js';
+import { RateLimiters } from './rate-limiters.js';
 
 /**
- * Shared by the control plane and the project hosts: the connections (PlatformResources, used only
- * by the repositories and adapters), the clock, short-lived values, rate-limit counters, host
- * resolution, mail, events.
+ * Shared by the control plane and the project hosts: the connections (PlatformResources, seen only
+ * by the provider factories that build repositories and adapters, platform.providers.ts), the
+ * clock, short-lived values, rate-limit counters, host resolution, mail, events.
  */
 @Global()
 @Module({
   providers: [
     PlatformResources,
+    ...platformProviders,
     { provide: Clock, useClass: SystemClock },
-    { provide: EphemeralStore, useClass: RedisEphemeralStore },
-    { provide: RateLimiters, useClass: RedisRateLimiters },
     ProjectResolver,
-    TenantSchemaCheck,
     ProjectHostGuard,
     ControlPlaneHostGuard,
-    MailOutbox,
     MailSealer,
-    { provide: HookSettingsRepository, useClass: PrismaHookSettingsRepository },
-    { provide: AuthHookQueue, useClass: BullAuthHookQueue },
-    { provide: AuthStateChannel, useClass: RedisAuthStateChannel },
     AuthEventsPublisher,
     AuthStateCache,
   ],
@@ -44,6 +41,9 @@ import { RateLimiters, RedisRateLimiters } from './rate-limiters.js';
     EphemeralStore,
     RateLimiters,
     ProjectResolver,
+    ProjectRecordRepository,
+    TenantServers,
+    ProjectChangeAnnouncer,
     TenantSchemaCheck,
     ProjectHostGuard,
     ControlPlaneHostGuard,

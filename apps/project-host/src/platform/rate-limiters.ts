@@ -1,6 +1,5 @@
-import { Injectable } from '@nestjs/common';
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { PlatformResources } from './platform-resources.js';
+import type { Redis } from 'ioredis';
 
 /** Where rate-limit counters are kept: `points` per `durationSeconds` under `keyPrefix`. */
 export abstract class RateLimiters {
@@ -11,15 +10,14 @@ export abstract class RateLimiters {
  * In Redis, so every replica of the host counts together; while Redis is unreachable an in-memory
  * counter of the same size stands in.
  */
-@Injectable()
 export class RedisRateLimiters extends RateLimiters {
-  constructor(private readonly resources: PlatformResources) {
+  constructor(private readonly redis: Redis) {
     super();
   }
 
   counter(keyPrefix: string, points: number, duration: number): RateLimiterAbstract {
     return new RateLimiterRedis({
-      storeClient: this.resources.redis,
+      storeClient: this.redis,
       keyPrefix,
       points,
       duration,

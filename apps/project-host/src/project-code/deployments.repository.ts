@@ -1,7 +1,5 @@
-import { Injectable } from '@nestjs/common';
-import type { MainDb } from '@suite/db';
+import type { MainClient, MainDb } from '@suite/db';
 import type { DeployedHook, DeploymentContent } from '@suite/project-runtime';
-import { PlatformResources } from '../platform/platform-resources.js';
 
 export type DeploymentRecord = Pick<MainDb.Deployment, 'id' | 'version' | 'status' | 'createdAt'>;
 
@@ -19,17 +17,13 @@ export abstract class DeploymentsRepository {
   ): Promise<DeploymentRecord>;
 }
 
-@Injectable()
 export class PrismaDeploymentsRepository extends DeploymentsRepository {
-  constructor(private readonly resources: PlatformResources) {
+  constructor(private readonly db: MainClient) {
     super();
   }
 
   async projectExists(projectId: string): Promise<boolean> {
-    return (
-      (await this.resources.db.project.findUnique({ where: { id: projectId }, select: { id: true } })) !==
-      null
-    );
+    return (await this.db.project.findUnique({ where: { id: projectId }, select: { id: true } })) !== null;
   }
 
   activate(
@@ -37,7 +31,7 @@ export class PrismaDeploymentsRepository extends DeploymentsRepository {
     content: DeploymentContent,
     hook: Pick<DeployedHook, 'blocking' | 'timeoutMs'> | null,
   ): Promise<DeploymentRecord> {
-    return this.resources.db.$transaction(async (tx) => {
+    return this.db.$transaction(async (tx) => {
       // One deploy at a time per project: the row lock orders concurrent deploys.
       await tx.$queryRaw`SELECT id FROM projects WHERE id = ${projectId}::uuid FOR UPDATE`;
       const last = await tx.deployment.findFirst({ where: { projectId }, orderBy: { version: 'desc' } });

@@ -5,6 +5,9 @@ import {
   ProjectMailBudget,
   ProjectSandboxes,
 } from '@suite/project-runtime';
+import { PROJECT_HOST_CONFIG } from '../app.tokens.js';
+import { PlatformResources } from '../platform/platform-resources.js';
+import type { ProjectHostConfig } from '../project-host.config.js';
 import { PushStreamController } from '../project-effects/push-stream.controller.js';
 import { PushStreamRegistry, RedisPushStreamRegistry } from '../project-effects/push-stream-registry.js';
 import { PushStreams } from '../project-effects/push-streams.service.js';
@@ -27,11 +30,20 @@ import { ProjectCompiler } from './project-compiler.js';
   // The push stream is a static route: it wins over the API catch-all whatever the order.
   controllers: [DeploymentsController, PushStreamController, ProjectApiController],
   providers: [
-    { provide: DeploymentsRepository, useClass: PrismaDeploymentsRepository },
+    {
+      provide: DeploymentsRepository,
+      inject: [PlatformResources],
+      useFactory: (r: PlatformResources): DeploymentsRepository => new PrismaDeploymentsRepository(r.db),
+    },
     DeploymentsService,
     ProjectCompiler,
     PushStreams,
-    { provide: PushStreamRegistry, useClass: RedisPushStreamRegistry },
+    {
+      provide: PushStreamRegistry,
+      inject: [PlatformResources, PROJECT_HOST_CONFIG],
+      useFactory: (r: PlatformResources, config: ProjectHostConfig): PushStreamRegistry =>
+        new RedisPushStreamRegistry(r.redis, config.REDIS_URL),
+    },
     ...PROJECT_RUNTIME_PROVIDERS,
     // ctx.email.send counts in the hourly bulk budget the welcome mails use.
     {

@@ -1,9 +1,6 @@
-import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { createRedisConnection, queuePrefix } from '@suite/queue';
 import type { Redis } from 'ioredis';
-import { PROJECT_HOST_CONFIG } from '../app.tokens.js';
-import { PlatformResources } from '../platform/platform-resources.js';
-import type { ProjectHostConfig } from '../project-host.config.js';
 
 /** Streams another process (or this one) must end: they are over the user's cap. */
 export type EvictionListener = (projectId: string, userId: string, streamIds: readonly string[]) => void;
@@ -39,7 +36,6 @@ return evicted
  * replicas. A stream of a process that died stays listed until newer ones push it out (it is the
  * oldest) or the list expires.
  */
-@Injectable()
 export class RedisPushStreamRegistry extends PushStreamRegistry implements OnApplicationShutdown {
   private readonly logger = new Logger('project-push');
   private readonly prefix = `${queuePrefix()}:push-streams`;
@@ -47,14 +43,16 @@ export class RedisPushStreamRegistry extends PushStreamRegistry implements OnApp
   private subscriber?: Redis;
 
   constructor(
-    private readonly resources: PlatformResources,
-    @Inject(PROJECT_HOST_CONFIG) private readonly config: Pick<ProjectHostConfig, 'REDIS_URL'>,
+    /** The producer connection (the registry's lists, publishing evictions). */
+    private readonly redis: Redis,
+    /** The eviction subscriber's own connection. */
+    private readonly redisUrl: string,
   ) {
     super();
   }
 
   async register(projectId: string, userId: string, streamId: string, cap: number): Promise<string[]> {
-    const evicted = (await this.resources.redis.eval(
+    const evicted = (await this.redis.eval(
       REGISTER,
       1,
       this.key(projectId, userId),
@@ -63,22 +61,19 @@ export class RedisPushStreamRegistry extends PushStreamRegistry implements OnApp
       LIST_TTL_MS,
     )) as string[];
     if (evicted.length > 0) {
-      await this.resources.redis.publish(
-        this.prefix,
-        JSON.stringify({ p: projectId, u: userId, s: evicted }),
-      );
+      await this.redis.publish(this.prefix, JSON.stringify({ p: projectId, u: userId, s: evicted }));
     }
     return evicted;
   }
 
   async unregister(projectId: string, userId: string, streamId: string): Promise<void> {
-    await this.resources.redis.zrem(this.key(projectId, userId), streamId);
+    await this.redis.zrem(this.key(projectId, userId), streamId);
   }
 
   onEviction(listener: EvictionListener): void {
     this.listeners.push(listener);
     if (this.subscriber) return;
-    const subscriber = createRedisConnection(this.config.REDIS_URL, {
+    const subscriber = createRedisConnection(this.redisUrl, {
       connectionName: 'project-host-push-streams',
     });
     subscriber.on('error', () => undefined);

@@ -1,7 +1,13 @@
-import { Injectable, Logger } from '@nestjs/common';
-import { latestTenantMigration, migrateTenantSchema, type MainDb } from '@suite/db';
+import { Logger } from '@nestjs/common';
+import {
+  latestTenantMigration,
+  migrateTenantSchema,
+  type ConnectionBudget,
+  type MainDb,
+  type TenantServers,
+} from '@suite/db';
 import { RunnerError, RunnerErrorCode } from '@suite/errors';
-import { PlatformResources } from '../platform/platform-resources.js';
+import type { ProjectRecordRepository } from '@suite/project-runtime';
 
 /** A project's row as far as its tenant database goes. */
 export type TenantRow = Pick<
@@ -19,16 +25,21 @@ const RETRY_AFTER_SECONDS = 5;
  * migrated on the spot (under the migrator's lock of that database, so concurrent hosts and the
  * upgrade sweep take turns) before the request goes on; until that succeeds the project answers
  * 503 with Retry-After. Versions are migration names (timestamped), so a row ahead of this build
- * (a newer host migrated it during a rolling upgrade) counts as current.
+ * (a newer host migrated it during a rolling upgrade) counts as current. The version reached is
+ * recorded through ProjectRecordRepository.
  */
-@Injectable()
 export class TenantSchemaCheck {
   private readonly logger = new Logger('tenant-schema');
   private readonly latest = latestTenantMigration();
   private readonly current = new Set<string>();
   private readonly running = new Map<string, Promise<void>>();
 
-  constructor(private readonly resources: PlatformResources) {}
+  constructor(
+    private readonly records: ProjectRecordRepository,
+    private readonly tenantServers: TenantServers,
+    /** The process's connection budget: the migrator's connection counts in it. */
+    private readonly budget: ConnectionBudget,
+  ) {}
 
   async ensureCurrent(project: TenantRow): Promise<void> {
     const key = `${project.id}@${project.tenantServer}`;
@@ -48,20 +59,13 @@ export class TenantSchemaCheck {
   private async migrate(project: TenantRow, key: string): Promise<void> {
     try {
       // The migrator's connection counts in the process's connection budget.
-      const version = await this.resources.connectionBudget.withSlot('tenant', () =>
-        migrateTenantSchema(this.resources.tenantServers.databaseUrl(project), {
+      const version = await this.budget.withSlot('tenant', () =>
+        migrateTenantSchema(this.tenantServers.databaseUrl(project), {
           logger: this.logger,
           lockTimeoutMs: LOCK_TIMEOUT_MS,
         }),
       );
-      await this.resources.db.project.updateMany({
-        where: {
-          id: project.id,
-          tenantServer: project.tenantServer,
-          OR: [{ tenantSchemaVersion: null }, { tenantSchemaVersion: { lt: version } }],
-        },
-        data: { tenantSchemaVersion: version },
-      });
+      await this.records.recordSchemaVersionIfBehind(project.id, project.tenantServer, version);
       this.current.add(key);
       this.logger.log(
         {

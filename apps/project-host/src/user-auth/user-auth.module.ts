@@ -1,6 +1,7 @@
 import { Logger, Module } from '@nestjs/common';
 import { PROJECT_HOST_CONFIG } from '../app.tokens.js';
 import type { ProjectHostConfig } from '../project-host.config.js';
+import { PlatformResources } from '../platform/platform-resources.js';
 import { BackgroundTasks } from './background-tasks.js';
 import { NonceCodes } from './codes/nonce-codes.js';
 import { NonceFailures } from './codes/nonce-failures.js';
@@ -54,7 +55,11 @@ import { PrismaAuthStores } from './store/prisma-auth-store.js';
       useFactory: (config: ProjectHostConfig) => new PasswordHasher(config.BCRYPT_COST),
     },
     { provide: AuthStores, useClass: PrismaAuthStores },
-    { provide: SigningKeyRepository, useClass: PrismaSigningKeyRepository },
+    {
+      provide: SigningKeyRepository,
+      inject: [PlatformResources],
+      useFactory: (r: PlatformResources): SigningKeyRepository => new PrismaSigningKeyRepository(r.db),
+    },
     SigningKeyStore,
     AccessTokens,
     RefreshGraceCache,

@@ -12,12 +12,12 @@ import {
   createThrowawayDatabase,
   type ThrowawayDatabase,
 } from '../../../../libs/db/src/testing/throwaway-database.js';
-import { MailSealer, type ProjectRuntimeConfig, type RuntimeResources } from '@suite/project-runtime';
+import { MailLogRepository, MailSealer, type ProjectRuntimeConfig } from '@suite/project-runtime';
 import type { QueueName, TypedJob } from '@suite/queue';
 import { UnrecoverableError } from 'bullmq';
 import { MailDeliveryProcessor } from './mail-delivery.processor.js';
-import { MailLogRepository } from './mail-log.repository.js';
 import type { SmtpMailer } from './smtp-mailer.js';
+import { SmtpSettingsReader } from './smtp-settings.reader.js';
 
 // The worker's main database inside a full connection budget (real Postgres): delivering a mail
 // fails that attempt with an error BullMQ retries (with the mail queue's backoff), never the
@@ -39,14 +39,13 @@ afterAll(async () => {
 });
 
 function processor(): MailDeliveryProcessor {
-  const resources = { db } as unknown as RuntimeResources;
   const sealer = new MailSealer({
     AUTH_SECRET: 'mail-delivery-budget-spec-secret-0123456789',
   } as unknown as ProjectRuntimeConfig);
   const mailer = {
     send: () => Promise.reject(new Error('no mail is sent in this spec')),
   } as unknown as SmtpMailer;
-  return new MailDeliveryProcessor(new MailLogRepository(resources), mailer, sealer);
+  return new MailDeliveryProcessor(new MailLogRepository(db), new SmtpSettingsReader(db), mailer, sealer);
 }
 
 const job = {

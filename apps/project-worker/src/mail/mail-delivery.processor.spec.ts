@@ -1,10 +1,15 @@
 import { describe, expect, it } from '@jest/globals';
 import type { QueueName, TypedJob } from '@suite/queue';
-import { MailSealer, mailRetryDelay, type ProjectRuntimeConfig } from '@suite/project-runtime';
+import {
+  MailSealer,
+  mailRetryDelay,
+  type MailLogRepository,
+  type ProjectRuntimeConfig,
+} from '@suite/project-runtime';
 import { UnrecoverableError } from 'bullmq';
 import { MailDeliveryProcessor, SMTP_NOT_CONFIGURED } from './mail-delivery.processor.js';
-import type { MailLogRepository } from './mail-log.repository.js';
 import type { SmtpMailer, SmtpServer } from './smtp-mailer.js';
+import type { SmtpSettingsReader } from './smtp-settings.reader.js';
 
 const sealer = new MailSealer({
   AUTH_SECRET: 'mail-delivery-processor-spec-secret-0123456789',
@@ -27,18 +32,20 @@ function setup(options: {
   const calls: string[] = [];
   const repository = {
     find: async () => (options.status === null ? null : { status: options.status ?? 'queued' }),
-    smtpSettings: async () => (options.smtp === undefined ? SMTP : options.smtp),
     markSent: async (_id: string, messageId: string) => void calls.push(`sent ${messageId}`),
     recordError: async (_id: string, error: string) => void calls.push(`error ${error}`),
     markFailed: async (_id: string, error: string) => void calls.push(`failed ${error}`),
   } as unknown as MailLogRepository;
+  const smtpSettings = {
+    find: async () => (options.smtp === undefined ? SMTP : options.smtp),
+  } as unknown as SmtpSettingsReader;
   const mailer = {
     send: async () => {
       calls.push('send');
       return (options.send ?? (async () => ({ messageId: '<m@test>' })))();
     },
   } as unknown as SmtpMailer;
-  const processor = new MailDeliveryProcessor(repository, mailer, sealer);
+  const processor = new MailDeliveryProcessor(repository, smtpSettings, mailer, sealer);
   const job = (attemptsMade: number) =>
     ({
       data: {
@@ -101,7 +108,6 @@ describe('sealed mail bodies', () => {
     const sent: unknown[] = [];
     const repository = {
       find: async () => ({ status: 'queued' }),
-      smtpSettings: async () => SMTP,
       markSent: async () => undefined,
       markFailed: async () => undefined,
     } as unknown as MailLogRepository;
@@ -111,7 +117,8 @@ describe('sealed mail bodies', () => {
         return { messageId: '<m@test>' };
       },
     } as unknown as SmtpMailer;
-    const processor = new MailDeliveryProcessor(repository, mailer, sealer);
+    const smtpSettings = { find: async () => SMTP } as unknown as SmtpSettingsReader;
+    const processor = new MailDeliveryProcessor(repository, smtpSettings, mailer, sealer);
     const data = {
       projectId: 'p',
       mailLogId: 'row-1',

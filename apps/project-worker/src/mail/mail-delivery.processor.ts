@@ -3,9 +3,9 @@ import { MailStatus } from '@suite/db';
 import type { QueueName, TypedJob } from '@suite/queue';
 import { extractTraceContext, mailOutcomes, withSpan } from '@suite/telemetry';
 import { UnrecoverableError } from 'bullmq';
-import { MailLogRepository } from './mail-log.repository.js';
-import { MailSealer } from '@suite/project-runtime';
+import { MailLogRepository, MailSealer } from '@suite/project-runtime';
 import { SmtpMailer } from './smtp-mailer.js';
+import { SmtpSettingsReader } from './smtp-settings.reader.js';
 
 export const SMTP_NOT_CONFIGURED = 'SMTP is not configured for this project';
 
@@ -26,6 +26,7 @@ export class MailDeliveryProcessor {
 
   constructor(
     private readonly mailLog: MailLogRepository,
+    private readonly smtpSettings: SmtpSettingsReader,
     private readonly mailer: SmtpMailer,
     private readonly sealer: MailSealer,
   ) {}
@@ -55,7 +56,7 @@ export class MailDeliveryProcessor {
           content = { ...content, ...body };
         }
 
-        const smtp = await this.mailLog.smtpSettings(projectId);
+        const smtp = await this.smtpSettings.find(projectId);
         if (!smtp) {
           await this.mailLog.markFailed(mailLogId, SMTP_NOT_CONFIGURED);
           this.logger.warn(facts, SMTP_NOT_CONFIGURED);

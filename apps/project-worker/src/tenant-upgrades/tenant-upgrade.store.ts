@@ -1,13 +1,20 @@
 import type { MainClient, MainDb, TenantRecord, TenantUpgradeStore } from '@suite/db';
+import type { ProjectRecordRepository } from '@suite/project-runtime';
 
 const behindWhere = (server: string, latest: string): MainDb.Prisma.ProjectWhereInput => ({
   tenantServer: server,
   OR: [{ tenantSchemaVersion: null }, { tenantSchemaVersion: { lt: latest } }],
 });
 
-/** The projects table as the upgrade sweep reads and records it. */
+/**
+ * The projects table as the upgrade sweep reads it; versions are recorded through
+ * ProjectRecordRepository, the table's one writer.
+ */
 export class PrismaTenantUpgradeStore implements TenantUpgradeStore {
-  constructor(private readonly db: MainClient) {}
+  constructor(
+    private readonly db: MainClient,
+    private readonly records: ProjectRecordRepository,
+  ) {}
 
   countBehind(server: string, latest: string): Promise<number> {
     return this.db.project.count({ where: behindWhere(server, latest) });
@@ -22,10 +29,7 @@ export class PrismaTenantUpgradeStore implements TenantUpgradeStore {
     });
   }
 
-  async recordVersion(projectId: string, server: string, version: string): Promise<void> {
-    await this.db.project.updateMany({
-      where: { id: projectId, ...behindWhere(server, version) },
-      data: { tenantSchemaVersion: version },
-    });
+  recordVersion(projectId: string, server: string, version: string): Promise<void> {
+    return this.records.recordSchemaVersionIfBehind(projectId, server, version);
   }
 }

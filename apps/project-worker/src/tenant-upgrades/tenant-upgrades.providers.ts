@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { ProjectRecordRepository } from '@suite/project-runtime';
 import { createQueue, QueueName } from '@suite/queue';
 import { PROJECT_WORKER_CONFIG, type ProjectWorkerConfig } from '../project-worker.config.js';
 import { WorkerResources } from '../worker-resources.js';
@@ -10,13 +11,13 @@ import { TenantUpgradeSweep } from './tenant-upgrade-sweep.service.js';
 export const tenantUpgradesProviders = [
   {
     provide: TenantUpgradeSweep,
-    inject: [WorkerResources, PROJECT_WORKER_CONFIG],
-    useFactory: (r: WorkerResources, config: ProjectWorkerConfig) => {
+    inject: [WorkerResources, ProjectRecordRepository, PROJECT_WORKER_CONFIG],
+    useFactory: (r: WorkerResources, records: ProjectRecordRepository, config: ProjectWorkerConfig) => {
       const logger = new Logger('tenant-upgrades');
       return new TenantUpgradeSweep({
         databaseUrl: config.DATABASE_URL,
         servers: r.tenantServers,
-        store: new PrismaTenantUpgradeStore(r.db),
+        store: new PrismaTenantUpgradeStore(r.db, records),
         budget: r.connectionBudget,
         log: { log: (text) => logger.log(text), warn: (text) => logger.warn(text) },
       });

@@ -9,6 +9,7 @@ import {
   tenantMigrationsDir,
   withSessionLock,
 } from '@suite/db';
+import { ProjectRecordRepository } from '@suite/project-runtime';
 import { createQueue, QueueName } from '@suite/queue';
 import {
   createThrowawayDatabase,
@@ -48,7 +49,7 @@ describe('tenant upgrades in the project worker', () => {
     const sweep = new TenantUpgradeSweep({
       databaseUrl: config.DATABASE_URL,
       servers: resources.tenantServers,
-      store: new PrismaTenantUpgradeStore(resources.db),
+      store: new PrismaTenantUpgradeStore(resources.db, new ProjectRecordRepository(resources.db)),
       budget: resources.connectionBudget,
       log: quiet,
     });
@@ -143,7 +144,7 @@ describe('tenant upgrades in the project worker', () => {
       const sweep = new TenantUpgradeSweep({
         databaseUrl: config.DATABASE_URL,
         servers: resources.tenantServers,
-        store: new PrismaTenantUpgradeStore(resources.db),
+        store: new PrismaTenantUpgradeStore(resources.db, new ProjectRecordRepository(resources.db)),
         budget: resources.connectionBudget,
         log: quiet,
       });

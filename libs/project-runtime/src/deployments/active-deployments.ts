@@ -1,5 +1,4 @@
-import { Injectable } from '@nestjs/common';
-import { RuntimeResources } from '../runtime.ports.js';
+import type { MainClient } from '@suite/db';
 import type {
   DeployedHook,
   DeployedJob,
@@ -25,11 +24,10 @@ export interface ActiveDeployment {
 const CACHE_TTL_MS = 2_000;
 
 /** The active deployment of a project, read from the main database and cached briefly. */
-@Injectable()
 export class ActiveDeployments {
   private readonly cache = new Map<string, { value: Promise<ActiveDeployment | null>; until: number }>();
 
-  constructor(private readonly resources: RuntimeResources) {}
+  constructor(private readonly db: MainClient) {}
 
   get(projectId: string): Promise<ActiveDeployment | null> {
     const cached = this.cache.get(projectId);
@@ -46,7 +44,7 @@ export class ActiveDeployments {
   }
 
   private async load(projectId: string): Promise<ActiveDeployment | null> {
-    const row = await this.resources.db.deployment.findFirst({
+    const row = await this.db.deployment.findFirst({
       where: { projectId, status: 'active' },
       orderBy: { version: 'desc' },
     });

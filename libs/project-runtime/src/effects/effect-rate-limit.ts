@@ -50,3 +50,12 @@ export class EffectRateLimit {
     }
   }
 }
+
+/** Makes the per-project limits of context calls, on the process's producer connection. */
+export class EffectRateLimits {
+  constructor(private readonly redis: Redis) {}
+
+  of(options: EffectRateLimitOptions): EffectRateLimit {
+    return new EffectRateLimit(this.redis, options);
+  }
+}

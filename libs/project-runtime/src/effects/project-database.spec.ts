@@ -9,7 +9,6 @@ import {
 import { randomUUID } from 'node:crypto';
 import { adminUrl, withClient } from '../../../../libs/db/src/testing/throwaway-database.js';
 import { databaseUrl } from '../../../../libs/db/src/connection-url.js';
-import type { RuntimeResources } from '../runtime.ports.js';
 import type { ProjectDirectory } from '../tenants/project-directory.js';
 import type { ProjectRuntimeConfig } from '../runtime.config.js';
 import { cancelBackend } from './postgres-cancel.js';
@@ -43,7 +42,6 @@ const directory = {
   forget: () => undefined,
   onMove: () => () => undefined,
 } as unknown as ProjectDirectory;
-const resources = {} as RuntimeResources;
 
 const services: ProjectDatabase[] = [];
 const projects: string[] = [];
@@ -54,7 +52,7 @@ function service(limits: Partial<typeof LIMITS> = {}): ProjectDatabase {
     ...LIMITS,
     ...limits,
   } as unknown as ProjectRuntimeConfig;
-  const created = new ProjectDatabase(resources, config, directory);
+  const created = new ProjectDatabase(config, directory);
   services.push(created);
   return created;
 }

@@ -1,18 +1,17 @@
-import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import {
   createTenantClient,
   isConnectionBudgetError,
   isTooManyConnections,
   provisionTenantDatabase,
   sqlPool,
+  type ConnectionBudget,
   type TenantClient,
 } from '@suite/db';
 import { hkdfSync } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
-import { PROJECT_RUNTIME_CONFIG } from '../runtime.config.js';
-import { RuntimeResources } from '../runtime.ports.js';
 import type { ProjectRuntimeConfig } from '../runtime.config.js';
-import { ProjectDirectory } from '../tenants/project-directory.js';
+import type { ProjectDirectory } from '../tenants/project-directory.js';
 import { CONNECTIONS_BUSY } from './connections-busy.js';
 import { EffectError } from './effect-error.js';
 import { runSqlCall, type SqlCallLimits, type SqlCallResult } from './project-sql-call.js';
@@ -38,7 +37,6 @@ interface ProjectPool {
  * returned, and the project's storage quota. The role's password is derived from the host's
  * secret, so every replica computes the same one and none is stored.
  */
-@Injectable()
 export class ProjectDatabase implements OnModuleInit, OnApplicationShutdown {
   private stopFollowingMoves?: () => void;
   private readonly logger = new Logger('project-db');
@@ -48,9 +46,10 @@ export class ProjectDatabase implements OnModuleInit, OnApplicationShutdown {
   private readonly guarded = new WeakSet<PoolClient>();
 
   constructor(
-    private readonly resources: RuntimeResources,
-    @Inject(PROJECT_RUNTIME_CONFIG) private readonly config: ProjectRuntimeConfig,
+    private readonly config: ProjectRuntimeConfig,
     private readonly directory: ProjectDirectory,
+    /** The process's connection budget: ctx.db's pools share it with the app's own. */
+    private readonly budget?: ConnectionBudget,
   ) {
     this.secret = config.AUTH_SECRET ?? config.PLATFORM_ADMIN_TOKEN;
     this.limits = {
@@ -195,7 +194,7 @@ export class ProjectDatabase implements OnModuleInit, OnApplicationShutdown {
       );
       const client = createTenantClient(url.toString(), {
         maxConnections: POOL_SIZE,
-        budget: this.resources.connectionBudget,
+        budget: this.budget,
       });
       return { client, pool: sqlPool(client) };
     } catch (error) {
@@ -211,7 +210,7 @@ export class ProjectDatabase implements OnModuleInit, OnApplicationShutdown {
    * of its own, one at a time (and is safe to repeat when Postgres refuses one).
    */
   private async openInBudget(projectId: string): Promise<ProjectPool> {
-    const budget = this.resources.connectionBudget;
+    const budget = this.budget;
     try {
       return budget
         ? await budget.withSlot('tenant', () => this.open(projectId))

@@ -1,11 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { newId } from '@suite/db';
 import { PROJECT_RUNTIME_CONFIG } from '../runtime.config.js';
-import { RuntimeResources } from '../runtime.ports.js';
 import { ActiveDeployments } from '../deployments/active-deployments.js';
 import type { ProjectRuntimeConfig } from '../runtime.config.js';
 import { EffectError, isRecord } from './effect-error.js';
-import { EffectRateLimit } from './effect-rate-limit.js';
+import { EffectRateLimit, EffectRateLimits } from './effect-rate-limit.js';
 import { ProjectJobsQueue } from './project-jobs.queue.js';
 
 const NAME = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*$/;
@@ -25,10 +24,10 @@ export class ProjectJobs {
   constructor(
     private readonly jobs: ProjectJobsQueue,
     private readonly active: ActiveDeployments,
-    resources: RuntimeResources,
+    limits: EffectRateLimits,
     @Inject(PROJECT_RUNTIME_CONFIG) private readonly config: ProjectRuntimeConfig,
   ) {
-    this.rate = new EffectRateLimit(resources.redis, {
+    this.rate = limits.of({
       key: 'jobs',
       call: 'ctx.jobs.enqueue',
       unit: 'jobs',

@@ -1,11 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PROJECT_RUNTIME_CONFIG } from '../runtime.config.js';
 import { MailOutbox } from '../mail/mail-outbox.js';
-import { RuntimeResources } from '../runtime.ports.js';
 import type { ProjectRuntimeConfig } from '../runtime.config.js';
 import { ProjectMailBudget } from '../runtime.ports.js';
 import { EffectError, isRecord } from './effect-error.js';
-import { EffectRateLimit } from './effect-rate-limit.js';
+import { EffectRateLimit, EffectRateLimits } from './effect-rate-limit.js';
 
 const MAX_SUBJECT = 300;
 /** One plain address (the display name belongs in the SMTP settings' From, not here). */
@@ -26,10 +25,10 @@ export class ProjectMail {
   constructor(
     private readonly outbox: MailOutbox,
     private readonly budget: ProjectMailBudget,
-    resources: RuntimeResources,
+    limits: EffectRateLimits,
     @Inject(PROJECT_RUNTIME_CONFIG) config: ProjectRuntimeConfig,
   ) {
-    this.rate = new EffectRateLimit(resources.redis, {
+    this.rate = limits.of({
       key: 'email',
       call: 'ctx.email.send',
       unit: 'mails',

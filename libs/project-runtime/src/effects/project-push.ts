@@ -1,8 +1,6 @@
-import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { createRedisConnection, queuePrefix } from '@suite/queue';
 import type { Redis } from 'ioredis';
-import { PROJECT_RUNTIME_CONFIG } from '../runtime.config.js';
-import { RuntimeResources } from '../runtime.ports.js';
 import type { ProjectRuntimeConfig } from '../runtime.config.js';
 import { EffectError, isRecord } from './effect-error.js';
 import { EffectRateLimit } from './effect-rate-limit.js';
@@ -28,7 +26,6 @@ type Listener = (message: PushMessage) => void;
  * pub/sub. Nothing is stored: a user with no open stream misses the message (like Supabase
  * Realtime broadcast or Pusher private channels; not OS notifications).
  */
-@Injectable()
 export class ProjectPush implements OnApplicationShutdown {
   private readonly logger = new Logger('project-push');
   private readonly listeners = new Map<string, Set<Listener>>();
@@ -37,10 +34,11 @@ export class ProjectPush implements OnApplicationShutdown {
   private readonly rate: EffectRateLimit;
 
   constructor(
-    private readonly resources: RuntimeResources,
-    @Inject(PROJECT_RUNTIME_CONFIG) private readonly config: ProjectRuntimeConfig,
+    /** The producer connection (publish); subscribers open their own from REDIS_URL. */
+    private readonly redis: Redis,
+    private readonly config: ProjectRuntimeConfig,
   ) {
-    this.rate = new EffectRateLimit(resources.redis, {
+    this.rate = new EffectRateLimit(redis, {
       key: 'push',
       call: 'ctx.push.send',
       unit: 'messages',
@@ -56,10 +54,7 @@ export class ProjectPush implements OnApplicationShutdown {
     const { userId, message } = parse(input);
     await this.rate.take(projectId);
     try {
-      const listeners = await this.resources.redis.publish(
-        this.channel(projectId, userId),
-        JSON.stringify(message),
-      );
+      const listeners = await this.redis.publish(this.channel(projectId, userId), JSON.stringify(message));
       return { listeners };
     } catch {
       throw new EffectError('ctx.push.send: the message could not be sent; try again');

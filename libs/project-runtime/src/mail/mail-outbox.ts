@@ -1,10 +1,9 @@
-import { Injectable, Logger } from '@nestjs/common';
-import { MailStatus } from '@suite/db';
+import { Logger } from '@nestjs/common';
+import type { QueueName, TypedQueue } from '@suite/queue';
 import { injectTraceContext } from '@suite/telemetry';
-import { RuntimeResources } from '../runtime.ports.js';
 import { mailJobOptions } from './mail-job.js';
-import { mailPreview } from './mail-preview.js';
-import { MailSealer } from './mail-sealer.js';
+import type { MailLogRepository } from './mail-log.repository.js';
+import type { MailSealer } from './mail-sealer.js';
 
 /** The five mail kinds of the spec, and `custom`: a mail of project code (ctx.email.send). */
 export type MailKind =
@@ -24,14 +23,14 @@ export interface OutgoingMail {
  * Mail leaves from a queue, never inside the request: this records the mail in the mail log as
  * `queued` and enqueues its delivery. Failures here are logged and never fail the caller's request
  * (mail is best effort in the spec). The body is in the queue payload sealed (MailSealer), and the
- * job is removed once delivered.
+ * job is removed once delivered. Built by MAIL_OUTBOX_PROVIDERS.
  */
-@Injectable()
 export class MailOutbox {
   private readonly logger = new Logger('mail');
 
   constructor(
-    private readonly resources: RuntimeResources,
+    private readonly mailLog: MailLogRepository,
+    private readonly mailQueue: TypedQueue<typeof QueueName.Mail>,
     private readonly sealer: MailSealer,
   ) {}
 
@@ -41,18 +40,8 @@ export class MailOutbox {
    */
   async recordDropped(projectId: string, mail: OutgoingMail, reason: string): Promise<void> {
     this.logger.warn({ projectId, kind: mail.kind, reason }, 'mail dropped');
-    await this.resources.db.mailLog
-      .create({
-        data: {
-          projectId,
-          kind: mail.kind,
-          to: mail.to,
-          subject: mail.subject,
-          preview: mailPreview(mail.text, mail.secrets),
-          status: MailStatus.failed,
-          error: `Not sent: ${reason}.`,
-        },
-      })
+    await this.mailLog
+      .recordDropped(projectId, mail, reason)
       .catch((error: unknown) =>
         this.logger.error({ err: error, projectId, kind: mail.kind }, 'could not record a dropped mail'),
       );
@@ -61,17 +50,9 @@ export class MailOutbox {
   async enqueue(projectId: string, mail: OutgoingMail): Promise<string | undefined> {
     let rowId: string | undefined;
     try {
-      const row = await this.resources.db.mailLog.create({
-        data: {
-          projectId,
-          kind: mail.kind,
-          to: mail.to,
-          subject: mail.subject,
-          preview: mailPreview(mail.text, mail.secrets),
-        },
-      });
+      const row = await this.mailLog.recordQueued(projectId, mail);
       rowId = row.id;
-      await this.resources.mailQueue.add(
+      await this.mailQueue.add(
         'send',
         {
           projectId,
@@ -92,14 +73,8 @@ export class MailOutbox {
       this.logger.error({ err: error, projectId, kind: mail.kind }, 'could not queue a mail');
       // A row that no job will ever pick up would stay "queued" on the Email page forever.
       if (rowId) {
-        await this.resources.db.mailLog
-          .update({
-            where: { id: rowId },
-            data: {
-              status: MailStatus.failed,
-              error: `The mail could not be queued: ${(error as Error).message}`,
-            },
-          })
+        await this.mailLog
+          .markFailed(rowId, `The mail could not be queued: ${(error as Error).message}`)
           .catch(() => undefined);
       }
       return undefined;

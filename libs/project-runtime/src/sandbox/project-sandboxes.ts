@@ -8,9 +8,8 @@ import { PROJECT_RUNTIME_CONFIG } from '../runtime.config.js';
 import type { ProjectRuntimeConfig } from '../runtime.config.js';
 import { ActiveDeployments } from '../deployments/active-deployments.js';
 import { ProjectEffects } from '../effects/project-effects.js';
-import { RuntimeResources } from '../runtime.ports.js';
 import {
-  announceProjectChange,
+  ProjectChangeAnnouncer,
   subscribeProjectChanges,
   type ProjectChange,
 } from '../tenants/tenant-moves.js';
@@ -36,7 +35,7 @@ export class ProjectSandboxes implements OnModuleInit, OnApplicationShutdown {
 
   constructor(
     private readonly effects: ProjectEffects,
-    private readonly resources: RuntimeResources,
+    private readonly announcer: ProjectChangeAnnouncer,
     private readonly active: ActiveDeployments,
     @Inject(PROJECT_RUNTIME_CONFIG) private readonly config: ProjectRuntimeConfig,
   ) {
@@ -81,13 +80,14 @@ export class ProjectSandboxes implements OnModuleInit, OnApplicationShutdown {
    */
   async endEverywhere(projectId: string, change: Exclude<ProjectChange, 'moved'>): Promise<void> {
     this.end(projectId, change);
-    await announceProjectChange(this.resources.redis, projectId, change, this.instance).catch(
-      (error: unknown) =>
+    await this.announcer
+      .announce(projectId, change, this.instance)
+      .catch((error: unknown) =>
         this.logger.warn(
           { projectId, change, err: (error as Error).message },
           "could not announce the change: other processes' sandboxes of the project end when idle",
         ),
-    );
+      );
   }
 
   async onApplicationShutdown(): Promise<void> {

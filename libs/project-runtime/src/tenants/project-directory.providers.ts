@@ -2,6 +2,7 @@ import type { FactoryProvider } from '@nestjs/common';
 import { PROJECT_RUNTIME_CONFIG, type ProjectRuntimeConfig } from '../runtime.config.js';
 import { RuntimeResources } from '../runtime.ports.js';
 import { ProjectDirectory } from './project-directory.js';
+import { ProjectRecordRepository } from './project-record.repository.js';
 
 /**
  * The process's one ProjectDirectory, built from the app's connections (RuntimeResources) and
@@ -19,4 +20,11 @@ export const PROJECT_DIRECTORY_PROVIDER: FactoryProvider<ProjectDirectory> = {
       redisUrl: config.REDIS_URL,
       connectionName: 'project-directory',
     }),
+};
+
+/** The one writer of the `projects` table (ProjectRecordRepository), on the app's main database. */
+export const PROJECT_RECORD_REPOSITORY_PROVIDER: FactoryProvider<ProjectRecordRepository> = {
+  provide: ProjectRecordRepository,
+  inject: [RuntimeResources],
+  useFactory: (resources: RuntimeResources) => new ProjectRecordRepository(resources.db),
 };

@@ -65,3 +65,15 @@ export function subscribeTenantMoves(
     if (change === 'moved') moved(projectId);
   });
 }
+
+/**
+ * announceProjectChange on the process's producer connection, for classes that should not hold a
+ * connection themselves.
+ */
+export class ProjectChangeAnnouncer {
+  constructor(private readonly redis: Redis) {}
+
+  announce(projectId: string, change: ProjectChange, from?: string): Promise<void> {
+    return announceProjectChange(this.redis, projectId, change, from);
+  }
+}

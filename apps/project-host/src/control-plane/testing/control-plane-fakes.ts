@@ -138,7 +138,7 @@ export class RecordingTenants extends TenantDatabases {
   failProvisioning = false;
 
   constructor() {
-    super(undefined as never);
+    super(undefined as never, undefined as never, undefined as never);
   }
 
   override place(): TenantServer {

@@ -1,6 +1,4 @@
-import { Injectable } from '@nestjs/common';
-import { MainDb } from '@suite/db';
-import { PlatformResources } from '../../platform/platform-resources.js';
+import { MainDb, type MainClient } from '@suite/db';
 
 export type SigningKeyRecord = Pick<
   MainDb.SigningKey,
@@ -25,18 +23,17 @@ export abstract class SigningKeyRepository {
   abstract insertGeneration(key: SigningKeyRecord & { retiredAt: null }): Promise<boolean>;
 }
 
-@Injectable()
 export class PrismaSigningKeyRepository extends SigningKeyRepository {
-  constructor(private readonly resources: PlatformResources) {
+  constructor(private readonly db: MainClient) {
     super();
   }
 
   listOf(projectId: string): Promise<SigningKeyRecord[]> {
-    return this.resources.db.signingKey.findMany({ where: { projectId }, orderBy: { generation: 'desc' } });
+    return this.db.signingKey.findMany({ where: { projectId }, orderBy: { generation: 'desc' } });
   }
 
   async insertGeneration(key: SigningKeyRecord & { retiredAt: null }): Promise<boolean> {
-    const { db } = this.resources;
+    const { db } = this;
     try {
       await db.$transaction([
         db.signingKey.create({

@@ -5,7 +5,6 @@ import {
   createThrowawayDatabase,
   type ThrowawayDatabase,
 } from '../../../../../libs/db/src/testing/throwaway-database.js';
-import type { PlatformResources } from '../../platform/platform-resources.js';
 import { SystemClock } from '../../platform/clock.js';
 import { AuthSecrets } from '@suite/project-runtime';
 import { SESSION_FAMILY, TOKEN_USER } from '../testing/fakes.js';
@@ -24,11 +23,7 @@ let database: ThrowawayDatabase;
 let db: MainClient;
 
 function store(secret = SECRET): SigningKeyStore {
-  return new SigningKeyStore(
-    new PrismaSigningKeyRepository({ db } as unknown as PlatformResources),
-    new AuthSecrets(secret),
-    new SystemClock(),
-  );
+  return new SigningKeyStore(new PrismaSigningKeyRepository(db), new AuthSecrets(secret), new SystemClock());
 }
 
 async function newProject(): Promise<{ projectId: string; issuer: string }> {

@@ -9,10 +9,12 @@ export interface StoredMessageParts {
 }
 
 /**
- * A2A contexts and the messages of tasks: what the gateway stores besides the jobs themselves (a
- * new task's context and first message are stored with its job, by the job repository).
+ * A2A contexts and the messages of tasks (A2A task = job): the one class that writes a2a_contexts
+ * and a2a_messages. The only other statement touching them is the job insert of a new task
+ * (job-insert.repository.ts), which stores the task's new context and first message in the same
+ * round trip as its job; PrismaJobRepository undoes such a context through this class.
  */
-export class A2aContextRepository {
+export class A2aConversationRepository {
   /** Context id → the client's name for it (null: the server's id is the name); names never change. */
   private readonly names = new Map<string, string | null>();
 
