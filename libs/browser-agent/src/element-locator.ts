@@ -1,5 +1,5 @@
 import { namedItems } from './element-state-script.js';
-import { entryNoun, itemNoun, singularOf } from './named-items.js';
+import { entryNoun, singularOf } from './named-items.js';
 import type { ElementHandle, Frame, Page } from 'puppeteer-core';
 import { CURSOR_ELEMENT_ID } from './cursor-overlay.js';
 import { findInPage, type PageQuery } from './locator-script.js';

@@ -883,20 +883,6 @@ export function findInPage(query: PageQuery): PageMatch {
   };
   // "The red box", "the green button": the colour an element is drawn in (its own background, an
   // SVG shape's fill, else its text), named by the nearest colour word.
-  const COLOR_NAMES: ReadonlyArray<string> = [
-    'red',
-    'orange',
-    'yellow',
-    'green',
-    'blue',
-    'purple',
-    'pink',
-    'brown',
-    'gray',
-    'black',
-    'white',
-    'cyan',
-  ];
   const colorWord = (rgb: string): string | null => {
     const m = /rgba?\(\s*(\d+)[,\s]+(\d+)[,\s]+(\d+)(?:[,\s/]+([\d.]+))?/.exec(rgb);
     if (!m) return null;
@@ -910,11 +896,8 @@ export function findInPage(query: PageQuery): PageMatch {
     if (l > 0.92) return 'white';
     if (l < 0.12) return 'black';
     if (sat < 0.18) return 'gray';
-    let h = 0;
-    if (max === r) h = ((g - b) / d) % 6;
-    else if (max === g) h = (b - r) / d + 2;
-    else h = (r - g) / d + 4;
-    h = (h * 60 + 360) % 360;
+    const sector = max === r ? ((g - b) / d) % 6 : max === g ? (b - r) / d + 2 : (r - g) / d + 4;
+    const h = (sector * 60 + 360) % 360;
     if (h < 15 || h >= 345) return l > 0.75 ? 'pink' : 'red';
     if (h < 40) return l < 0.35 ? 'brown' : 'orange';
     if (h < 70) return 'yellow';

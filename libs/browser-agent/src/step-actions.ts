@@ -763,7 +763,7 @@ async function drag(ctx: StepContext, step: DragStep): Promise<string> {
   const found = await findElement(ctx, step.target);
   const report = { ...ctx.report };
   let place: ElementHandle | null = null;
-  let placeName = '';
+  let placeName: string;
   try {
     if (step.to) {
       const drop = await findElement(ctx, step.to);

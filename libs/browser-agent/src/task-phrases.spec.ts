@@ -12,7 +12,7 @@ function read(query: string): StepBody[] {
 }
 
 const click = (target: Record<string, unknown>): StepBody =>
-  ({ action: 'click', target, clickCount: 1, button: 'left' }) as StepBody;
+  ({ action: 'click', target, clickCount: 1, button: 'left' }) as unknown as StepBody;
 
 describe('one-sentence tasks said as plain steps (task-phrases.ts and the rules they lead to)', () => {
   it.each([
