@@ -43,10 +43,17 @@ describe('every app boots and reports its dependencies on /health', () => {
     const app = startApp(name, { ...infra, HOST: '127.0.0.1', [portVar[name]]: String(port) });
     running.push(app);
 
-    const res = await waitForHttp(`http://127.0.0.1:${port}/health`, app);
+    let res = await waitForHttp(`http://127.0.0.1:${port}/health`, app);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/application\/json/);
-    const body = (await res.json()) as HealthBody;
+    let body = (await res.json()) as HealthBody;
+    // A dependency probe right after boot may miss its own 2 s deadline on a loaded machine
+    // ("degraded"): an app reports its dependencies once it is up, so look again a few times.
+    for (let attempt = 0; attempt < 20 && body.status !== 'ok'; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      res = await fetch(`http://127.0.0.1:${port}/health`);
+      body = (await res.json()) as HealthBody;
+    }
     expect(body).toMatchObject({
       status: 'ok',
       service: name,
