@@ -204,13 +204,7 @@ export class ConsentController {
             );
     } catch (error) {
       if (!(error instanceof AuthError)) throw error;
-      return this.page(reply, error.status ?? 400, {
-        ...this.common(ctx, client, authorize),
-        step: 'sign-in',
-        hidden,
-        error: messageOf(error),
-        email: typeof form.email === 'string' ? form.email.slice(0, 320) : '',
-      });
+      return this.signInAgain(reply, ctx, client, authorize, hidden, error, form.email);
     }
     return this.signedIn(reply, ctx, origin, client, authorize, hidden, ticketAad, user);
   }
@@ -347,13 +341,7 @@ export class ConsentController {
       ));
     } catch (error) {
       if (!(error instanceof AuthError)) throw error;
-      return this.page(reply, error.status ?? 400, {
-        ...this.common(ctx, client, authorize),
-        step: 'sign-in',
-        hidden,
-        error: messageOf(error),
-        email,
-      });
+      return this.signInAgain(reply, ctx, client, authorize, hidden, error, email);
     }
     const secure = ctx.publicUrl.startsWith('https:') ? '; Secure' : '';
     void reply.header(
@@ -375,6 +363,25 @@ export class ConsentController {
       'set-cookie',
       `${this.cookieName(ctx, 'pending')}=; Path=/oauth/authorize; HttpOnly; SameSite=Lax; Max-Age=0${secure}`,
     );
+  }
+
+  /** The sign-in step again, saying what went wrong, with the email kept. */
+  private signInAgain(
+    reply: FastifyReply,
+    ctx: ProjectContext,
+    client: OAuthClientRecord,
+    authorize: AuthorizeRequest,
+    hidden: Record<string, string>,
+    error: AuthError,
+    email: unknown,
+  ): void {
+    return this.page(reply, error.status ?? 400, {
+      ...this.common(ctx, client, authorize),
+      step: 'sign-in',
+      hidden,
+      error: messageOf(error),
+      email: typeof email === 'string' ? email.slice(0, 320) : '',
+    });
   }
 
   private common(ctx: ProjectContext, client: OAuthClientRecord, authorize: AuthorizeRequest) {
