@@ -2,6 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { AppProcess } from '../support/app-process.js';
 import type { RunnerClient } from '../support/runner-client.js';
 import { FaultStack, sleep, type JobView } from './support/fault-stack.js';
+import {
+  expectRestUnavailable,
+  expectRpcUnavailable,
+  expectToolUnavailable,
+  GatewayClient,
+  until,
+} from './support/gateway-client.js';
 
 // Redis dies (SIGKILL, no persistence: every queue entry is gone) and comes back while clients
 // keep submitting. Postgres is the truth: every job the API accepted (202) must still be run,
@@ -15,11 +22,16 @@ describe('fault: Redis restarted under load', () => {
   });
   let api: RunnerClient;
   let worker: AppProcess;
+  let gateway: GatewayClient;
 
   beforeAll(async () => {
     await stack.start();
     api = (await stack.startJobsApi()).client;
     worker = await stack.startWorker();
+    const started = await stack.startHttpApp('agent-gateway', (port) => ({
+      PUBLIC_RUNNER_URL: `http://127.0.0.1:${port}`,
+    }));
+    gateway = new GatewayClient(started.url, stack.siteUrl);
   });
 
   afterAll(() => stack.stop());
@@ -50,11 +62,34 @@ describe('fault: Redis restarted under load', () => {
     await Promise.all(Array.from({ length: 6 }, () => submit(1_500)));
     await sleep(1_000);
     await stack.redis.stop();
+    // The agent gateway refuses new tasks on each transport in its own error shape (no 500, no hang).
+    expectRpcUnavailable(await gateway.rpc('SendMessage', gateway.message()));
+    expectRestUnavailable(await gateway.rest('POST', '/message:send', gateway.message()));
+    expectToolUnavailable(
+      await gateway.tool('run_browser_test', { query: 'Open /', initial_url: stack.siteUrl }),
+    );
     await sleep(2_000);
     await stack.redis.start();
     await sleep(3_000);
     submitting = false;
     await load;
+
+    // ...and takes them again once Redis is back; they are run like the API's.
+    const taskId = (answer: { status: number; body: Record<string, unknown> }): string | undefined =>
+      answer.status === 200
+        ? (answer.body.result as { task?: { id: string } } | undefined)?.task?.id
+        : undefined;
+    let viaRpc: string | undefined;
+    await until(
+      async () => (viaRpc = taskId(await gateway.rpc('SendMessage', gateway.message()))) !== undefined,
+    );
+    accepted.push(viaRpc!);
+    const viaRest = await gateway.rest('POST', '/message:send', gateway.message());
+    expect(viaRest).toMatchObject({ status: 200, body: { task: { id: expect.any(String) } } });
+    accepted.push((viaRest.body.task as { id: string }).id);
+    const viaTool = await gateway.tool('run_browser_test', { query: 'Open /', initial_url: stack.siteUrl });
+    expect(viaTool.isError).toBeFalsy();
+    accepted.push((viaTool.structuredContent as { job: { id: string } }).job.id);
 
     expect(accepted.length).toBeGreaterThanOrEqual(8);
     // While Redis was down the API refused new jobs in its error contract (no 500, no hang).

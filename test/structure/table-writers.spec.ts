@@ -68,6 +68,11 @@ const TABLES = [
     model: 'project',
     writers: ['libs/project-runtime/src/tenants/project-record.repository.ts'],
   },
+  {
+    table: 'custom_domains',
+    model: 'customDomain',
+    writers: ['libs/project-runtime/src/tenants/custom-domain-record.repository.ts'],
+  },
   { table: 'mail_log', model: 'mailLog', writers: ['libs/project-runtime/src/mail/mail-log.repository.ts'] },
   { table: 'a2a_contexts', model: 'a2aContext', writers: A2A_WRITERS },
   { table: 'a2a_messages', model: 'a2aMessage', writers: A2A_WRITERS },

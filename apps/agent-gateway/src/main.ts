@@ -2,8 +2,6 @@ import 'reflect-metadata';
 import { bootstrapHttpApp, exitOnBootFailure } from '@suite/nest-core';
 import { startTelemetry } from '@suite/telemetry';
 import { loadAgentGatewayConfig } from './agent-gateway.config.js';
-import { A2A_REST_BASE, A2aRestController } from './a2a/a2a-rest.controller.js';
-import { A2aController } from './a2a/a2a.controller.js';
 import { AppModule } from './app.module.js';
 import { gatewayExceptionFilter } from './http/gateway-exception.filter.js';
 import { registerJsonRpcBodyParser } from './http/json-rpc-body.parser.js';
@@ -20,15 +18,8 @@ bootstrapHttpApp(AppModule.forRoot(config), {
   bodyLimit: config.MAX_BODY_BYTES,
   bodyParser: false,
   configure: (app) => {
-    const fastify = app.getHttpAdapter().getInstance();
-    registerJsonRpcBodyParser(fastify);
-    // Nest folds "/a2a/" into "/a2a"; clients that keep the card URL's trailing slash still land here.
-    const a2a = app.get(A2aController);
-    fastify.post('/a2a/', (request, reply) => a2a.rpc(request, reply));
-    // The HTTP+JSON binding: its paths hold colons ("/tasks/{id}:cancel"), so it routes them itself.
-    const rest = app.get(A2aRestController);
-    fastify.all(A2A_REST_BASE, (request, reply) => rest.handle(request, reply));
-    fastify.all(`${A2A_REST_BASE}/*`, (request, reply) => rest.handle(request, reply));
+    registerJsonRpcBodyParser(app.getHttpAdapter().getInstance());
+    // /a2a, /a2a/rest and /mcp are Nest routes: their errors reach the wire through this filter.
     app.useGlobalFilters(gatewayExceptionFilter());
   },
 }).catch(exitOnBootFailure('agent-gateway'));

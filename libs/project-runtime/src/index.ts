@@ -34,6 +34,10 @@ export {
   PROJECT_RECORD_REPOSITORY_PROVIDER,
 } from './tenants/project-directory.providers.js';
 export { ProjectRecordRepository, type NewProjectRecord } from './tenants/project-record.repository.js';
+export {
+  CustomDomainRecordRepository,
+  type NewCustomDomainRecord,
+} from './tenants/custom-domain-record.repository.js';
 export { type ProjectKey, type ProjectRecord } from './tenants/project-record.query.js';
 export {
   announceProjectChange,

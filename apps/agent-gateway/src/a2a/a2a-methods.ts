@@ -12,7 +12,8 @@ import {
   TaskIdParamsDto,
 } from '@suite/contracts';
 import type { MainDb } from '@suite/db';
-import { A2aError, A2aErrorCode, isUnexpectedError, newErrorId } from '@suite/errors';
+import { A2aError, A2aErrorCode, APP_ERROR_MODEL, isUnexpectedError, newErrorId } from '@suite/errors';
+import { loggableUrl } from '@suite/nest-core';
 import { ModelRegistry, type Principal } from '@suite/jobs';
 import type { ServerResponse } from 'node:http';
 import type { AgentGatewayConfig } from '../agent-gateway.config.js';
@@ -138,9 +139,16 @@ export class A2aMethods {
         historyLength: opened.historyLength,
         signal: aborted.signal,
       });
-    } catch (error) {
+    } catch (thrown) {
+      // A lost Postgres or Redis ends the stream with the runner's service_unavailable.
+      const error = APP_ERROR_MODEL.fromDependency(thrown) ?? thrown;
       const errorId = isUnexpectedError(error) ? newErrorId() : undefined;
-      if (errorId) this.logger.error({ err: error, errorId, url: raw.req.url }, `stream failed ${errorId}`);
+      if (errorId) {
+        this.logger.error(
+          { err: thrown, errorId, url: loggableUrl(raw.req.url) },
+          `stream failed ${errorId}`,
+        );
+      }
       sink.fail(error, errorId);
     } finally {
       sink.end();

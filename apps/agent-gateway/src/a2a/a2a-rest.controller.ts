@@ -1,5 +1,6 @@
-import { Injectable, Logger } from '@nestjs/common';
-import { A2aError, A2aErrorCode, isUnexpectedError, newErrorId, toA2aRestError } from '@suite/errors';
+import { All, Controller, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { A2aError, A2aErrorCode, toA2aRestError } from '@suite/errors';
 import type { Principal } from '@suite/jobs';
 import { SseWriter } from '@suite/nest-core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -108,41 +109,39 @@ class RestSseSink implements SseStreamSink {
 
 /**
  * The A2A v1.0 HTTP+JSON binding under /a2a/rest: the same operations, owner scoping and streams as
- * the JSON-RPC binding (A2aMethods), errors as google.rpc.Status bodies with A2A's HTTP statuses.
+ * the JSON-RPC binding (A2aMethods). Errors are thrown: the gateway's exception filter answers them
+ * as google.rpc.Status bodies with A2A's HTTP statuses.
  */
-@Injectable()
+@ApiExcludeController()
+@Controller()
 export class A2aRestController {
-  private readonly logger = new Logger('a2a-rest');
-
   constructor(
     private readonly auth: GatewayAuth,
     private readonly methods: A2aMethods,
   ) {}
 
-  async handle(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    try {
-      const principal = await this.auth.authenticate(request);
-      const url = new URL(request.url, 'http://gateway');
-      const path = url.pathname.slice(A2A_REST_BASE.length) || '/';
-      const found = this.route(request.method, path);
-      checkA2aVersion(request.headers['a2a-version']);
-      const body = this.body(request);
-      const params = found.route.params(found.match, queryParams(request.query), body);
-      if (STREAMING_METHODS.has(found.route.method)) {
-        return await this.stream(principal, found.route.method, params, reply);
-      }
-      const aborted = new AbortController();
-      reply.raw.on('close', () => {
-        if (!reply.raw.writableFinished) aborted.abort();
-      });
-      const result = await this.methods.call(found.route.method, principal, params, aborted.signal);
-      if (reply.raw.destroyed) return;
-      const status = found.route.status ?? 200;
-      if (status === 204) void reply.status(204).send();
-      else void reply.status(status).type('application/json').send(result);
-    } catch (error) {
-      this.sendError(reply, error, request);
+  // Its paths hold colons ("/tasks/{id}:cancel"), so the binding routes them itself.
+  @All(['a2a/rest', 'a2a/rest/*'])
+  async handle(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const principal = await this.auth.authenticate(request);
+    const url = new URL(request.url, 'http://gateway');
+    const path = url.pathname.slice(A2A_REST_BASE.length) || '/';
+    const found = this.route(request.method, path);
+    checkA2aVersion(request.headers['a2a-version']);
+    const body = this.body(request);
+    const params = found.route.params(found.match, queryParams(request.query), body);
+    if (STREAMING_METHODS.has(found.route.method)) {
+      return await this.stream(principal, found.route.method, params, reply);
     }
+    const aborted = new AbortController();
+    reply.raw.on('close', () => {
+      if (!reply.raw.writableFinished) aborted.abort();
+    });
+    const result = await this.methods.call(found.route.method, principal, params, aborted.signal);
+    if (reply.raw.destroyed) return;
+    const status = found.route.status ?? 200;
+    if (status === 204) void reply.status(204).send();
+    else void reply.status(status).type('application/json').send(result);
   }
 
   private route(verb: string, path: string): { route: Route; match: RegExpMatchArray } {
@@ -184,13 +183,5 @@ export class A2aRestController {
     const opened = await this.methods.openStream(principal, method, params);
     reply.hijack();
     await this.methods.pipe(principal, opened, new RestSseSink(reply.raw), reply.raw);
-  }
-
-  private sendError(reply: FastifyReply, error: unknown, request: FastifyRequest): void {
-    const errorId = isUnexpectedError(error) ? newErrorId() : undefined;
-    if (errorId) this.logger.error({ err: error, errorId, url: request.url }, `unexpected error ${errorId}`);
-    if (reply.raw.headersSent) return;
-    const { status, headers, body } = toA2aRestError(error, { errorId });
-    void reply.status(status).headers(headers).type('application/json').send(body);
   }
 }

@@ -1,19 +1,12 @@
-import { Controller, Get, Headers, Inject, Logger, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, Headers, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import {
-  A2aError,
-  A2aErrorCode,
-  isUnexpectedError,
-  jsonRpcHttpStatus,
-  newErrorId,
-  toJsonRpcError,
-  type JsonRpcId,
-} from '@suite/errors';
+import { A2aError, A2aErrorCode, RUNNER_FRAMEWORK_ERRORS, type JsonRpcId } from '@suite/errors';
 import type { Principal } from '@suite/jobs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AgentGatewayConfig } from '../agent-gateway.config.js';
 import { AGENT_GATEWAY_CONFIG } from '../app.tokens.js';
 import { InvalidJsonBody } from '../http/json-rpc-body.parser.js';
+import { noteJsonRpcId } from '../http/json-rpc-id.js';
 import { GatewayAuth } from '../runner/gateway-auth.js';
 import { A2aMethods, checkA2aVersion, STREAMING_METHODS } from './a2a-methods.js';
 import { isObject } from './a2a-params.js';
@@ -31,11 +24,13 @@ interface RpcRequest {
 const requestId = (body: unknown): JsonRpcId =>
   isObject(body) && (typeof body.id === 'string' || typeof body.id === 'number') ? body.id : null;
 
-/** The A2A v1.0 JSON-RPC binding (POST /a2a) and the public agent card. */
+/**
+ * The A2A v1.0 JSON-RPC binding (POST /a2a) and the public agent card. Errors are thrown: the
+ * gateway's exception filter answers them as JSON-RPC errors with the id noted here.
+ */
 @ApiExcludeController()
 @Controller()
 export class A2aController {
-  private readonly logger = new Logger('a2a');
   private readonly card: CachedCard;
 
   constructor(
@@ -70,43 +65,40 @@ export class A2aController {
     void reply.status(200).type('application/json').send(body);
   }
 
-  @Post('a2a')
-  async rpc(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    let id: JsonRpcId = null;
-    try {
-      const principal = await this.auth.authenticate(request);
-      const notJson = contentTypeError(request.headers['content-type']);
-      if (notJson) {
-        id = requestId(request.body);
-        throw notJson;
-      }
-      const rpc = this.envelope(request.body);
-      id = rpc.id;
-      checkA2aVersion(request.headers['a2a-version']);
-      if (STREAMING_METHODS.has(rpc.method)) return await this.stream(principal, rpc, reply);
-      const aborted = new AbortController();
-      // A client that hangs up ends a blocking wait (an answered request closes too: no abort then).
-      reply.raw.on('close', () => {
-        if (!reply.raw.writableFinished) aborted.abort();
-      });
-      const result = await this.methods.call(rpc.method, principal, rpc.params, aborted.signal);
-      if (!reply.raw.destroyed) void reply.status(200).send({ jsonrpc: '2.0', id, result });
-    } catch (error) {
-      this.sendError(reply, error, (error as { rpcId?: JsonRpcId }).rpcId ?? id, request);
-    }
+  /**
+   * Nest folds "/a2a/" into "/a2a": clients that keep the card URL's trailing slash land here
+   * (other paths under /a2a/ are not found, as before this route).
+   */
+  @Post('a2a/*')
+  async rpcWithSlash(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    if (request.url.split('?')[0] !== '/a2a/') throw RUNNER_FRAMEWORK_ERRORS['not-found']();
+    await this.rpc(request, reply);
   }
 
-  private sendError(reply: FastifyReply, error: unknown, id: JsonRpcId, request: FastifyRequest): void {
-    const errorId = isUnexpectedError(error) ? newErrorId() : undefined;
-    if (errorId) this.logger.error({ err: error, errorId, url: request.url }, `unexpected error ${errorId}`);
-    const status = jsonRpcHttpStatus(error);
-    if (status === 401) void reply.header('www-authenticate', 'Bearer');
-    if (reply.raw.headersSent) return;
-    void reply.status(status).send(toJsonRpcError(error, id, { errorId }));
+  @Post('a2a')
+  async rpc(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const principal = await this.auth.authenticate(request);
+    const notJson = contentTypeError(request.headers['content-type']);
+    if (notJson) {
+      noteJsonRpcId(request, requestId(request.body));
+      throw notJson;
+    }
+    const rpc = this.envelope(request);
+    noteJsonRpcId(request, rpc.id);
+    checkA2aVersion(request.headers['a2a-version']);
+    if (STREAMING_METHODS.has(rpc.method)) return await this.stream(principal, rpc, reply);
+    const aborted = new AbortController();
+    // A client that hangs up ends a blocking wait (an answered request closes too: no abort then).
+    reply.raw.on('close', () => {
+      if (!reply.raw.writableFinished) aborted.abort();
+    });
+    const result = await this.methods.call(rpc.method, principal, rpc.params, aborted.signal);
+    if (!reply.raw.destroyed) void reply.status(200).send({ jsonrpc: '2.0', id: rpc.id, result });
   }
 
   /** JSON-RPC 2.0 envelope checks; single requests only (A2A defines no batches). */
-  private envelope(body: unknown): RpcRequest {
+  private envelope(request: FastifyRequest): RpcRequest {
+    const body = request.body;
     if (body instanceof InvalidJsonBody) {
       throw new A2aError(A2aErrorCode.JsonParse, `Invalid JSON payload: ${body.reason}`);
     }
@@ -122,9 +114,8 @@ export class A2aController {
     const id = body.id;
     const validId = id === undefined || id === null || typeof id === 'string' || typeof id === 'number';
     const bad = (message: string) => {
-      const error = new A2aError(A2aErrorCode.InvalidRequest, message);
-      (error as A2aError & { rpcId?: JsonRpcId }).rpcId = validId ? ((id as JsonRpcId) ?? null) : null;
-      return error;
+      noteJsonRpcId(request, validId ? ((id as JsonRpcId) ?? null) : null);
+      return new A2aError(A2aErrorCode.InvalidRequest, message);
     };
     if (!validId) throw bad('"id" must be a string, a number or null');
     if (body.jsonrpc !== '2.0') throw bad('"jsonrpc" must be "2.0"');

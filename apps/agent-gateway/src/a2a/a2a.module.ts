@@ -11,7 +11,7 @@ import { A2aController } from './a2a.controller.js';
 import { TaskStreamer } from './task-stream.js';
 
 @Module({
-  controllers: [A2aController],
+  controllers: [A2aController, A2aRestController],
   providers: [
     GatewayAuth,
     {
@@ -24,7 +24,6 @@ import { TaskStreamer } from './task-stream.js';
     A2aPushService,
     TaskStreamer,
     A2aMethods,
-    A2aRestController,
   ],
   exports: [GatewayAuth],
 })

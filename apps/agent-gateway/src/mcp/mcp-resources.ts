@@ -1,7 +1,7 @@
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { McpError, type ReadResourceResult, type Resource } from '@modelcontextprotocol/sdk/types.js';
 import type { JobRecordDto } from '@suite/contracts';
-import { asKnownError, RunnerErrorCode, toJsonRpcError } from '@suite/errors';
+import { APP_ERROR_MODEL, asKnownError, RunnerErrorCode, toJsonRpcError } from '@suite/errors';
 import type { JobService, Principal } from '@suite/jobs';
 import type { Readable } from 'node:stream';
 
@@ -25,7 +25,9 @@ const KINDS = {
 /** MCP's "resource not found" (-32002); other failures keep the JSON-RPC code the error model gives them. */
 const RESOURCE_NOT_FOUND = -32002;
 
-function resourceError(error: unknown, uri: string): McpError {
+function resourceError(thrown: unknown, uri: string): McpError {
+  // A lost Postgres or Redis is the runner's service_unavailable, as on every transport.
+  const error = APP_ERROR_MODEL.fromDependency(thrown) ?? thrown;
   const known = asKnownError(error);
   if (
     known?.family === 'runner' &&

@@ -1,7 +1,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { JobRecordDto } from '@suite/contracts';
-import { toMcpToolError } from '@suite/errors';
+import { Logger } from '@nestjs/common';
+import { APP_ERROR_MODEL, toMcpToolError } from '@suite/errors';
 import { publicStatus, type JobEventsHub, type JobService, type Principal } from '@suite/jobs';
 import { z } from 'zod';
 import { stepText } from '../a2a/task-stream.js';
@@ -119,12 +120,20 @@ function jobResult(text: string, job: JobRecordDto): CallToolResult {
   return result;
 }
 
-/** Any failure becomes an isError result the calling model can read and act on. */
+const logger = new Logger('mcp');
+
+/**
+ * Any failure becomes an isError result the calling model can read and act on: a lost Postgres or
+ * Redis as the runner's service_unavailable (as on every transport), a bug under a logged error id.
+ */
 async function guarded(run: () => Promise<CallToolResult>): Promise<CallToolResult> {
   try {
     return await run();
-  } catch (error) {
-    return toMcpToolError(error);
+  } catch (thrown) {
+    const error = APP_ERROR_MODEL.fromDependency(thrown) ?? thrown;
+    const errorId = APP_ERROR_MODEL.isUnexpected(error) ? APP_ERROR_MODEL.newErrorId() : undefined;
+    if (errorId) logger.error({ err: thrown, errorId }, `unexpected tool error ${errorId}`);
+    return toMcpToolError(error, { errorId });
   }
 }
 

@@ -1,9 +1,8 @@
-import { All, Controller, Inject, Logger, Req, Res } from '@nestjs/common';
+import { All, Controller, Inject, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { SUITE_VERSION } from '@suite/config';
-import { isUnexpectedError, jsonRpcHttpStatus, newErrorId, toJsonRpcError } from '@suite/errors';
 import { JobEventsHub, JobService } from '@suite/jobs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AgentGatewayConfig } from '../agent-gateway.config.js';
@@ -34,11 +33,14 @@ function isLoopbackOrigin(origin: string): boolean {
   }
 }
 
-/** MCP over Streamable HTTP, stateless: one server and transport per request, the key on every call. */
+/**
+ * MCP over Streamable HTTP, stateless: one server and transport per request, the key on every call.
+ * What fails before the MCP server takes the request is thrown: the gateway's exception filter
+ * answers it as a JSON-RPC error.
+ */
 @ApiExcludeController()
 @Controller('mcp')
 export class McpController {
-  private readonly logger = new Logger('mcp');
   private readonly allowedHosts: string[];
   private readonly allowedOrigins: string[];
   /** Listening on loopback only: pages served from this machine (localhost origins) may call. */
@@ -90,83 +92,74 @@ export class McpController {
 
   @All()
   async handle(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    try {
-      // A foreign page is refused before anything else (MCP: 403 for an invalid Origin).
-      const origin = this.refusedOrigin(request);
-      if (origin !== undefined) {
-        void reply.status(403).send({
-          jsonrpc: '2.0',
-          id: null,
-          error: { code: -32000, message: `Invalid Origin header: ${origin}` },
-        });
-        return;
-      }
-      const principal = await this.auth.authenticate(request);
-      if (request.method !== 'POST') {
-        // Stateless server: no standalone SSE stream (GET) and no session to end (DELETE).
-        void reply
-          .status(405)
-          .header('allow', 'POST')
-          .send({
-            jsonrpc: '2.0',
-            id: null,
-            error: { code: -32000, message: 'Method not allowed: use POST' },
-          });
-        return;
-      }
-      const forwardedHost = this.refusedForwardedHost(request);
-      if (forwardedHost !== undefined) {
-        void reply.status(403).send({
-          jsonrpc: '2.0',
-          id: null,
-          error: { code: -32000, message: `Invalid Host header: ${forwardedHost}` },
-        });
-        return;
-      }
-      if (request.body instanceof InvalidJsonBody) {
-        void reply.status(400).send({
-          jsonrpc: '2.0',
-          id: null,
-          error: { code: -32700, message: `Parse error: ${request.body.reason}` },
-        });
-        return;
-      }
-      const server = new McpServer(
-        { name: 'browser-test-runner', title: 'Browser Test Runner', version: SUITE_VERSION },
-        {
-          instructions:
-            'Run natural-language browser tests with run_browser_test, then follow them with get_job, get_job_log and list_jobs. Job logs and videos are resources too (resources/list shows your recent jobs).',
-        },
-      );
-      registerRunnerTools(server, principal, {
-        jobs: this.jobs,
-        events: this.events,
-        publicUrl: this.config.PUBLIC_RUNNER_URL,
+    // A foreign page is refused before anything else (MCP: 403 for an invalid Origin).
+    const origin = this.refusedOrigin(request);
+    if (origin !== undefined) {
+      void reply.status(403).send({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32000, message: `Invalid Origin header: ${origin}` },
       });
-      registerRunnerResources(server, principal, {
-        jobs: this.jobs,
-        publicUrl: this.config.PUBLIC_RUNNER_URL,
-      });
-      const transport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: undefined,
-        enableDnsRebindingProtection: true,
-        allowedHosts: this.allowedHosts,
-        // Origins are checked above (the transport knows no loopback rule).
-      });
-      reply.hijack();
-      reply.raw.on('close', () => {
-        void transport.close().catch(() => undefined);
-        void server.close().catch(() => undefined);
-      });
-      await server.connect(transport);
-      await transport.handleRequest(request.raw, reply.raw, request.body);
-    } catch (error) {
-      const errorId = isUnexpectedError(error) ? newErrorId() : undefined;
-      if (errorId) this.logger.error({ err: error, errorId }, `unexpected error ${errorId}`);
-      if (reply.raw.headersSent) return;
-      const status = jsonRpcHttpStatus(error);
-      if (status === 401) void reply.header('www-authenticate', 'Bearer');
-      void reply.status(status === 200 ? 500 : status).send(toJsonRpcError(error, null, { errorId }));
+      return;
     }
+    const principal = await this.auth.authenticate(request);
+    if (request.method !== 'POST') {
+      // Stateless server: no standalone SSE stream (GET) and no session to end (DELETE).
+      void reply
+        .status(405)
+        .header('allow', 'POST')
+        .send({
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32000, message: 'Method not allowed: use POST' },
+        });
+      return;
+    }
+    const forwardedHost = this.refusedForwardedHost(request);
+    if (forwardedHost !== undefined) {
+      void reply.status(403).send({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32000, message: `Invalid Host header: ${forwardedHost}` },
+      });
+      return;
+    }
+    if (request.body instanceof InvalidJsonBody) {
+      void reply.status(400).send({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32700, message: `Parse error: ${request.body.reason}` },
+      });
+      return;
+    }
+    const server = new McpServer(
+      { name: 'browser-test-runner', title: 'Browser Test Runner', version: SUITE_VERSION },
+      {
+        instructions:
+          'Run natural-language browser tests with run_browser_test, then follow them with get_job, get_job_log and list_jobs. Job logs and videos are resources too (resources/list shows your recent jobs).',
+      },
+    );
+    registerRunnerTools(server, principal, {
+      jobs: this.jobs,
+      events: this.events,
+      publicUrl: this.config.PUBLIC_RUNNER_URL,
+    });
+    registerRunnerResources(server, principal, {
+      jobs: this.jobs,
+      publicUrl: this.config.PUBLIC_RUNNER_URL,
+    });
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableDnsRebindingProtection: true,
+      allowedHosts: this.allowedHosts,
+      // Origins are checked above (the transport knows no loopback rule).
+    });
+    reply.hijack();
+    reply.raw.on('close', () => {
+      void transport.close().catch(() => undefined);
+      void server.close().catch(() => undefined);
+    });
+    await server.connect(transport);
+    await transport.handleRequest(request.raw, reply.raw, request.body);
   }
 }

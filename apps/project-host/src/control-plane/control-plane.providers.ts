@@ -1,4 +1,4 @@
-import { ProjectRecordRepository } from '@suite/project-runtime';
+import { CustomDomainRecordRepository, ProjectRecordRepository } from '@suite/project-runtime';
 import { PROJECT_HOST_CONFIG } from '../app.tokens.js';
 import { PlatformResources } from '../platform/platform-resources.js';
 import type { ProjectHostConfig } from '../project-host.config.js';
@@ -19,7 +19,7 @@ export const controlPlaneRepositoryProviders = [
     provide: ProjectsRepository,
     inject: [PlatformResources, ProjectRecordRepository],
     useFactory: (r: PlatformResources, records: ProjectRecordRepository): ProjectsRepository =>
-      new PrismaProjectsRepository(r.db, records),
+      new PrismaProjectsRepository(r.db, records, new CustomDomainRecordRepository(r.db)),
   },
   {
     provide: TenantPlacementRepository,

@@ -1,5 +1,10 @@
 import { MainDb, type MainClient } from '@suite/db';
-import type { NewProjectRecord, ProjectRecordRepository } from '@suite/project-runtime';
+import type {
+  CustomDomainRecordRepository,
+  NewCustomDomainRecord,
+  NewProjectRecord,
+  ProjectRecordRepository,
+} from '@suite/project-runtime';
 import { refusingDuplicates } from '../platform/duplicate-record.js';
 import type { ProjectWithSettings } from '../projects/project-context.js';
 
@@ -11,16 +16,13 @@ export type AuthSettingsData = Omit<MainDb.AuthSettings, 'projectId' | 'updatedA
 };
 export type SmtpSettingsData = Omit<MainDb.SmtpSettings, 'projectId' | 'updatedAt'>;
 export type NewProject = NewProjectRecord;
-export type NewCustomDomain = Pick<
-  MainDb.CustomDomain,
-  'projectId' | 'domain' | 'verified' | 'verifiedAt' | 'verificationToken'
->;
+export type NewCustomDomain = NewCustomDomainRecord;
 
 /**
  * Projects with their settings and custom domains (main database): the one writer of auth_settings
- * and smtp_settings (custom_domains is also marked by the project worker's domain checks); project
- * rows themselves are written through ProjectRecordRepository (@suite/project-runtime), the one
- * writer of `projects`.
+ * and smtp_settings; project rows and custom domains are written through ProjectRecordRepository
+ * and CustomDomainRecordRepository (@suite/project-runtime), the one writers of `projects` and
+ * `custom_domains`.
  */
 export abstract class ProjectsRepository {
   abstract findWithSettings(id: string): Promise<ProjectWithSettings | null>;
@@ -51,6 +53,7 @@ export class PrismaProjectsRepository extends ProjectsRepository {
   constructor(
     private readonly db: MainClient,
     private readonly records: ProjectRecordRepository,
+    private readonly domainRecords: CustomDomainRecordRepository,
   ) {
     super();
   }
@@ -119,13 +122,13 @@ export class PrismaProjectsRepository extends ProjectsRepository {
   }
 
   addDomain(domain: NewCustomDomain): Promise<MainDb.CustomDomain> {
-    return refusingDuplicates(this.db.customDomain.create({ data: domain }));
+    return refusingDuplicates(this.domainRecords.add(domain));
   }
 
   markDomain(
     id: string,
     changes: Pick<MainDb.CustomDomain, 'verified' | 'verifiedAt'>,
   ): Promise<MainDb.CustomDomain> {
-    return this.db.customDomain.update({ where: { id }, data: changes });
+    return this.domainRecords.mark(id, changes);
   }
 }

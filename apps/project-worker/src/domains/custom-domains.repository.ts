@@ -1,8 +1,12 @@
 import type { MainClient, MainDb } from '@suite/db';
+import type { CustomDomainRecordRepository } from '@suite/project-runtime';
 import { queuePrefix } from '@suite/queue';
 import type { Redis } from 'ioredis';
 
-/** The custom domains the checks read and mark (the main database). */
+/**
+ * The custom domains the checks read and mark (the main database); marks go through
+ * CustomDomainRecordRepository (@suite/project-runtime), the one writer of `custom_domains`.
+ */
 export abstract class CustomDomainsRepository {
   abstract find(id: string): Promise<MainDb.CustomDomain | null>;
   abstract all(): Promise<MainDb.CustomDomain[]>;
@@ -10,7 +14,10 @@ export abstract class CustomDomainsRepository {
 }
 
 export class PrismaCustomDomainsRepository extends CustomDomainsRepository {
-  constructor(private readonly db: MainClient) {
+  constructor(
+    private readonly db: MainClient,
+    private readonly records: CustomDomainRecordRepository,
+  ) {
     super();
   }
 
@@ -23,10 +30,7 @@ export class PrismaCustomDomainsRepository extends CustomDomainsRepository {
   }
 
   mark(id: string, verified: boolean): Promise<MainDb.CustomDomain> {
-    return this.db.customDomain.update({
-      where: { id },
-      data: { verified, verifiedAt: verified ? new Date() : null },
-    });
+    return this.records.mark(id, { verified, verifiedAt: verified ? new Date() : null });
   }
 }
 

@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { CustomDomainRecordRepository } from '@suite/project-runtime';
 import { createQueue, QueueName } from '@suite/queue';
 import { PROJECT_WORKER_CONFIG, type ProjectWorkerConfig } from '../project-worker.config.js';
 import { WorkerResources } from '../worker-resources.js';
@@ -17,7 +18,8 @@ export const domainChecksProviders = [
   {
     provide: CustomDomainsRepository,
     inject: [WorkerResources],
-    useFactory: (r: WorkerResources) => new PrismaCustomDomainsRepository(r.db),
+    useFactory: (r: WorkerResources) =>
+      new PrismaCustomDomainsRepository(r.db, new CustomDomainRecordRepository(r.db)),
   },
   {
     provide: DomainMisses,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mainMigrationsDir, migrateDatabase } from '@suite/db';
+import { CustomDomainRecordRepository } from '@suite/project-runtime';
 import { createQueue, QueueName, type TypedQueue } from '@suite/queue';
 import {
   createThrowawayDatabase,
@@ -56,7 +57,7 @@ describe('custom-domain checks in the project worker', () => {
     const domains =
       service?.(resources) ??
       new DomainVerificationService(
-        new PrismaCustomDomainsRepository(resources.db),
+        new PrismaCustomDomainsRepository(resources.db, new CustomDomainRecordRepository(resources.db)),
         new RedisDomainMisses(resources.redis),
         new DomainTxtLookup(config.DOMAIN_DNS_SERVERS),
         { verifiedByAdmin: false, log: silent },
