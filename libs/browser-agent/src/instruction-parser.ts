@@ -181,8 +181,15 @@ export function parseInstructions(query: string): ParseResult {
     discourse.goesOn(sentence.continues);
     const plain = plainTaskSentence(sentence.text);
     if (!plain) continue;
-    for (const item of readSentence(plain, reader, discourse)) {
-      const text = unmask(item.masked, tokens, 'raw').trim();
+    const items = readSentence(plain, reader, discourse);
+    // A sentence said again in plainer words keeps its own words when it is one step.
+    const ownWords = plain !== sentence.text && items.length === 1 && !items[0]?.extra?.length;
+    for (const item of items) {
+      const text = unmask(
+        ownWords ? trimTrailing(sentence.text.trim(), ' .!;,') : item.masked,
+        tokens,
+        'raw',
+      ).trim();
       for (const body of item.body ? [item.body, ...(item.extra ?? [])] : [undefined]) {
         const index = steps.length + unknown.length + 1;
         if (index > INSTRUCTION_LIMITS.steps) throw tooManySteps();
@@ -786,13 +793,22 @@ const clicking: Rule = (s, tokens) => {
     !/\s*\uE000q/.test(phrase) &&
     // "Open the first result": an entry by its position.
     !/^(?:the\s+)?(?:first|second|third|fourth|fifth|last|\d{1,2}(?:st|nd|rd|th))\s+[a-z]+$/i.test(phrase) &&
-    !/\b(?:menu|tab|dropdown|drop-down|accordion|dialog|modal|details|panel|section|button|link|picker|datepicker|calendar)$/i.test(
+    !/\b(?:menu|tab|dropdown|drop-down|accordion|dialog|modal|details|panel|section|button|link|picker|datepicker|calendar|options|settings)$/i.test(
       unmask(phrase, tokens),
     )
   ) {
     return undefined;
   }
-  const where = target(phrase, tokens);
+  // "Open the Gift options": a disclosure named so, not an option called "Gift".
+  const disclosure: Target | undefined =
+    verb === 'open' && /^(?:the\s+)?[A-Z][^\uE000]{0,40}\s+(?:options|settings)$/.test(phrase)
+      ? {
+          name: unmask(phrase, tokens)
+            .replace(/^the\s+/i, '')
+            .trim(),
+        }
+      : undefined;
+  const where = disclosure ?? target(phrase, tokens);
   if (!where) return undefined;
   // "Toggle 'Buy milk'": the checkbox (or switch) in its row, or the one it labels.
   if (verb === 'toggle' && !where.role && where.near === undefined && containsQuote(phrase)) {

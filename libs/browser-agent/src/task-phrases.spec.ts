@@ -104,6 +104,21 @@ describe('one-sentence tasks said as plain steps (task-phrases.ts and the rules 
         click({ name: 'Send' }),
       ],
     ],
+    [
+      'Create an account for Tom Baker with the email tom@example.com on the Free plan, accepting the terms.',
+      [
+        { action: 'type', value: 'Tom Baker', target: { name: 'name', role: 'textbox' } },
+        { action: 'type', value: 'tom@example.com', target: { name: 'email', role: 'textbox' } },
+        { action: 'check', target: { name: 'Free' } },
+        { action: 'check', target: { name: 'terms' } },
+        { action: 'submit' },
+      ],
+    ],
+    [
+      'Open the Gift options and put the gift wrap',
+      [click({ name: 'Gift options' }), { action: 'check', target: { name: 'gift wrap' } }],
+    ],
+    ['Should be written "Order placed"', [{ action: 'assertText', expected: 'Order placed', negate: false }]],
     ['Click on the red colored box.', [click({ name: '', color: 'red' })]],
     ['Click the green Save button.', [click({ name: 'Save', role: 'button', color: 'green' })]],
     ['Click the Red Sox link.', [click({ name: 'Red Sox', role: 'link' })]],
@@ -115,6 +130,11 @@ describe('one-sentence tasks said as plain steps (task-phrases.ts and the rules 
   it('leaves sentences that only look alike as they were', () => {
     // "For example" names no one; "move to the next page" is no drag.
     expect(parseInstructions('For example, click Save.').unknown).toHaveLength(1);
+    // "Put" with a place is not a tick; a sentence said again keeps its words when it is one step.
+    expect(parseInstructions('put the milk in the fridge').unknown).toHaveLength(1);
+    expect(parseInstructions('For the user @ada, click Reply.').steps[0]?.text).toBe(
+      'For the user @ada, click Reply',
+    );
     // "The text below" is text shown on the page, never the word "below".
     expect(parseInstructions('Type the text below into the text field').unknown).toHaveLength(1);
     expect(read('Move to the next page')).toEqual([click({ name: 'Next' })]);

@@ -48,6 +48,20 @@ const REPLY_RE = new RegExp(
   `^reply\\s+(?:to\\s+(?:them|him|her|it|that\\s+e-?mail|the\\s+sender|the\\s+e-?mail)\\s+)?with\\s+(?:the\\s+(?:text|message)\\s+)?(${Q})$`,
   'i',
 );
+const SIGN_UP_RE = new RegExp(
+  `^(?:create|open|register|make|set\\s+up)\\s+(?:an?\\s+|the\\s+)?(?:new\\s+)?(?:user\\s+)?account\\s+for\\s+(?<who>(?:${Q}|[\\p{Lu}][\\p{L}'-]*(?:\\s+[\\p{Lu}][\\p{L}'-]*){0,3}))` +
+    `(?:,?\\s+with\\s+(?:the\\s+)?e-?mail(?:\\s+address)?\\s+(?<email>${Q}|[^\\s,]+@[^\\s,]+))?` +
+    `(?:,?\\s+(?:and\\s+)?(?:with\\s+)?(?:the\\s+)?password\\s+(?<password>${Q}|[^\\s,]+))?` +
+    `(?:,?\\s+(?:on|with|using|choosing)\\s+the\\s+(?<plan>[\\p{L}]+)\\s+plan)?` +
+    `(?<terms>,?\\s+(?:and\\s+)?(?:accepting|agreeing\\s+to|accept)\\s+the\\s+terms(?:\\s+and\\s+conditions)?)?$`,
+  'iu',
+);
+const PUT_OPTION_RE =
+  /(^|,\s*|\s+and\s+)put\s+(?:the\s+|a\s+)([a-z][\w -]{1,30}?)(?=$|,|\s+and\s+)(?![^,]*\s(?:in|into|on|to)\s)/gi;
+const WRITTEN_RE = new RegExp(
+  `^(?:it\\s+|there\\s+)?(?:should|must|has\\s+to|needs\\s+to)\\s+(?:be\\s+)?(?:written|displayed|shown|visible|appear(?:ed)?|be\\s+seen)\\s+(?:the\\s+(?:text|message)\\s+)?(${Q})$`,
+  'i',
+);
 const NOTHING_RE = /^(?:select|check|tick|choose)\s+nothing\b/i;
 const EDITOR_PREFIX_RE =
   /^(?:using|with|in)\s+the\s+(?:rich[- ]?text\s+|text\s+)?editor,\s+(?:(?:please|then)\s+)?/i;
@@ -82,6 +96,8 @@ export function plainTaskSentence(masked: string): string {
   // the Gherkin keyword and the "I".
   text = text.replace(GHERKIN_ACTION_RE, '');
   if (LOOK_ONLY_RE.test(text)) return '';
+  // "Should be written "Order placed"" (word order of other languages): the page shows it.
+  text = text.replace(WRITTEN_RE, 'the page shows $1');
   const forSomeone = FOR_SOMEONE_RE.exec(text)?.groups;
   const who = forSomeone?.who ?? forSomeone?.handle;
   if (who && forSomeone?.rest && !/\bnext\s+to\b/i.test(forSomeone.rest))
@@ -91,6 +107,21 @@ export function plainTaskSentence(masked: string): string {
     /^search/i.test(verb) ? `type ${value} into ${where}` : `${verb} ${value} into ${where}`,
   );
   text = text.replace(NOTHING_RE, 'uncheck all the checkboxes');
+  // "Put the gift wrap" (a speaker of another language): tick it.
+  text = text.replace(PUT_OPTION_RE, (all, before: string, what: string) =>
+    /\s(?:in|into|on|onto|to|at|inside)\s/i.test(` ${what} `) ? all : `${before}check the ${what}`,
+  );
+  // "Create an account for Tom Baker with the email tom@example.com on the Free plan, accepting the
+  // terms": the form's fields one by one, then the form sent.
+  const signup = SIGN_UP_RE.exec(text)?.groups;
+  if (signup?.who) {
+    const steps = [`type ${signup.who.trim()} into the name field`];
+    if (signup.email) steps.push(`type ${signup.email} into the email field`);
+    if (signup.password) steps.push(`type ${signup.password} into the password field`);
+    if (signup.plan) steps.push(`check ${signup.plan}`);
+    if (signup.terms) steps.push('check the terms');
+    text = `${steps.join(', ')} and submit the form`;
+  }
   // "Find the email by Ada and forward that email to Bob": open it by its sender, then the rest.
   const email = FIND_EMAIL_RE.exec(text);
   if (email?.[1] && email[2]) {
