@@ -765,6 +765,9 @@ const checking: Rule = (s, tokens) => {
       !where.role);
   const checkable = where.role === 'checkbox' || where.role === 'radio' || where.role === 'switch';
   if (!explicit && !checkable) return undefined;
+  // "Tick the box next to Remember me": a box one ticks is a checkbox.
+  if (where.role === 'textbox' && where.near !== undefined && /\bbox\b/i.test(match[2]))
+    where.role = 'checkbox';
   if (where.role === 'textbox' && /box$/i.test(match[2])) delete where.role;
   return { action: on ? 'check' : 'uncheck', target: where };
 };

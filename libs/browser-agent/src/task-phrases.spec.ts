@@ -118,6 +118,25 @@ describe('one-sentence tasks said as plain steps (task-phrases.ts and the rules 
       'Open the Gift options and put the gift wrap',
       [click({ name: 'Gift options' }), { action: 'check', target: { name: 'gift wrap' } }],
     ],
+    [
+      'Fill out the form with first name Ada and zip code 10115',
+      [
+        { action: 'type', value: 'Ada', target: { name: 'First name', role: 'textbox' } },
+        { action: 'type', value: '10115', target: { name: 'Zip code', role: 'textbox' } },
+      ],
+    ],
+    [
+      'Pick Japan as the country',
+      [{ action: 'select', option: 'Japan', target: { name: 'country', role: 'textbox' } }],
+    ],
+    [
+      "Filter the table by 'Fruit'",
+      [{ action: 'type', value: 'Fruit', target: { name: 'search', role: 'textbox' } }],
+    ],
+    [
+      'Tick the box next to Remember me',
+      [{ action: 'check', target: { name: '', role: 'checkbox', near: 'Remember me' } }],
+    ],
     ['Should be written "Order placed"', [{ action: 'assertText', expected: 'Order placed', negate: false }]],
     ['Click on the red colored box.', [click({ name: '', color: 'red' })]],
     ['Click the green Save button.', [click({ name: 'Save', role: 'button', color: 'green' })]],

@@ -62,6 +62,25 @@ const WRITTEN_RE = new RegExp(
   `^(?:it\\s+|there\\s+)?(?:should|must|has\\s+to|needs\\s+to)\\s+(?:be\\s+)?(?:written|displayed|shown|visible|appear(?:ed)?|be\\s+seen)\\s+(?:the\\s+(?:text|message)\\s+)?(${Q})$`,
   'i',
 );
+const FORM_FILL_RE =
+  /^(?:fill(?:\s+in|\s+out)?|complete|populate)\s+(?:in\s+)?(?:the\s+|a\s+)?(?:[\w-]+\s+){0,2}?form\s*(?::|with|using)\s+(.+)$/i;
+/** Field names of two or three words people write before a value without a colon. */
+const LONG_FIELD_RE =
+  /^((?:first|last|full|user|middle|company|display|nick)\s+name|e-?mail\s+address|phone\s+number|mobile\s+number|zip\s+code|postal\s+code|post\s+code|date\s+of\s+birth|street\s+address|card\s+number|confirm\s+password)\s+(.+)$/i;
+
+function fieldAndValue(piece: string): { field: string; value: string } | undefined {
+  const said =
+    /^([^:=]{1,30}?)\s*[:=]\s*(.+)$/.exec(piece) ?? LONG_FIELD_RE.exec(piece) ?? /^(\S+)\s+(.+)$/.exec(piece);
+  const field = said?.[1]?.trim();
+  const value = said?.[2]?.trim();
+  return field && value && /^[\p{L}][\p{L} -]*$/u.test(field) ? { field, value } : undefined;
+}
+const AS_THE_FIELD_RE =
+  /^(select|choose|pick)\s+([^,\s][^,]{0,40}?)\s+as\s+(?:the|your|my)\s+([a-z][\w -]{1,30}?)(?=$|,|\s+and\s)/i;
+const FILTER_BY_RE =
+  /^(?:filter|search)\s+(?:the\s+)?(?:table|grid|list|results|rows|entries)\s+(?:by|for|on)\s+([^,]+?)(?=$|,|\s+and\s)/i;
+const PAGE_OF_RE =
+  /^((?:go|navigate|move|switch|jump)\s+to\s+page\s+\d{1,3})\s+of\s+the\s+[a-z ]{1,30}?(?=$|,|\s+and\s)/i;
 const NOTHING_RE = /^(?:select|check|tick|choose)\s+nothing\b/i;
 const EDITOR_PREFIX_RE =
   /^(?:using|with|in)\s+the\s+(?:rich[- ]?text\s+|text\s+)?editor,\s+(?:(?:please|then)\s+)?/i;
@@ -107,6 +126,26 @@ export function plainTaskSentence(masked: string): string {
     /^search/i.test(verb) ? `type ${value} into ${where}` : `${verb} ${value} into ${where}`,
   );
   text = text.replace(NOTHING_RE, 'uncheck all the checkboxes');
+  // "Pick Japan as the country": the option in that field.
+  text = text.replace(AS_THE_FIELD_RE, '$1 $2 in the $3 field');
+  // "Filter the table by Fruit", "search the list for Kiwi": typed into its search box.
+  text = text.replace(FILTER_BY_RE, 'type $1 into the search box');
+  // "Go to page 2 of the results": the pager's page.
+  text = text.replace(PAGE_OF_RE, '$1');
+  // "Fill the form with name Ada, email ada@x.io and country Canada" (no quotes): a field and its
+  // value per piece.
+  const form = FORM_FILL_RE.exec(text);
+  if (form?.[1] && !form[1].includes('\uE000')) {
+    const pieces = form[1].split(/\s*,\s*(?:and\s+)?|\s+and\s+/).map(fieldAndValue);
+    if (pieces.length > 0 && pieces.every((p) => p !== undefined))
+      // Capitalised, as a field's label is: "the First name field", not the first "name" field.
+      text = pieces
+        .map(
+          (p) =>
+            `type ${p?.value} into the ${(p?.field ?? '').replace(/^\p{L}/u, (c) => c.toUpperCase())} field`,
+        )
+        .join(', ');
+  }
   // "Put the gift wrap" (a speaker of another language): tick it.
   text = text.replace(PUT_OPTION_RE, (all, before: string, what: string) =>
     /\s(?:in|into|on|onto|to|at|inside)\s/i.test(` ${what} `) ? all : `${before}check the ${what}`,
