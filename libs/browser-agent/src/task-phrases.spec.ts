@@ -137,6 +137,16 @@ describe('one-sentence tasks said as plain steps (task-phrases.ts and the rules 
       'Tick the box next to Remember me',
       [{ action: 'check', target: { name: '', role: 'checkbox', near: 'Remember me' } }],
     ],
+    ['Remove the second item', [click({ name: 'delete', role: 'button', inRow: 2 })]],
+    ['Delete all completed todos', [click({ name: 'Clear completed' })]],
+    [
+      'Apply the coupon SAVE10',
+      [
+        { action: 'type', value: 'SAVE10', target: { name: 'coupon', role: 'textbox' } },
+        click({ name: 'Apply' }),
+      ],
+    ],
+    ['Proceed to checkout', [click({ name: 'checkout' })]],
     ['Should be written "Order placed"', [{ action: 'assertText', expected: 'Order placed', negate: false }]],
     ['Click on the red colored box.', [click({ name: '', color: 'red' })]],
     ['Click the green Save button.', [click({ name: 'Save', role: 'button', color: 'green' })]],
@@ -151,6 +161,8 @@ describe('one-sentence tasks said as plain steps (task-phrases.ts and the rules 
     expect(parseInstructions('For example, click Save.').unknown).toHaveLength(1);
     // "Put" with a place is not a tick; a sentence said again keeps its words when it is one step.
     expect(parseInstructions('put the milk in the fridge').unknown).toHaveLength(1);
+    // '… and "Call mum" too' adds it; it is no check that the page shows it.
+    expect(read('Add "Buy milk" and "Call mum" too').map((s) => s.action)).toEqual(['type', 'type']);
     expect(parseInstructions('For the user @ada, click Reply.').steps[0]?.text).toBe(
       'For the user @ada, click Reply',
     );

@@ -81,6 +81,17 @@ const FILTER_BY_RE =
   /^(?:filter|search)\s+(?:the\s+)?(?:table|grid|list|results|rows|entries)\s+(?:by|for|on)\s+([^,]+?)(?=$|,|\s+and\s)/i;
 const PAGE_OF_RE =
   /^((?:go|navigate|move|switch|jump)\s+to\s+page\s+\d{1,3})\s+of\s+the\s+[a-z ]{1,30}?(?=$|,|\s+and\s)/i;
+const REMOVE_NTH_RE = new RegExp(
+  `^(remove|delete|erase)\\s+the\\s+(first|second|third|fourth|fifth|last|\\d{1,2}(?:st|nd|rd|th))\\s+(?:item|row|entry|todo|task|line|record)(?=$|,|\\s+and\\s)`,
+  'i',
+);
+const CLEAR_COMPLETED_RE =
+  /^(?:delete|remove|clear)\s+(?:all\s+)?(?:the\s+)?(?:completed|done|finished)\s+(?:todos|items|tasks|entries|ones)(?=$|,|\s+and\s)/i;
+const COUPON_RE = new RegExp(
+  `^(?:apply|use|redeem|enter)\\s+(?:the\\s+|a\\s+)?(?<kind>coupon|promo|discount|voucher)(?:\\s+code)?\\s+(?<code>${Q}|[A-Z0-9][A-Z0-9-]{2,30})(?=$|,|\\s+and\\s)`,
+  'i',
+);
+const CHECKOUT_RE = /^(?:proceed|go|continue)\s+to\s+(?:the\s+)?check-?out(?=$|,|\s+and\s)/i;
 const NOTHING_RE = /^(?:select|check|tick|choose)\s+nothing\b/i;
 const EDITOR_PREFIX_RE =
   /^(?:using|with|in)\s+the\s+(?:rich[- ]?text\s+|text\s+)?editor,\s+(?:(?:please|then)\s+)?/i;
@@ -115,6 +126,8 @@ export function plainTaskSentence(masked: string): string {
   // the Gherkin keyword and the "I".
   text = text.replace(GHERKIN_ACTION_RE, '');
   if (LOOK_ONLY_RE.test(text)) return '';
+  // "… and "Call mum" too": the last object of the verb, not a check that the page shows it.
+  text = text.replace(/(\uE001)\s+(?:too|as\s+well|also)(?=$|\s*[,;]|\s+(?:and|then)\s)/gi, '$1');
   // "Should be written "Order placed"" (word order of other languages): the page shows it.
   text = text.replace(WRITTEN_RE, 'the page shows $1');
   const forSomeone = FOR_SOMEONE_RE.exec(text)?.groups;
@@ -126,6 +139,16 @@ export function plainTaskSentence(masked: string): string {
     /^search/i.test(verb) ? `type ${value} into ${where}` : `${verb} ${value} into ${where}`,
   );
   text = text.replace(NOTHING_RE, 'uncheck all the checkboxes');
+  // "Remove the second item": its row's delete control; "delete all completed todos": the list's
+  // Clear completed; "apply the coupon SAVE10": typed, then applied; "proceed to checkout".
+  text = text
+    .replace(REMOVE_NTH_RE, 'click the delete button in the $2 row')
+    .replace(CLEAR_COMPLETED_RE, 'click Clear completed')
+    .replace(COUPON_RE, (...args: unknown[]) => {
+      const { kind = 'coupon', code = '' } = (args.at(-1) ?? {}) as Record<string, string>;
+      return `type ${code} into the ${kind} field and click Apply`;
+    })
+    .replace(CHECKOUT_RE, 'click checkout');
   // "Pick Japan as the country": the option in that field.
   text = text.replace(AS_THE_FIELD_RE, '$1 $2 in the $3 field');
   // "Filter the table by Fruit", "search the list for Kiwi": typed into its search box.
