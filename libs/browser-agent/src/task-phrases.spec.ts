@@ -147,6 +147,21 @@ describe('one-sentence tasks said as plain steps (task-phrases.ts and the rules 
       ],
     ],
     ['Proceed to checkout', [click({ name: 'checkout' })]],
+    [
+      'Enter 5 in quantity and 10115 in zip',
+      [
+        { action: 'type', value: '5', target: { name: 'quantity' } },
+        { action: 'type', value: '10115', target: { name: 'zip' } },
+      ],
+    ],
+    [
+      'Fill name with Ada and email with ada@x.io',
+      [
+        { action: 'type', value: 'Ada', target: { name: 'name' } },
+        { action: 'type', value: 'ada@x.io', target: { name: 'email' } },
+      ],
+    ],
+    ['Open the menu, choose Settings', [click({ name: 'menu' }), click({ name: 'Settings' })]],
     ['Should be written "Order placed"', [{ action: 'assertText', expected: 'Order placed', negate: false }]],
     ['Click on the red colored box.', [click({ name: '', color: 'red' })]],
     ['Click the green Save button.', [click({ name: 'Save', role: 'button', color: 'green' })]],

@@ -92,6 +92,12 @@ const COUPON_RE = new RegExp(
   'i',
 );
 const CHECKOUT_RE = /^(?:proceed|go|continue)\s+to\s+(?:the\s+)?check-?out(?=$|,|\s+and\s)/i;
+const TWO_VALUES_IN_RE =
+  /^(enter|type|put|write|input)\s+([^\s\uE000,]+)\s+(in|into)\s+([^\s\uE000,]+(?:\s+[^\s\uE000,]+)?)\s+and\s+([^\s\uE000,]+)\s+(in|into)\s+([^\uE000,]+)$/i;
+const TWO_FIELDS_WITH_RE =
+  /^(fill(?:\s+in)?|set)\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+with\s+([^\s\uE000,]+)\s+and\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+with\s+([^\s\uE000,]+)$/i;
+const OPEN_MENU_RE =
+  /(^|,\s*|\s+and\s+)open\s+the\s+(?:main\s+|navigation\s+|nav\s+|hamburger\s+|side\s+)?menu(?=$|,|\s+and\s|\s+then\s)/gi;
 const NOTHING_RE = /^(?:select|check|tick|choose)\s+nothing\b/i;
 const EDITOR_PREFIX_RE =
   /^(?:using|with|in)\s+the\s+(?:rich[- ]?text\s+|text\s+)?editor,\s+(?:(?:please|then)\s+)?/i;
@@ -149,6 +155,13 @@ export function plainTaskSentence(masked: string): string {
       return `type ${code} into the ${kind} field and click Apply`;
     })
     .replace(CHECKOUT_RE, 'click checkout');
+  // "Enter 5 in quantity and 10115 in zip", "fill name with Ada and email with ada@x.io": two values,
+  // two fields, one verb (unquoted values hide where the first one ends).
+  text = text
+    .replace(TWO_VALUES_IN_RE, '$1 $2 $3 $4, $1 $5 $6 $7')
+    .replace(TWO_FIELDS_WITH_RE, '$1 $2 with $3, $1 $4 with $5');
+  // "Open the menu": the control that opens the page's menu (☰, "Menu").
+  text = text.replace(OPEN_MENU_RE, '$1click the menu icon');
   // "Pick Japan as the country": the option in that field.
   text = text.replace(AS_THE_FIELD_RE, '$1 $2 in the $3 field');
   // "Filter the table by Fruit", "search the list for Kiwi": typed into its search box.
