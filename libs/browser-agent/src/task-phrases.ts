@@ -132,6 +132,23 @@ export function plainTaskSentence(masked: string): string {
   // the Gherkin keyword and the "I".
   text = text.replace(GHERKIN_ACTION_RE, '');
   if (LOOK_ONLY_RE.test(text)) return '';
+  // "Take a screenshot": every run is recorded (video, and a screenshot when a step fails).
+  if (
+    /^(?:take|capture|grab|make)\s+(?:a\s+)?(?:screenshot|screen\s*shot|snapshot)(?:\s+of\s+the\s+(?:page|screen))?$/i.test(
+      text,
+    )
+  )
+    return '';
+  // "Tab to the next field": the Tab key.
+  text = text.replace(
+    /^(?:tab|press\s+tab)\s+(?:to|into)\s+the\s+next\s+(?:field|input|box|control)(?=$|,|\s+and\s)/i,
+    'press Tab',
+  );
+  // "Open the link in the footer called Privacy": the link by its name.
+  text = text.replace(
+    /^(open|click(?:\s+on)?|follow)\s+the\s+(link|button|tab)\s+in\s+the\s+(?:footer|header|sidebar|menu|navigation|nav|top\s+bar|toolbar)\s+(?:called|named|labell?ed|saying)\s+/i,
+    'click the $2 ',
+  );
   // "… and "Call mum" too": the last object of the verb, not a check that the page shows it.
   text = text.replace(/(\uE001)\s+(?:too|as\s+well|also)(?=$|\s*[,;]|\s+(?:and|then)\s)/gi, '$1');
   // "Should be written "Order placed"" (word order of other languages): the page shows it.
