@@ -1259,6 +1259,9 @@ const stateAssertion: Rule = (s, tokens) => {
   // An open dialog is one on screen; a closed one is gone.
   if (where.role === 'dialog' && (state === 'expanded' || state === 'collapsed'))
     return { action: 'assertState', target: where, state: state === 'expanded' ? 'visible' : 'hidden' };
+  // "The box is ticked": a box that is ticked or not is a checkbox.
+  if ((state === 'checked' || state === 'unchecked') && where.role === 'textbox')
+    return { action: 'assertState', target: { ...where, role: 'checkbox' }, state };
   return { action: 'assertState', target: where, state };
 };
 

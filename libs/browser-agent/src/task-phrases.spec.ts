@@ -163,6 +163,18 @@ describe('one-sentence tasks said as plain steps (task-phrases.ts and the rules 
     ],
     ['Open the menu, choose Settings', [click({ name: 'menu' }), click({ name: 'Settings' })]],
     ['Tab to the next field', [{ action: 'press', keys: ['Tab'], repeat: 1 }]],
+    [
+      'Check the checkbox is checked',
+      [{ action: 'assertState', target: { name: '', role: 'checkbox' }, state: 'checked' }],
+    ],
+    [
+      'Check that the box is ticked',
+      [{ action: 'assertState', target: { name: '', role: 'checkbox' }, state: 'checked' }],
+    ],
+    [
+      'At least 3 results are shown',
+      [{ action: 'assertCount', target: { name: 'results' }, count: 3, comparison: 'gte' }],
+    ],
     ['Open the link in the footer called Privacy', [click({ name: 'Privacy', role: 'link' })]],
     ['Take a screenshot. Click Save.', [click({ name: 'Save' })]],
     ['Should be written "Order placed"', [{ action: 'assertText', expected: 'Order placed', negate: false }]],

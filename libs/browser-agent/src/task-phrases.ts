@@ -98,6 +98,10 @@ const TWO_FIELDS_WITH_RE =
   /^(fill(?:\s+in)?|set)\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+with\s+([^\s\uE000,]+)\s+and\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+with\s+([^\s\uE000,]+)$/i;
 const OPEN_MENU_RE =
   /(^|,\s*|\s+and\s+)open\s+the\s+(?:main\s+|navigation\s+|nav\s+|hamburger\s+|side\s+)?menu(?=$|,|\s+and\s|\s+then\s)/gi;
+const CHECK_IS_RE =
+  /^check\s+(?!that\b|if\b|whether\b)(.+?)\s+(is|are)\s+((?:not\s+)?(?:checked|selected|ticked|unchecked|unselected|enabled|disabled|visible|hidden|shown|empty|displayed|active|expanded|collapsed|open|closed|focused))$/i;
+const COUNT_FIRST_RE =
+  /^((?:at\s+least|at\s+most|more\s+than|fewer\s+than|less\s+than|exactly|only)\s+\d{1,4})\s+([a-z][\w -]{0,30}?)(?:\s+(?:are|is)\s+(?:shown|displayed|listed|visible|present|there))?$/i;
 const NOTHING_RE = /^(?:select|check|tick|choose)\s+nothing\b/i;
 const EDITOR_PREFIX_RE =
   /^(?:using|with|in)\s+the\s+(?:rich[- ]?text\s+|text\s+)?editor,\s+(?:(?:please|then)\s+)?/i;
@@ -132,6 +136,10 @@ export function plainTaskSentence(masked: string): string {
   // the Gherkin keyword and the "I".
   text = text.replace(GHERKIN_ACTION_RE, '');
   if (LOOK_ONLY_RE.test(text)) return '';
+  // "Check the checkbox is checked", "check Remember me is selected": a check that it is, not a tick.
+  text = text.replace(CHECK_IS_RE, 'verify that $1 $2 $3');
+  // "At least 3 results are shown", "more than 2 rows": a count.
+  text = text.replace(COUNT_FIRST_RE, 'there should be $1 $2');
   // "Take a screenshot": every run is recorded (video, and a screenshot when a step fails).
   if (
     /^(?:take|capture|grab|make)\s+(?:a\s+)?(?:screenshot|screen\s*shot|snapshot)(?:\s+of\s+the\s+(?:page|screen))?$/i.test(
