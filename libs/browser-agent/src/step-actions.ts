@@ -722,6 +722,18 @@ async function select(ctx: StepContext, step: SelectStep): Promise<string> {
   try {
     const state = await found.handle.evaluate(readElementState);
     if (state.isSelect) return await selectNative(ctx, found, step.option, state);
+    // "Choose Yes for 'Do you have a pet?'": a group of radio buttons named by its question.
+    const radio = (
+      await found.handle.evaluateHandle(radioInGroup, step.option)
+    ).asElement() as ElementHandle | null;
+    if (radio) {
+      try {
+        await ctx.pointer.clickOn(radio, `the radio button "${step.option}"`, timing(ctx));
+        return `chose "${step.option}" in ${found.describe}`;
+      } finally {
+        await disposeQuietly(radio);
+      }
+    }
     // A custom dropdown: open it, then click the option by name in the list it opened; a combobox
     // that lists nothing until typed into gets the option's text typed first.
     await waitUntilEnabled(ctx, found, 'disabled', state, () =>
@@ -810,6 +822,27 @@ async function drag(ctx: StepContext, step: DragStep): Promise<string> {
   }
 }
 const DRAG_MOVES = 10;
+
+/** In the page: the radio button labelled `wanted` in the group around `el` (a question, a legend), or null. */
+function radioInGroup(el: DomElement, wanted: string): DomElement | null {
+  const norm = (text: string | null | undefined) => (text ?? '').replace(/\s+/g, ' ').trim().toLowerCase();
+  const want = norm(wanted);
+  let scope: DomElement | null = el;
+  for (let up = 0; scope && up < 4; up++, scope = scope.parentElement) {
+    const radios = Array.from(scope.querySelectorAll('input[type=radio], [role=radio]'));
+    if (radios.length === 0) continue;
+    const named = radios.find((radio) => {
+      const label =
+        radio.labels?.[0]?.innerText ??
+        radio.getAttribute('aria-label') ??
+        radio.closest('label')?.innerText ??
+        radio.textContent;
+      return norm(label) === want || norm(radio.value) === want;
+    });
+    return named ?? null;
+  }
+  return null;
+}
 
 async function selectText(ctx: StepContext, step: SelectStep): Promise<string> {
   const found = await findElement(ctx, step.target);

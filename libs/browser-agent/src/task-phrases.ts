@@ -102,6 +102,8 @@ const CHECK_IS_RE =
   /^check\s+(?!that\b|if\b|whether\b)(.+?)\s+(is|are)\s+((?:not\s+)?(?:checked|selected|ticked|unchecked|unselected|enabled|disabled|visible|hidden|shown|empty|displayed|active|expanded|collapsed|open|closed|focused))$/i;
 const COUNT_FIRST_RE =
   /^((?:at\s+least|at\s+most|more\s+than|fewer\s+than|less\s+than|exactly|only)\s+\d{1,4})\s+([a-z][\w -]{0,30}?)(?:\s+(?:are|is)\s+(?:shown|displayed|listed|visible|present|there))?$/i;
+const TOGGLE_ON_OFF_RE =
+  /^(toggle|switch|turn|set)\s+(?!on\b|off\b)([^,\uE000]{1,40}?|\uE000q\d+\uE001)\s+(on|off)$/i;
 const NOTHING_RE = /^(?:select|check|tick|choose)\s+nothing\b/i;
 const EDITOR_PREFIX_RE =
   /^(?:using|with|in)\s+the\s+(?:rich[- ]?text\s+|text\s+)?editor,\s+(?:(?:please|then)\s+)?/i;
@@ -140,6 +142,8 @@ export function plainTaskSentence(masked: string): string {
   text = text.replace(CHECK_IS_RE, 'verify that $1 $2 $3');
   // "At least 3 results are shown", "more than 2 rows": a count.
   text = text.replace(COUNT_FIRST_RE, 'there should be $1 $2');
+  // "Toggle dark mode on", "switch notifications off": turned on or off, not a control named "… on".
+  text = text.replace(TOGGLE_ON_OFF_RE, 'turn $3 $2');
   // "Take a screenshot": every run is recorded (video, and a screenshot when a step fails).
   if (
     /^(?:take|capture|grab|make)\s+(?:a\s+)?(?:screenshot|screen\s*shot|snapshot)(?:\s+of\s+the\s+(?:page|screen))?$/i.test(
