@@ -18,7 +18,7 @@ const ROLE_FAMILIES: Readonly<Record<TargetRole, readonly string[]>> = {
   tab: ['tab'],
   menuitem: ['menuitem', 'menuitemcheckbox', 'menuitemradio'],
   switch: ['switch', 'checkbox'],
-  option: ['option'],
+  option: ['option', 'radio', 'menuitemradio'],
   listitem: ['listitem'],
   row: ['row'],
   cell: ['cell', 'gridcell', 'columnheader', 'rowheader'],

@@ -163,6 +163,8 @@ describe('one-sentence tasks said as plain steps (task-phrases.ts and the rules 
     ],
     ['Open the menu, choose Settings', [click({ name: 'menu' }), click({ name: 'Settings' })]],
     ['Tab to the next field', [{ action: 'press', keys: ['Tab'], repeat: 1 }]],
+    ['Toggle dark mode on', [{ action: 'check', target: { name: 'dark mode' } }]],
+    ['Switch notifications off', [{ action: 'uncheck', target: { name: 'notifications' } }]],
     [
       'Check the checkbox is checked',
       [{ action: 'assertState', target: { name: '', role: 'checkbox' }, state: 'checked' }],
