@@ -68,6 +68,8 @@ export function mutationCount(): number {
 
 /** How long a page must stay unchanged, right after an action, for a shown thing to count as shown. */
 export const AT_REST_MS = 30;
+/** How much longer a pass read on a still-animating page waits for the animation to end. */
+export const MOTION_GRACE_MS = 2_000;
 
 /**
  * In the page: true when nothing changes for `ms` (no DOM mutation, no finite CSS animation or
@@ -94,6 +96,10 @@ export function atRest(ms: number): Promise<boolean> {
         effect?: { getTiming?: () => { iterations?: number } } | null;
       }>;
     };
+    // jQuery's own animations (jQuery UI's accordion, slideUp/fadeOut) run on timers, not as Web
+    // Animations: its queue of running timers says it is moving.
+    const jq = (window as { jQuery?: { timers?: unknown[] } }).jQuery;
+    if ((jq?.timers?.length ?? 0) > 0) return true;
     return (doc.getAnimations?.() ?? []).some(
       (a) => a.playState === 'running' && Number.isFinite(a.effect?.getTiming?.().iterations ?? 1),
     );
@@ -165,8 +171,24 @@ export class SettleTracker {
     const acted = lastActions.get(this.page);
     if (!this.light && acted !== undefined && now - acted < ACTION_SETTLE_MS) return false;
     const quiet = now - held.quietSince >= (vacuous ? VACUOUS_STABLE_MS : STABLE_MS);
-    return quiet || now - held.since >= CHURN_STABLE_MS;
+    if (now - held.since >= CHURN_STABLE_MS) return true;
+    // Quiet between two reads is not rest while an animation runs: on a loaded machine its frames
+    // can come further apart than the quiet window.
+    return quiet && (!this.light || (await this.page.evaluate(atRest, 0).catch(() => true)));
   }
+
+  /**
+   * At the deadline, a pass not yet confirmed: true when it may stand. A shown-element pass on a
+   * page still animating (an accordion closing) is held up to MOTION_GRACE_MS more, once.
+   */
+  async standsAtDeadline(): Promise<boolean> {
+    if (!this.actionSettled()) return false;
+    if (!this.light || this.graceUsed) return true;
+    if (await this.page.evaluate(atRest, 0).catch(() => true)) return true;
+    this.graceUsed = true;
+    return false;
+  }
+  private graceUsed = false;
 
   /** When the next read should come: soon while a pass is being confirmed. */
   nextReadMs(defaultMs: number): number {

@@ -19,7 +19,7 @@ import {
   type StepContext,
 } from './step-context.js';
 import { compileUserPattern, UserPatternError } from './user-pattern.js';
-import { needsSettling, SettleTracker } from './page-settle.js';
+import { MOTION_GRACE_MS, needsSettling, SettleTracker } from './page-settle.js';
 import { checkTable, countTableRows } from './table-assertions.js';
 import {
   COMPARISON_WORDS,
@@ -73,13 +73,19 @@ export async function runAssertion(ctx: StepContext, step: AssertionStep): Promi
     !needsSettling(step),
     step.action === 'assertUrl' || step.action === 'assertTitle',
   );
+  let graceUntil = 0;
   for (;;) {
     const check = await checkOnce(ctx, step);
     if (check.ok && (await settle.settled(check.key ?? check.message, check.vacuous === true)))
       return check.message;
     if (!check.ok) settle.reset();
-    // Out of time on a pass not yet confirmed: it stands once the last action's effects had time to show.
-    if (Date.now() >= deadline && check.ok && settle.actionSettled()) return check.message;
+    // Out of time on a pass not yet confirmed: it stands once the last action's effects had time to
+    // show, and the page is not still animating (a little longer is given for that, once).
+    if (Date.now() >= Math.max(deadline, graceUntil) && check.ok) {
+      if (await settle.standsAtDeadline()) return check.message;
+      if (graceUntil === 0) graceUntil = Date.now() + MOTION_GRACE_MS;
+      else return check.message;
+    }
     if (Date.now() >= deadline && !check.ok) {
       const limit =
         step.timeoutMs !== undefined
