@@ -19,6 +19,7 @@ import { TODO_APPS } from '../../bench/fixtures/plain-english/todo-apps.js';
 import { TREES } from '../../bench/fixtures/plain-english/trees.js';
 import { VALUES_FROM_THE_PAGE } from '../../bench/fixtures/plain-english/values-from-the-page.js';
 import { WEB_TASKS } from '../../bench/fixtures/plain-english/web-tasks.js';
+import { WEB_TASKS_MORE } from '../../bench/fixtures/plain-english/web-tasks-more.js';
 import {
   type CaseOutcome,
   type CorpusCase,
@@ -56,6 +57,7 @@ const FAMILIES = [
   NAVIGATION,
   VALUES_FROM_THE_PAGE,
   WEB_TASKS,
+  WEB_TASKS_MORE,
 ];
 
 interface Baseline {
