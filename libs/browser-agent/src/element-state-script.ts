@@ -341,6 +341,21 @@ export function scrollPage(how: { direction: 'up' | 'down' | 'top' | 'bottom'; p
   return { before, after: window.scrollY };
 }
 
+/** Scrolls an element's own content (a text area, a list), as `scrollPage` does the page's. */
+export function scrollElement(
+  el: DomElement & { scrollTop: number; readonly scrollHeight: number; readonly clientHeight: number },
+  how: { direction: 'up' | 'down' | 'top' | 'bottom'; pixels: number | null },
+): { before: number; after: number } {
+  const before = el.scrollTop;
+  if (how.direction === 'top') el.scrollTop = 0;
+  else if (how.direction === 'bottom') el.scrollTop = el.scrollHeight;
+  else {
+    const amount = how.pixels ?? Math.round(el.clientHeight * 0.8);
+    el.scrollTop += how.direction === 'up' ? -amount : amount;
+  }
+  return { before, after: el.scrollTop };
+}
+
 /** Submits the form that has focus, or the only/first form on the page. */
 export function submitForm(): string | null {
   const active = document.activeElement;

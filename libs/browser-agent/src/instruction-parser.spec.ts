@@ -138,6 +138,12 @@ const PHRASINGS: ReadonlyArray<readonly [string, StepBody]> = [
   ['scroll to the bottom of the page', { action: 'scroll', direction: 'bottom' }],
   ['Scroll to the top', { action: 'scroll', direction: 'top' }],
   ['scroll to the footer', { action: 'scrollTo', target: { name: 'footer' } }],
+  [
+    'scroll to the bottom of the text area',
+    { action: 'scroll', direction: 'bottom', target: { name: 'textarea', role: 'textbox' } },
+  ],
+  ['scroll the list up', { action: 'scroll', direction: 'up', target: { name: 'list' } }],
+  ['scroll the page to the top', { action: 'scroll', direction: 'top' }],
   ['scroll the "Contact" section into view', { action: 'scrollTo', target: { name: 'Contact' } }],
   // Waiting
   ['wait 2 seconds', { action: 'wait', ms: 2000 }],

@@ -422,6 +422,8 @@ function valueOf(text: string, tokens: readonly MaskToken[]): string | undefined
   const trimmed = text
     .trim()
     .replace(/^(?:the\s+)?(?:text|string|words?|message|phrase|value)\s+(?=\S)/i, '')
+    // "the number "6"": what the quoted value is.
+    .replace(/^(?:the\s+)?(?:number|digits?|amount)\s+(?=\uE000)/i, '')
     .trim();
   if (!trimmed) return undefined;
   // "Type the text below": text shown on the page, not the word "below" (not read here: an LLM, when
@@ -774,7 +776,7 @@ const checking: Rule = (s, tokens) => {
 
 /** "… to go home", "… to open the menu": what a click is for, after its target. */
 const PURPOSE_RE =
-  /^(.+?)\s+(?:in\s+order\s+)?to\s+(?:go|open|see|view|close|return|get|navigate|show|reveal|start|continue|proceed|confirm|submit|finish|expand|collapse|switch|change|log|sign|load|refresh|reset|hide|display|dismiss|accept)\b[^\uE000]{0,60}$/i;
+  /^(.+?)\s+(?:in\s+order\s+)?to\s+(?:go|open|see|view|close|return|get|navigate|show|reveal|start|continue|proceed|confirm|submit|finish|expand|collapse|switch|change|log|sign|load|refresh|reset|hide|display|dismiss|accept|mark|flag|star|pin|archive|delete|remove)\b[^\uE000]{0,60}$/i;
 
 const clicking: Rule = (s, tokens) => {
   const match =
@@ -870,6 +872,37 @@ const scrolling: Rule = (s, tokens) => {
     .replace(/^scroll\s*/i, '')
     .replace(/^(?:the\s+)?(?:page|window|screen|view)\s*/i, '')
     .trim();
+  // "Scroll to the bottom of the text area", "scroll the list up", "scroll the textarea to the top
+  // of the text": an element's own content.
+  const EDGE = '(?:to|until)\\s+(?:the\\s+)?(?:very\\s+)?(top|bottom|end|beginning|start)';
+  const inside =
+    new RegExp(
+      `^(?:all the way\\s+)?(?:(?:down|up)\\s+)?${EDGE}\\s+of\\s+(?!(?:the\\s+)?(?:page|screen|document|window)$)(.+)$`,
+      'i',
+    ).exec(rest) ??
+    new RegExp(
+      `^(?!to\\b|until\\b|down\\b|up\\b)(.+?)\\s+(?:all the way\\s+)?(?:(?:down|up)\\s+)?${EDGE}(?:\\s+of\\s+(?:the\\s+)?(?:text|content|contents|list|it|page))?$`,
+      'i',
+    ).exec(rest);
+  if (inside) {
+    const [edgeWord, phrase] =
+      inside.length === 3 && /^(?:top|bottom|end|beginning|start)$/i.test(inside[1] ?? '')
+        ? [inside[1], inside[2]]
+        : [inside[2], inside[1]];
+    const where = phrase ? target(phrase, tokens) : undefined;
+    if (where && edgeWord)
+      return {
+        action: 'scroll',
+        direction: /^(?:top|beginning|start)$/i.test(edgeWord) ? 'top' : 'bottom',
+        target: where,
+      };
+  }
+  const within = /^(?!to\b|until\b|down\b|up\b)(.+?)\s+(down|up)$/i.exec(rest);
+  if (within?.[1] && within[2]) {
+    const where = target(within[1], tokens);
+    if (where)
+      return { action: 'scroll', direction: within[2].toLowerCase() === 'up' ? 'up' : 'down', target: where };
+  }
   const edge =
     /^(?:(?:all the way\s+)?(?:down|up)\s+)?(?:to|until)\s+(?:the\s+)?(?:very\s+)?(top|bottom|end|beginning|start)(?:\s+of\s+(?:the\s+)?(?:page|screen|document))?$|^(?:all the way\s+)?(?:to\s+the\s+)?(top|bottom)$/i.exec(
       rest,

@@ -55,6 +55,10 @@ const namedValue: Rule = (s, tokens) => {
   // Groups 3 and 4 are the quote token's own; 5 is the container.
   const container = match[5] ? parseTarget(match[5], tokens) : undefined;
   if (match[5] && !container) return undefined;
+  // "Enter the number "6" into the 2nd textbox": a container picked by its position is the field;
+  // the word before the value only says what the value is.
+  if (container && !container.all && container.nth !== undefined)
+    return { action: 'type', value, target: container };
   const role = container?.role ?? 'textbox';
   // "Enter the password "x" into both text fields": every password field (the password and its
   // confirmation), or every field of the kind when the value is not a password.

@@ -7,6 +7,7 @@ import {
   onlyTextField,
   pageText,
   readElementState,
+  scrollElement,
   scrollPage,
   submitButton,
   submitForm,
@@ -120,6 +121,23 @@ export async function runAction(ctx: StepContext, step: ActionStep): Promise<str
       }
     }
     case 'scroll': {
+      if (step.target) {
+        const found = await findElement(ctx, step.target);
+        try {
+          const moved = await found.handle.evaluate(scrollElement, {
+            direction: step.direction,
+            pixels: step.pixels ?? null,
+          });
+          if (step.direction === 'top' || step.direction === 'bottom')
+            return `scrolled ${found.describe} to the ${step.direction}`;
+          const by = Math.round(Math.abs(moved.after - moved.before));
+          return by === 0
+            ? `${found.describe} did not move (already at the ${step.direction === 'down' ? 'bottom' : 'top'})`
+            : `scrolled ${found.describe} ${step.direction} ${by} px`;
+        } finally {
+          await disposeQuietly(found.handle);
+        }
+      }
       const moved = await ctx.page.evaluate(scrollPage, {
         direction: step.direction,
         pixels: step.pixels ?? null,

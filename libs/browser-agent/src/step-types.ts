@@ -206,6 +206,8 @@ export interface ScrollStep extends StepBase {
   direction: 'up' | 'down' | 'top' | 'bottom';
   /** Only for up/down; without it the page moves by most of a screen. */
   pixels?: number;
+  /** What scrolls ("scroll the text area to the bottom"); the page when left out. */
+  target?: Target;
 }
 export interface ScrollToStep extends StepBase {
   action: 'scrollTo';

@@ -399,7 +399,13 @@ export function parseTarget(phrase: string, tokens: readonly MaskToken[]): Targe
   let nth: number | undefined;
   const ordinal = POSITION_START_RE.exec(text);
   // "Last name" is a name; "the last link" is a position; "the Last name field" a name again.
-  if (ordinal?.[1] && hadArticle && !/^[A-Z][a-z]/.test(ordinal[1])) {
+  // "the first name" of a form is its First name field, not the first of the "name" fields.
+  if (
+    ordinal?.[1] &&
+    hadArticle &&
+    !/^[A-Z][a-z]/.test(ordinal[1]) &&
+    !/^(?:first|last|middle)\s+name(?:\s+(?:field|box|input|text\s*box))?$/i.test(text)
+  ) {
     nth = positionOf(ordinal[1]);
     text = text.slice(ordinal[0].length);
     // "The second text box from the end".
@@ -415,7 +421,9 @@ export function parseTarget(phrase: string, tokens: readonly MaskToken[]): Targe
   if (quote) {
     const name = unmask(quote[0], tokens);
     const rest = `${text.slice(0, quote.index)} ${text.slice(quote.index + quote[0].length)}`;
-    return withNth({ name, ...roleOf(firstRoleWord(rest)) }, nth, undefined, true);
+    // "The item labeled "b"": an item of any kind (a menu's, a pie menu's, a list's).
+    const word = firstRoleWord(rest);
+    return withNth({ name, ...(word && /^items?$/i.test(word) ? {} : roleOf(word)) }, nth, undefined, true);
   }
 
   // "Paste it into the Box": a role word written as a name (capitalised after "the") is the

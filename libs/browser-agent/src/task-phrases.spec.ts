@@ -184,6 +184,63 @@ describe('one-sentence tasks said as plain steps (task-phrases.ts and the rules 
     ['Click the green Save button.', [click({ name: 'Save', role: 'button', color: 'green' })]],
     ['Click the Red Sox link.', [click({ name: 'Red Sox', role: 'link' })]],
     ['Click ONE and THREE.', [click({ name: 'ONE and THREE' })]],
+    ...(
+      [
+        'Please forward the information from Ada to Bob.',
+        'Send Bob the email from Ada.',
+        "Forward Ada's email to Bob.",
+      ] as const
+    ).map((query): [string, StepBody[]] => [
+      query,
+      [
+        click({ name: 'Ada' }),
+        click({ name: 'Forward' }),
+        { action: 'type', value: 'Bob', target: { name: 'To', role: 'textbox' } } as StepBody,
+        click({ name: 'Send' }),
+      ],
+    ]),
+    [
+      'Reply to Ida with "See you at noon".',
+      [
+        click({ name: 'Ida' }),
+        click({ name: 'Reply' }),
+        {
+          action: 'type',
+          value: 'See you at noon',
+          target: { name: 'textarea', role: 'textbox' },
+        } as StepBody,
+        click({ name: 'Send' }),
+      ],
+    ],
+    ['Delete this email from Bob.', [click({ name: 'Bob' }), click({ name: 'trash' })]],
+    ['Mark the email from Ada as important.', [click({ name: 'Ada' }), click({ name: 'star' })]],
+    [
+      'Find the email by Ada and click the star icon to mark it as important.',
+      [click({ name: 'Ada' }), click({ name: 'star' })],
+    ],
+    [
+      'Check the 3rd radio button and enter the number "6" into the 2nd textbox, then press Submit.',
+      [
+        { action: 'check', target: { name: '', role: 'radio', nth: 3 } } as StepBody,
+        { action: 'type', value: '6', target: { name: '', role: 'textbox', nth: 2 } } as StepBody,
+        click({ name: 'Submit' }),
+      ],
+    ],
+    [
+      'Enter "Ada" as the first name and "Byron" as the last name.',
+      [
+        { action: 'type', value: 'Ada', target: { name: 'first name' } } as StepBody,
+        { action: 'type', value: 'Byron', target: { name: 'last name' } } as StepBody,
+      ],
+    ],
+    ['Click on the item labeled "b".', [click({ name: 'b' })]],
+    [
+      'Scroll the textarea to the bottom of the text hit submit.',
+      [
+        { action: 'scroll', direction: 'bottom', target: { name: 'textarea', role: 'textbox' } } as StepBody,
+        click({ name: 'submit' }),
+      ],
+    ],
   ])('%s', (query, steps) => {
     expect(read(query)).toEqual(steps);
   });

@@ -48,6 +48,51 @@ const REPLY_RE = new RegExp(
   `^reply\\s+(?:to\\s+(?:them|him|her|it|that\\s+e-?mail|the\\s+sender|the\\s+e-?mail)\\s+)?with\\s+(?:the\\s+(?:text|message)\\s+)?(${Q})$`,
   'i',
 );
+/** Who a mail is from or to: a name, a handle, or a quote. */
+const PERSON = `(?:${Q}|@[\\w.-]+|[\\p{Lu}][\\p{L}'-]*(?:\\s+[\\p{Lu}][\\p{L}'-]*)?)`;
+const MAIL = '(?:e-?mail|message|mail|information|info|note)';
+/**
+ * An inbox chore said in other words: "Please forward the information from Ada to Bob", "Send Bob
+ * the email from Ada", "Reply to Ida with "Noon"", "Delete this email from Bob", "Mark the email
+ * from Ada as important": the mail opened by its sender, then the one action.
+ */
+const INBOX_RULES: readonly [RegExp, (g: Record<string, string>) => string][] = [
+  [
+    new RegExp(
+      `^(?:please\\s+)?(?:forward|send)\\s+(?:the\\s+${MAIL}\\s+(?:from|by|of|in)\\s+(?<from>${PERSON})(?:'s\\s+${MAIL})?|(?<from2>${PERSON})'s\\s+${MAIL})\\s+to\\s+(?<to>${PERSON})$`,
+      'iu',
+    ),
+    (g) => `click on ${g.from ?? g.from2}, click Forward, type ${g.to} into the To field and click Send`,
+  ],
+  [
+    new RegExp(
+      `^(?:please\\s+)?(?:forward|send)\\s+(?<to>${PERSON})\\s+the\\s+${MAIL}\\s+(?:from|by|of)\\s+(?<from>${PERSON})$`,
+      'iu',
+    ),
+    (g) => `click on ${g.from}, click Forward, type ${g.to} into the To field and click Send`,
+  ],
+  [
+    new RegExp(
+      `^(?:please\\s+)?(?:reply|respond|answer|write\\s+back)\\s+to\\s+(?!(?:them|him|her|it|the|that|this)\\b)(?<to>${PERSON})(?:'s\\s+${MAIL})?\\s+(?:with|saying)\\s+(?:the\\s+(?:text|message)\\s+)?(?<text>${Q})$`,
+      'iu',
+    ),
+    (g) => `click on ${g.to}, click Reply, type ${g.text} into the textarea and click Send`,
+  ],
+  [
+    new RegExp(
+      `^(?:please\\s+)?(?:delete|trash|remove|discard)\\s+(?:(?:this|that|the)\\s+${MAIL}\\s+(?:from|by|of)\\s+(?<from>${PERSON})|(?<from2>${PERSON})'s\\s+${MAIL})$`,
+      'iu',
+    ),
+    (g) => `click on ${g.from ?? g.from2} and click the trash icon`,
+  ],
+  [
+    new RegExp(
+      `^(?:please\\s+)?(?:mark|star|flag)\\s+(?:(?:this|that|the)\\s+${MAIL}\\s+(?:from|by|of)\\s+(?<from>${PERSON})|(?<from2>${PERSON})'s\\s+${MAIL})(?:\\s+as\\s+(?:important|starred|a\\s+favou?rite)|\\s+with\\s+a\\s+star)?$`,
+      'iu',
+    ),
+    (g) => `click on ${g.from ?? g.from2} and click the star icon`,
+  ],
+];
 const SIGN_UP_RE = new RegExp(
   `^(?:create|open|register|make|set\\s+up)\\s+(?:an?\\s+|the\\s+)?(?:new\\s+)?(?:user\\s+)?account\\s+for\\s+(?<who>(?:${Q}|[\\p{Lu}][\\p{L}'-]*(?:\\s+[\\p{Lu}][\\p{L}'-]*){0,3}))` +
     `(?:,?\\s+with\\s+(?:the\\s+)?e-?mail(?:\\s+address)?\\s+(?<email>${Q}|[^\\s,]+@[^\\s,]+))?` +
@@ -138,6 +183,9 @@ export function plainTaskSentence(masked: string): string {
   // the Gherkin keyword and the "I".
   text = text.replace(GHERKIN_ACTION_RE, '');
   if (LOOK_ONLY_RE.test(text)) return '';
+  // "Scroll the textarea to the bottom of the text hit submit": a last "hit submit" with its
+  // "and" left out is a step of its own.
+  text = text.replace(/(?<!\b(?:and|then|or|to|,))\s+((?:hit|press|click)\s+submit(?:\s+button)?)$/i, ', $1');
   // "Check the checkbox is checked", "check Remember me is selected": a check that it is, not a tick.
   text = text.replace(CHECK_IS_RE, 'verify that $1 $2 $3');
   // "At least 3 results are shown", "more than 2 rows": a count.
@@ -225,6 +273,13 @@ export function plainTaskSentence(masked: string): string {
     if (signup.plan) steps.push(`check ${signup.plan}`);
     if (signup.terms) steps.push('check the terms');
     text = `${steps.join(', ')} and submit the form`;
+  }
+  for (const [pattern, steps] of INBOX_RULES) {
+    const said = pattern.exec(text)?.groups;
+    if (said) {
+      text = steps(said);
+      break;
+    }
   }
   // "Find the email by Ada and forward that email to Bob": open it by its sender, then the rest.
   const email = FIND_EMAIL_RE.exec(text);

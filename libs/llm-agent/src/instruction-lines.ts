@@ -77,6 +77,12 @@ export function instructionFor(step: Step, target?: ScriptElement): string | und
     case 'hover':
       return el ? `hover over ${el}` : undefined;
     case 'scroll':
+      if (step.target) {
+        if (!el) return undefined;
+        return step.direction === 'top' || step.direction === 'bottom'
+          ? `scroll ${el} to the ${step.direction}`
+          : `scroll ${el} ${step.direction}`;
+      }
       if (step.direction === 'top' || step.direction === 'bottom') return `scroll to the ${step.direction}`;
       return step.pixels
         ? `scroll ${step.direction} ${Math.round(step.pixels)} pixels`

@@ -5,6 +5,7 @@ import {
   keepValue,
   loc,
   locatorOf,
+  elementScrollExpression,
   scrollExpression,
   SHOWN_VALUE_SOURCE,
   TABLE_VALUE_SOURCE,
@@ -97,7 +98,9 @@ export function playwrightLine(action: RecordedAction, initialUrl: string): stri
     case 'scrollTo':
       return `await ${el}.scrollIntoViewIfNeeded();`;
     case 'scroll':
-      return `await page.evaluate(${scrollExpression(step.direction, step.pixels)});`;
+      return step.target
+        ? `await ${el}.evaluate(${elementScrollExpression(step.direction, step.pixels)});`
+        : `await page.evaluate(${scrollExpression(step.direction, step.pixels)});`;
     case 'submit':
       return "await page.evaluate(() => document.querySelector('form')?.requestSubmit());";
     case 'wait':

@@ -6,6 +6,7 @@ import {
   keepValue,
   loc,
   locatorOf,
+  elementScrollExpression,
   scrollExpression,
   SHOWN_VALUE_SOURCE,
   TABLE_VALUE_SOURCE,
@@ -207,7 +208,9 @@ export function puppeteerLine(action: RecordedAction, initialUrl: string): strin
     case 'scrollTo':
       return `await ${el}.scroll();`;
     case 'scroll':
-      return `await page.evaluate(${scrollExpression(step.direction, step.pixels)});`;
+      return step.target
+        ? `await (await ${el}.waitHandle()).evaluate(${elementScrollExpression(step.direction, step.pixels)});`
+        : `await page.evaluate(${scrollExpression(step.direction, step.pixels)});`;
     case 'submit':
       return "await Promise.all([page.waitForNavigation().catch(() => undefined), page.evaluate(() => document.querySelector('form')?.requestSubmit())]);";
     case 'wait':

@@ -103,6 +103,17 @@ export function scrollExpression(
   return `() => window.scrollBy(0, ${direction === 'up' ? '-' : ''}${by})`;
 }
 
+/** The same scroll inside an element (a text area, a list), for `el.evaluate(…)`. */
+export function elementScrollExpression(
+  direction: 'up' | 'down' | 'top' | 'bottom',
+  pixels: number | undefined,
+): string {
+  if (direction === 'top') return '(el) => { el.scrollTop = 0; }';
+  if (direction === 'bottom') return '(el) => { el.scrollTop = el.scrollHeight; }';
+  const by = pixels ?? 'Math.round(el.clientHeight * 0.8)';
+  return `(el) => { el.scrollTop += ${direction === 'up' ? '-' : ''}${by}; }`;
+}
+
 /** The text a type step writes: its value, or (read earlier in the run) the kept value, transformed. */
 export function typedText(step: Pick<TypeStep, 'value' | 'valueFrom' | 'transforms'>): string {
   return step.valueFrom === undefined
