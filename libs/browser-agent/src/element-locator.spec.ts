@@ -175,7 +175,7 @@ describe('locate', () => {
     expect(error).toBeInstanceOf(ElementNotFoundError);
     // Then the closest controls on the page, as a person would name them (buttons first: the same role).
     expect((error as Error).message).toContain(
-      'no element matches the button "Launch rocket" within the action timeout of 300 ms (tried: role+name, label, placeholder, aria-label, title, alt, text, role+name (partial), label (partial), placeholder (partial), aria-label (partial), title (partial), alt (partial), text (partial), icon or synonym, icon words, id/name/test id, css, accessibility tree); closest on the page: button "Close", button "Sign in", button "Register", button "Delete"',
+      'no element matches the button "Launch rocket" within the action timeout of 300 ms (tried: role+name, label, placeholder, aria-label, title, alt, text, role+name (partial), label (partial), placeholder (partial), aria-label (partial), title (partial), alt (partial), text (partial), icon or synonym, icon words, caption, id/name/test id, css, accessibility tree); closest on the page: button "Close", button "Sign in", button "Register", button "Delete"',
     );
   });
 

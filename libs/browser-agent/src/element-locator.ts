@@ -186,6 +186,15 @@ function otherNames(name: string): string[] {
   return SAME_CONTROL.find((group) => group.includes(said))?.filter((other) => other !== said) ?? [];
 }
 
+/** Each page's current action step sentence (see `PageQuery.shownInstruction`). */
+const stepSentences = new WeakMap<Page, string>();
+
+/** The sentence of the action step now running on `page` (undefined between steps and for checks). */
+export function noteStepSentence(page: Page, sentence: string | undefined): void {
+  if (sentence === undefined) stepSentences.delete(page);
+  else stepSentences.set(page, sentence);
+}
+
 export async function findOnce(
   page: Page,
   target: Target,
@@ -204,6 +213,7 @@ export async function findOnce(
     inRow: target.inRow ?? null,
     holding: target.holding ?? null,
     ignoreId: CURSOR_ELEMENT_ID,
+    shownInstruction: stepSentences.get(page) ?? null,
     color: target.color ?? null,
     // "The editor" is no ARIA role: contenteditable regions, textareas and multi-line textboxes.
     // "The dropdown" may be a custom trigger with no role: any select-like widget counts.
@@ -500,6 +510,7 @@ export async function locateAll(
     near: target.near ?? null,
     inRow: target.inRow ?? null,
     ignoreId: CURSOR_ELEMENT_ID,
+    shownInstruction: stepSentences.get(page) ?? null,
     color: target.color ?? null,
   };
   let tried: string[] = [];

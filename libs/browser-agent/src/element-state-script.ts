@@ -221,6 +221,51 @@ export function pointerProxy(el: DomElement): DomElement {
 }
 
 /**
+ * A popup that came over `el` (a session warning, a newsletter box: a dialog or a fixed or absolute
+ * layer at the point, not holding `el`) and the control in it that only closes it (Close, ×,
+ * Cancel, No thanks, Not now, Maybe later, Dismiss, Skip), or null. Never a control that confirms,
+ * accepts or leaves. Main frame only.
+ */
+export function popupCloser(el: DomElement, x: number, y: number): DomElement | null {
+  if (window.frameElement) return null;
+  const hit = document.elementFromPoint(x, y);
+  if (!hit) return null;
+  const squeeze = (text: string | null | undefined) => (text ?? '').replace(/[\s\u00a0]+/g, ' ').trim();
+  const CLOSE =
+    /^(?:close|×|✕|✖|x|dismiss|cancel|no,? thanks|no thank you|not now|maybe later|later|skip|close (?:this )?(?:popup|dialog|window|message))$/i;
+  let popup: DomElement | null = null;
+  for (let node: DomElement | null = hit; node && node !== document.body; node = node.parentElement) {
+    if (node.contains(el)) break;
+    const role = node.getAttribute('role') ?? '';
+    const position = (window.getComputedStyle(node) as unknown as { position?: string }).position ?? '';
+    if (
+      node.tagName === 'DIALOG' ||
+      /^(?:dialog|alertdialog)$/.test(role) ||
+      position === 'fixed' ||
+      position === 'absolute'
+    )
+      popup = node;
+  }
+  if (!popup) return null;
+  const shown = (node: DomElement) => {
+    const rect = node.getBoundingClientRect();
+    return rect.width > 0 && rect.height > 0;
+  };
+  const controls = Array.from(
+    popup.querySelectorAll(
+      'button, a, [role=button], input[type=button], input[type=submit], [aria-label], [title]',
+    ),
+  ).filter(shown);
+  return (
+    controls.find((node) =>
+      [node.innerText, node.value, node.getAttribute('aria-label'), node.getAttribute('title')].some((text) =>
+        CLOSE.test(squeeze(text)),
+      ),
+    ) ?? null
+  );
+}
+
+/**
  * Null when a click at (x, y) (page coordinates) reaches `el`; otherwise a short description of what
  * is on top. Works inside `<iframe>`s (the point is moved into the frame) and open shadow roots (the
  * hit is followed into them; containment is checked across their boundaries).

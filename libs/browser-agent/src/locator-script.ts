@@ -24,6 +24,12 @@ export interface PageQuery {
   /** Element id used by the drawn cursor, which must never be a match. */
   ignoreId: string;
   /**
+   * The step's own sentence: a task page that prints the instruction ("Find Ada in the contact
+   * book and click their phone number") holds the words of the target in it, and that text is
+   * never the control. The innermost element showing it is left out, with what it holds.
+   */
+  shownInstruction?: string | null;
+  /**
    * The kind of widget the target role names when no name can say it ("the editor", "the slider"):
    * 'editor', 'slider', 'spinbutton', 'searchbox'; null to read it from the name, if at all.
    */
@@ -66,6 +72,38 @@ export function findInPage(query: PageQuery): PageMatch {
       .toLowerCase();
   const want = normalize(query.name);
   const body = document.body ?? document.documentElement;
+  const instruction = normalize(query.shownInstruction);
+  let instructionBox: DomElement | null = null;
+  if (instruction.length >= 12 && normalize(body.textContent).includes(instruction)) {
+    instructionBox = body;
+    for (let descended = true; descended;) {
+      descended = false;
+      for (const child of Array.from(instructionBox.children))
+        if (normalize(child.textContent).includes(instruction)) {
+          instructionBox = child;
+          descended = true;
+          break;
+        }
+    }
+    // A control whose own words are the step ("Click here to continue", a custom element's "Read
+    // the terms" button) is what the step means, not an instruction about it.
+    let control = instructionBox === body;
+    for (
+      let node: DomElement | null = instructionBox;
+      node && node !== body && !control;
+      node = node.parentElement
+    )
+      control =
+        node.tagName.includes('-') ||
+        node.matches(
+          'a, button, input, select, textarea, label, summary, [role], [onclick], [tabindex], [contenteditable]',
+        ) ||
+        (window.getComputedStyle(node) as unknown as { cursor?: string }).cursor === 'pointer';
+    if (control) instructionBox = null;
+  }
+  /** The drawn cursor, and the instruction a task page shows (see `shownInstruction`). */
+  const ignored = (el: DomElement): boolean =>
+    el.id === query.ignoreId || (instructionBox !== null && instructionBox.contains(el));
   // Open shadow roots are searched like the document: Web Components keep their controls there.
   const roots: DomRoot[] = [];
   const collectRoots = (root: DomRoot): void => {
@@ -99,7 +137,7 @@ export function findInPage(query: PageQuery): PageMatch {
   };
   const everything = queryAll('*').filter(
     (el) =>
-      el.id !== query.ignoreId &&
+      !ignored(el) &&
       el !== body &&
       !/^(?:SCRIPT|STYLE|NOSCRIPT|TEMPLATE|HEAD|META|LINK|TITLE|HTML|BODY)$/.test(el.tagName),
   );
@@ -220,7 +258,7 @@ export function findInPage(query: PageQuery): PageMatch {
     if (node.nodeType === TEXT_NODE) return node.textContent ?? '';
     if (node.nodeType !== ELEMENT_NODE) return '';
     const el = node as DomElement;
-    if (/^(?:SCRIPT|STYLE|NOSCRIPT|TEMPLATE)$/.test(el.tagName) || el.id === query.ignoreId) return '';
+    if (/^(?:SCRIPT|STYLE|NOSCRIPT|TEMPLATE)$/.test(el.tagName) || ignored(el)) return '';
     if (el.tagName === 'IMG') return ` ${el.getAttribute('alt') ?? ''} `;
     if (el.tagName === 'INPUT' && /^(?:submit|button|reset)$/i.test(el.type ?? ''))
       return ` ${el.value ?? ''} `;
@@ -371,10 +409,16 @@ export function findInPage(query: PageQuery): PageMatch {
   ]);
   const roleSet = query.roles ? new Set(query.roles) : null;
   const roleMatches = (el: DomElement): boolean => !roleSet || roleSet.has(implicitRole(el) ?? '');
-  /** "The Help link" may be a span that behaves as one: it counts when nothing with the role does. */
+  /**
+   * "The Help link" may be a span that behaves as one, "the Mute button" an entry of a drop-down
+   * list drawn as list items: it counts when nothing with the role does.
+   */
   const wantsControl = roleSet !== null && (roleSet.has('button') || roleSet.has('link'));
-  const behavingMatches = (el: DomElement): boolean =>
-    wantsControl && implicitRole(el) === null && behavesAsControl(el);
+  const behavingMatches = (el: DomElement): boolean => {
+    if (!wantsControl) return false;
+    const role = implicitRole(el);
+    return (role === null || role === 'listitem') && behavesAsControl(el);
+  };
 
   /** Text hits land on the innermost element; the thing a person means is usually its control. */
   const promote = (el: DomElement): DomElement | null => {
@@ -395,7 +439,7 @@ export function findInPage(query: PageQuery): PageMatch {
     const seen = new Set<DomElement>();
     const out: DomElement[] = [];
     for (const el of list) {
-      if (el && !seen.has(el) && el.id !== query.ignoreId) {
+      if (el && !seen.has(el) && !ignored(el)) {
         seen.add(el);
         out.push(el);
       }
@@ -503,13 +547,31 @@ export function findInPage(query: PageQuery): PageMatch {
 
   // Visible text: innerText leaves out hidden descendants (a closed menu's items are not its text).
   const visibleText = (el: DomElement): string =>
-    el.tagName === 'INPUT' ? textOf(el) : (el.innerText ?? textOf(el));
+    el.tagName === 'INPUT' || (instructionBox !== null && el.contains(instructionBox))
+      ? textOf(el)
+      : (el.innerText ?? textOf(el));
 
   const byText = (mode: 'exact' | 'contains'): DomElement[] => {
     const hits = everything.filter((el) => matches(visibleText(el), mode));
     const shown = hits.filter(isVisible);
     return unique(innermost(shown.length > 0 ? shown : hits).map(promote));
   };
+
+  // "Their phone number", "the email": a link or button that shows a value, after the caption
+  // that says what it is (<li>Phone: <a>(212) 555-0117</a></li>). The caption is the name, or its
+  // first words ("phone" of "phone number").
+  const byCaption = (): DomElement[] =>
+    everything.filter((el) => {
+      if (!/^(?:link|button)$/.test(roleFor(el) ?? '') || !roleMatches(el)) return false;
+      let before = '';
+      for (let node = el.previousSibling ?? null; node; node = node.previousSibling ?? null) {
+        before = textOf(node) + before;
+        if (normalize(before).length > 40) return false;
+      }
+      const caption = normalize(before).replace(/\s*[:：]$/, '');
+      if (!caption || !/[:：]\s*$/.test(before) || caption.split(' ').length > 3) return false;
+      return want === caption || want.startsWith(`${caption} `);
+    });
 
   const byIdentifier = (): DomElement[] => {
     const words = want.split(/[\s_-]+/).filter(Boolean);
@@ -530,7 +592,7 @@ export function findInPage(query: PageQuery): PageMatch {
 
   const byCss = (): DomElement[] => {
     try {
-      return queryAll(query.name).filter((el) => el.id !== query.ignoreId && roleMatches(el));
+      return queryAll(query.name).filter((el) => !ignored(el) && roleMatches(el));
     } catch {
       return [];
     }
@@ -777,6 +839,13 @@ export function findInPage(query: PageQuery): PageMatch {
       ];
       const parent = parentOf(el);
       if (parent) marks.push(parent.getAttribute('title'), parent.getAttribute('data-tooltip'));
+      // A picker's opener is named by the picker around it (Quill's `ql-color ql-picker` › label).
+      if (
+        parent &&
+        /picker|dropdown/i.test(parent.getAttribute('class') ?? '') &&
+        /label|toggle|trigger/i.test(el.getAttribute('class') ?? '')
+      )
+        marks.push(parent.getAttribute('class'));
       for (const id of (el.getAttribute('aria-describedby') ?? '').split(/\s+/).filter(Boolean)) {
         const tip = byId(el, id);
         if (tip) marks.push(textOf(tip));
@@ -942,16 +1011,37 @@ export function findInPage(query: PageQuery): PageMatch {
     const text = colorWord(style.color ?? '');
     return text !== null && text !== 'black' && wantedColors.includes(text);
   };
-  const byColor = (): DomElement[] =>
-    innermost(
+  /** How far a colour is from the plain one its word names: 0 for full saturation at mid lightness. */
+  const colorDistance = (rgb: string): number => {
+    const m = /rgba?\(\s*(\d+)[,\s]+(\d+)[,\s]+(\d+)/.exec(rgb);
+    if (!m) return 2;
+    const [r, g, b] = [Number(m[1]) / 255, Number(m[2]) / 255, Number(m[3]) / 255];
+    const max = Math.max(r, g, b);
+    const min = Math.min(r, g, b);
+    const l = (max + min) / 2;
+    const d = max - min;
+    const sat = d === 0 ? 0 : d / (1 - Math.abs(2 * l - 1));
+    return Math.abs(l - 0.5) + (1 - sat);
+  };
+  // Of a palette's shades of one colour ("the red box" among five reds), the plainest one.
+  const byColor = (): DomElement[] => {
+    const fillOf = (el: DomElement): string => {
+      const style = window.getComputedStyle(el) as unknown as { backgroundColor?: string; fill?: string };
+      return (
+        (/^(?:rect|circle|ellipse|path|polygon)$/i.test(el.tagName) ? style.fill : style.backgroundColor) ??
+        ''
+      );
+    };
+    const hits = innermost(
       everything.filter((el) => {
         if (el === body || el.tagName === 'HTML' || !isVisible(el)) return false;
-        const style = window.getComputedStyle(el) as unknown as { backgroundColor?: string; fill?: string };
-        const svg = /^(?:rect|circle|ellipse|path|polygon)$/i.test(el.tagName);
-        const own = colorWord((svg ? style.fill : style.backgroundColor) ?? '');
+        const own = colorWord(fillOf(el));
         return own !== null && wantedColors.includes(own);
       }),
     );
+    const best = Math.min(...hits.map((el) => colorDistance(fillOf(el))));
+    return hits.filter((el) => colorDistance(fillOf(el)) <= best + 0.08);
+  };
   const strategies: Array<[string, () => DomElement[]]> =
     want === '' && wantedColors.length > 0 && roleSet === null
       ? [['colour', byColor]]
@@ -994,6 +1084,7 @@ export function findInPage(query: PageQuery): PageMatch {
             ['text (partial)', () => byText('contains')],
             ['icon or synonym', bySynonym],
             ['icon words', byIconWords],
+            ['caption', byCaption],
             ['id/name/test id', byIdentifier],
             ['css', byCss],
           ];

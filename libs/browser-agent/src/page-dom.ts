@@ -10,6 +10,7 @@ export interface DomNode {
   childNodes: ArrayLike<DomNode>;
   parentElement: DomElement | null;
   parentNode: DomNode | null;
+  previousSibling?: DomNode | null;
   /** Set on a shadow root: the element it is attached to. */
   host?: DomElement;
 }

@@ -1,10 +1,12 @@
 import type { ElementHandle, Page } from 'puppeteer-core';
 import type { CursorOverlay } from './cursor-overlay.js';
-import { coveringElement, pointerProxy } from './element-state-script.js';
+import { coveringElement, pointerProxy, popupCloser } from './element-state-script.js';
 import { DetachedElementError, LimitExceededError } from './run-limits.js';
 
 /** Most mouse-move steps of one move with a drawn cursor. */
 const MAX_CURSOR_STEPS = 2;
+/** How long something may cover a target before a popup over it is closed (transient layers go). */
+const POPUP_GRACE_MS = 500;
 
 export interface Point {
   x: number;
@@ -17,6 +19,8 @@ export interface Point {
  */
 export class PagePointer {
   private position: Point = { x: 0, y: 0 };
+  /** Popups closed because they covered what a step acted on (their closing control's name). */
+  private closed: string[] = [];
 
   constructor(
     private readonly page: Page,
@@ -62,6 +66,13 @@ export class PagePointer {
     }
   }
 
+  /** The popups closed since the last call, by the name of the control that closed each. */
+  takeClosedPopups(): string[] {
+    const closed = this.closed;
+    this.closed = [];
+    return closed;
+  }
+
   async clickOn(
     handle: ElementHandle,
     describe: string,
@@ -70,6 +81,34 @@ export class PagePointer {
   ): Promise<void> {
     const point = await this.moveOnto(handle, describe, timing);
     await this.page.mouse.click(point.x, point.y, { button: options.button, count: options.count });
+  }
+
+  private async closePopupOver(handle: ElementHandle, point: Point): Promise<boolean> {
+    const closer = (
+      await handle.evaluateHandle(popupCloser, point.x, point.y).catch(() => null)
+    )?.asElement() as ElementHandle | null | undefined;
+    if (!closer) return false;
+    try {
+      const box = await closer.boundingBox();
+      if (!box) return false;
+      const name = await closer.evaluate((el) =>
+        (
+          (el as unknown as { innerText?: string }).innerText ||
+          el.getAttribute('aria-label') ||
+          el.getAttribute('title') ||
+          ''
+        )
+          .replace(/\s+/g, ' ')
+          .trim(),
+      );
+      const at = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+      await this.moveTo(at);
+      await this.page.mouse.click(at.x, at.y);
+      this.closed.push(name || 'close');
+      return true;
+    } finally {
+      await closer.dispose().catch(() => undefined);
+    }
   }
 
   /**
@@ -83,6 +122,8 @@ export class PagePointer {
     timing: { deadline: number; actionTimeoutMs: number },
   ): Promise<Point> {
     const { deadline, actionTimeoutMs } = timing;
+    let coveredSince: number | undefined;
+    let closedOne = false;
     for (;;) {
       await proxy.scrollIntoView().catch(() => undefined);
       const box = await proxy.boundingBox();
@@ -90,6 +131,13 @@ export class PagePointer {
         const point = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
         const covering = await handle.evaluate(coveringElement, point.x, point.y);
         if (covering === null) return point;
+        coveredSince ??= Date.now();
+        // A popup that stays over the target for a moment (a session warning, a newsletter box) is
+        // closed with its own close control, once per element, as a person would.
+        if (!closedOne && Date.now() - coveredSince >= POPUP_GRACE_MS) {
+          closedOne = true;
+          if (await this.closePopupOver(handle, point)) continue;
+        }
         if (Date.now() >= deadline) {
           throw new LimitExceededError(
             'action timeout',

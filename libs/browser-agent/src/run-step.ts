@@ -10,7 +10,7 @@ import { isAssertion, type Step, type Target, type TypeStep } from './step-types
 import { applyTransforms } from './text-transforms.js';
 import { entryNoun, singularOf } from './named-items.js';
 import { namedItems } from './element-state-script.js';
-import { nextPageControl } from './table-pager-script.js';
+import { nextPageControl, shownPageText } from './table-pager-script.js';
 
 /**
  * Runs one step of either engine. What the clause grammar adds is done here, around the actions
@@ -28,6 +28,7 @@ export async function runStep(ctx: StepContext, step: Step): Promise<string> {
   if (target?.inRow !== undefined && target.inRow < -1) return runInRowFromEnd(ctx, action, target);
   if (target && isToggleAll(target)) return runToggleAll(ctx, action, target);
   if (target && action.action === 'click' && isPagedEntry(target)) return runPagedEntry(ctx, action, target);
+  if (target?.paged) return runOnPageShowing(ctx, action, target);
   if (target && (action.action === 'click' || action.action === 'check') && LIST_NAME_RE.test(target.name))
     return runNamedList(ctx, action, target);
   return runAction(ctx, action);
@@ -85,6 +86,42 @@ async function runPagedEntry(ctx: StepContext, step: ActionStep, target: Target)
   return turned.length > 0 ? `went to page ${turned.join(', then ')}; ${said}` : said;
 }
 const MAX_PAGES = 20;
+
+/**
+ * "Click the phone number next to "Ada" on any page": while the page does not show the text the
+ * element sits next to (or, without one, the element's own name), the pager is followed (page 2,
+ * 3 … or Next); the step then runs on the page that shows it, or fails naming the pages seen.
+ */
+async function runOnPageShowing(ctx: StepContext, step: ActionStep, target: Target): Promise<string> {
+  const { paged: _paged, ...rest } = target;
+  const wanted = (target.near ?? target.name)
+    .replace(/[\s\u00a0]+/g, ' ')
+    .trim()
+    .toLowerCase();
+  const pageText = () => ctx.page.evaluate(shownPageText, step.text ?? '').catch(() => '');
+  const turned: string[] = [];
+  let text = await pageText();
+  for (let page = 1; page < MAX_PAGES && wanted !== '' && !text.includes(wanted); page++) {
+    const next = (
+      await ctx.page.evaluateHandle(nextPageControl, page + 1)
+    ).asElement() as ElementHandle | null;
+    if (!next) break;
+    try {
+      await ctx.pointer.clickOn(next, `page ${page + 1}`, {
+        deadline: ctx.deadline,
+        actionTimeoutMs: ctx.limits.actionTimeoutMs,
+      });
+    } finally {
+      await disposeQuietly(next);
+    }
+    turned.push(String(page + 1));
+    // The next page: wait until the page shows something else.
+    const before = text;
+    while ((text = await pageText()) === before && Date.now() < ctx.deadline) await sleep(100, ctx.signal);
+  }
+  const said = await runAction(ctx, { ...step, target: rest } as ActionStep);
+  return turned.length > 0 ? `went to page ${turned.join(', then ')}; ${said}` : said;
+}
 
 /** "ONE and THREE", "Apple, Kiwi and Plum": a name that may be several. */
 const LIST_NAME_RE = /\S(?:\s*,\s*|\s+and\s+)\S/i;

@@ -2,7 +2,7 @@ import type { Dialog, Page } from 'puppeteer-core';
 import type { AgentLog } from './agent-log.js';
 import { CursorOverlay } from './cursor-overlay.js';
 import type { ElementLocator } from './element-description-script.js';
-import { ElementNotFoundError } from './element-locator.js';
+import { ElementNotFoundError, noteStepSentence } from './element-locator.js';
 import { PagePointer } from './page-pointer.js';
 import { recordAction, type RecordedAction } from './recorded-action.js';
 import { RunGuard, type RunStoppedError } from './run-guard.js';
@@ -246,6 +246,15 @@ export class StepExecutor {
         message: `${candidates} elements matched; used the first visible one (controls before plain text, then document order)`,
       });
     }
+    for (const closer of this.pointer.takeClosedPopups())
+      this.log.write({
+        outcome: 'info',
+        level: 'warn',
+        step: step.index,
+        action: step.action,
+        target,
+        message: `a popup covered the element; closed it with "${rewrite(closer)}"`,
+      });
     if (report.revealed?.length)
       this.log.write({
         outcome: 'info',
@@ -332,6 +341,7 @@ export class StepExecutor {
     const forward = () => stepAbort.abort(run.reason);
     if (run.aborted) forward();
     else run.addEventListener('abort', forward, { once: true });
+    noteStepSentence(this.page, isAssertion(step) ? undefined : step.text);
     const ctx: StepContext = {
       page: this.page,
       limits: this.options.limits,

@@ -41,6 +41,11 @@ export interface Target {
    * the element is looked for in the smallest container (list item, table row, card) holding it.
    */
   near?: string;
+  /**
+   * The element, or the text it sits next to, may be on a later page of a paged list ("Find Ada in
+   * the contact book and click their phone number"): the pager is followed until the page shows it.
+   */
+  paged?: true;
   /** The row the element is in, by position ("the archive button in the last row"); -1 is the last. */
   inRow?: number;
   /**

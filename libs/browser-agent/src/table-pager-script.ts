@@ -63,9 +63,20 @@ export function nextPageControl(next: number): DomElement | null {
   if (numbered) return numbered;
   return (
     controls.find((el) =>
-      /^(?:next(?: page)?|›|»|>|→)$/i.test(
+      /^(?:next(?: page)?|›|»|>|→)(?:\s*[›»>→])?$/i.test(
         squeeze(el.innerText) || squeeze(el.getAttribute('aria-label')) || squeeze(el.getAttribute('title')),
       ),
     ) ?? null
   );
+}
+
+/**
+ * The page's rendered text, squeezed and lower-cased, to see whether a page shows something; the
+ * step's own sentence, when a task page prints it, is left out.
+ */
+export function shownPageText(sentence: string): string {
+  const squeeze = (text: string) => text.replace(/[\s\u00a0]+/g, ' ').toLowerCase();
+  const text = squeeze(document.body?.innerText ?? '');
+  const own = squeeze(sentence).trim();
+  return own.length >= 12 ? text.split(own).join(' ') : text;
 }

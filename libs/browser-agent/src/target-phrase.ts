@@ -310,8 +310,19 @@ export const LOADING_INDICATOR =
 const LOADING_RE =
   /^(?:the\s+|a\s+)?(?:loading\s+(?:spinner|indicator|icon|bar|animation|overlay|wheel)|loader|throbber|busy\s+indicator)$/i;
 
+const ANY_PAGE_RE = /^(.+?)\s+(?:on|in)\s+(?:any|whichever|whatever)\s+page(?:\s+it\s+is\s+on)?$/i;
+
 export function parseTarget(phrase: string, tokens: readonly MaskToken[]): Target | undefined {
   if (LOADING_RE.test(phrase.trim().replace(/[.,;:!?]+$/, ''))) return { name: LOADING_INDICATOR };
+  // "The color picker": the page's colour input.
+  if (/^(?:the\s+|a\s+)?colou?r[- ]?(?:picker|wheel|chooser|selector|input|field|well)$/i.test(phrase.trim()))
+    return { name: 'input[type="color"]' };
+  // "Edit next to "Bob" on any page": the pager is followed until the page shows it.
+  const anyPage = ANY_PAGE_RE.exec(phrase.trim().replace(/[.,;:!?]+$/, ''));
+  if (anyPage?.[1]) {
+    const inner = parseTarget(anyPage[1], tokens);
+    return inner && !inner.all ? { ...inner, paged: true } : undefined;
+  }
   const every = everyTarget(phrase.trim().replace(/[.,;:!?]+$/, ''), tokens);
   if (every) return every;
   let text = phrase

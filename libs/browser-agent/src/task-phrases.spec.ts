@@ -235,6 +235,39 @@ describe('one-sentence tasks said as plain steps (task-phrases.ts and the rules 
     ],
     ['Click on the item labeled "b".', [click({ name: 'b' })]],
     [
+      'Select the following color #3d8e4f with the color picker and hit Submit.',
+      [
+        { action: 'type', value: '#3d8e4f', target: { name: 'input[type="color"]' } } as StepBody,
+        click({ name: 'Submit' }),
+      ],
+    ],
+    [
+      'Find Ada Byron in the contact book and click on their phone number.',
+      [click({ name: 'phone number', near: 'Ada Byron', paged: true })],
+    ],
+    [
+      'Set the sliders to the combination [4,5,9] and submit.',
+      (['4', '5', '9'] as const)
+        .map(
+          (value, i) =>
+            ({
+              action: 'type',
+              value,
+              target: { name: '', role: 'slider', nth: i + 1 },
+            }) as unknown as StepBody,
+        )
+        .concat([{ action: 'submit' } as StepBody]),
+    ],
+    [
+      'Using the text editor, give the text "tempus" the color red.',
+      [
+        { action: 'select', option: 'tempus', target: { name: '', role: 'editor' } } as StepBody,
+        click({ name: 'color', role: 'button' }),
+        click({ name: '', color: 'red' }),
+      ],
+    ],
+    ['Click Edit next to "Bob" on any page.', [click({ name: 'Edit', near: 'Bob', paged: true })]],
+    [
       'Scroll the textarea to the bottom of the text hit submit.',
       [
         { action: 'scroll', direction: 'bottom', target: { name: 'textarea', role: 'textbox' } } as StepBody,

@@ -93,6 +93,21 @@ const INBOX_RULES: readonly [RegExp, (g: Record<string, string>) => string][] = 
     (g) => `click on ${g.from ?? g.from2} and click the star icon`,
   ],
 ];
+/** "Find Ada Byron in the contact book and click on their phone number": on whichever page holds them. */
+const FIND_IN_THEN_RE = new RegExp(
+  `^(?:find|locate|look\\s+(?:up|for)|search\\s+for)\\s+(?<who>${PERSON})\\s+(?:in|on|among)\\s+the\\s+[\\p{L} -]{1,30}?(?:,\\s*|\\s+)(?:and\\s+|then\\s+)+(?<verb>click|tap|press|select|open|copy)(?:\\s+on)?\\s+(?:their|his|her|its|the)\\s+(?<what>[\\p{L} -]{1,30}?)$`,
+  'iu',
+);
+/** "Select the following color #3d8e4f with the color picker": the colour typed into the colour field. */
+const COLOR_PICK_RE = new RegExp(
+  `^(?:select|choose|pick|set|enter|type)\\s+(?:the\\s+(?:following\\s+)?)?colou?r\\s+(#[0-9a-f]{6}|#[0-9a-f]{3}|${Q})\\s+(?:with|in|using|on|into)\\s+the\\s+colou?r(?:\\s*(?:picker|wheel|input|field|chooser|selector))?(?=$|,|\\s+and\\s)`,
+  'i',
+);
+/** "Set the sliders to the combination [4,5,9]": each one, in order, to its value. */
+const EACH_TO_RE =
+  /^(?:set|move|drag|put|turn)\s+the\s+(sliders|spinners|dials|knobs|number\s+fields)\s+to\s+(?:the\s+(?:combination|values?|numbers?|positions?)\s+)?(?:of\s+)?\[?\s*(-?\d+(?:\.\d+)?(?:\s*(?:,|and|,\s*and)\s*-?\d+(?:\.\d+)?){1,9})\s*\]?(?=$|,|\s+and\s+(?!-?\d))/i;
+const nthWord = (n: number) =>
+  `${n}${n % 10 === 1 && n !== 11 ? 'st' : n % 10 === 2 && n !== 12 ? 'nd' : n % 10 === 3 && n !== 13 ? 'rd' : 'th'}`;
 const SIGN_UP_RE = new RegExp(
   `^(?:create|open|register|make|set\\s+up)\\s+(?:an?\\s+|the\\s+)?(?:new\\s+)?(?:user\\s+)?account\\s+for\\s+(?<who>(?:${Q}|[\\p{Lu}][\\p{L}'-]*(?:\\s+[\\p{Lu}][\\p{L}'-]*){0,3}))` +
     `(?:,?\\s+with\\s+(?:the\\s+)?e-?mail(?:\\s+address)?\\s+(?<email>${Q}|[^\\s,]+@[^\\s,]+))?` +
@@ -159,6 +174,12 @@ const EVERYTHING_STYLE_RE = new RegExp(
 );
 const QUOTED_STYLE_RE = new RegExp(
   `^(?:give|make|set|style|format|turn)\\s+(?:the\\s+(?:text|word|words)\\s+)?(${Q})(?:\\s+(?:the\\s+style|in|as|to))?\\s+${STYLE_WORDS}\\b`,
+  'i',
+);
+
+/** "give the text "tempus" the color red": the editor's colour picker. */
+const QUOTED_COLOR_RE = new RegExp(
+  `^(?:give|make|set|color|colour|paint|turn)\\s+(?:the\\s+(?:text|word|words)\\s+)?(${Q})\\s+(?:the\\s+colou?r\\s+|colou?red\\s+|in\\s+)?(red|green|blue|yellow|orange|purple|violet|pink|black|white|gr[ae]y|brown|cyan|magenta)(?:\\s+colou?r)?\\b`,
   'i',
 );
 
@@ -274,6 +295,16 @@ export function plainTaskSentence(masked: string): string {
     if (signup.terms) steps.push('check the terms');
     text = `${steps.join(', ')} and submit the form`;
   }
+  text = text.replace(COLOR_PICK_RE, 'type $1 into the color picker');
+  text = text.replace(EACH_TO_RE, (_all, kind: string, list: string) =>
+    list
+      .split(/\s*(?:,\s*and|,|and)\s*/i)
+      .map((value, i) => `set the ${nthWord(i + 1)} ${kind.replace(/s$/i, '')} to ${value}`)
+      .join(', '),
+  );
+  const findIn = FIND_IN_THEN_RE.exec(text)?.groups;
+  if (findIn?.who && findIn.verb && findIn.what)
+    text = `${findIn.verb} the ${findIn.what} next to ${findIn.who} on any page`;
   for (const [pattern, steps] of INBOX_RULES) {
     const said = pattern.exec(text)?.groups;
     if (said) {
@@ -300,7 +331,10 @@ export function plainTaskSentence(masked: string): string {
     const rest = text.slice(editor[0].length);
     const everything = EVERYTHING_STYLE_RE.exec(rest);
     const quoted = QUOTED_STYLE_RE.exec(rest);
-    if (everything?.[1])
+    const colored = QUOTED_COLOR_RE.exec(rest);
+    if (colored?.[1] && colored[4])
+      text = `select the text ${colored[1]} in the editor, click the color button and click the ${colored[4]} colored box${rest.slice(colored[0].length)}`;
+    else if (everything?.[1])
       text = `select all the text in the editor and click the ${styleButton(everything[1])} button${rest.slice(everything[0].length)}`;
     else if (quoted?.[1] && quoted[4])
       text = `select the text ${quoted[1]} in the editor and click the ${styleButton(quoted[4])} button${rest.slice(quoted[0].length)}`;
