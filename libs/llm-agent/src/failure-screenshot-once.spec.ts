@@ -1,0 +1,118 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { AgentLog, runInstructionTest } from '@suite/browser-agent';
+import type { Page } from 'puppeteer-core';
+import { useBrowserTab } from '../../browser-agent/testing/browser-tab.js';
+import { inOrder, type ScriptedLlmServer, serveScriptedLlm } from '../testing/scripted-llm-server.js';
+import { serveTestSite, type TestSite } from '../testing/test-pages.js';
+import type { LlmRunLimits } from './llm-limits.js';
+import { runLlmTest } from './llm-test-runner.js';
+import { OpenAiProvider } from './openai-provider.js';
+
+const PASSWORD = 'hunter2-Sesame!';
+const FAST: Partial<LlmRunLimits> = {
+  navigationTimeoutMs: 5000,
+  actionTimeoutMs: 1500,
+  assertionTimeoutMs: 800,
+  jobTimeoutMs: 30_000,
+  retryBaseDelayMs: 20,
+};
+
+const isPng = (image: Buffer | undefined) =>
+  image !== undefined && image.subarray(1, 4).toString('latin1') === 'PNG';
+
+/** Counts the pictures taken of `page` from now on (the failure screenshot is one `page.screenshot`). */
+function countScreenshots(page: Page): { count: () => number; restore: () => void } {
+  const original = page.screenshot.bind(page);
+  let taken = 0;
+  const counting = ((...args: Parameters<Page['screenshot']>) => {
+    taken++;
+    return original(...args);
+  }) as Page['screenshot'];
+  page.screenshot = counting;
+  return { count: () => taken, restore: () => void (page.screenshot = original) };
+}
+
+describe('the failure screenshot is taken in one place for both engines (real Chromium)', () => {
+  const tab = useBrowserTab();
+  let site: TestSite;
+  let server: ScriptedLlmServer | undefined;
+  let counter: ReturnType<typeof countScreenshots> | undefined;
+
+  beforeAll(async () => {
+    site = await serveTestSite(PASSWORD);
+  });
+  afterAll(async () => {
+    await site?.close();
+  });
+  afterEach(async () => {
+    counter?.restore();
+    await server?.close();
+    server = undefined;
+  });
+
+  it('the interpreter: a failing step yields exactly one screenshot, and the outcome names the step', async () => {
+    counter = countScreenshots(tab.page);
+    const result = await runInstructionTest({
+      page: tab.page,
+      query: `Open ${site.url}/login\nClick the Launch button\nThe page shows "Welcome"`,
+      log: new AgentLog(),
+      limits: FAST,
+      failureScreenshot: true,
+    });
+    expect(result.outcome).toMatchObject({
+      kind: 'failed',
+      summary: result.summary,
+      failingStep: { index: 2, text: 'Click the Launch button', status: 'failed' },
+    });
+    expect(isPng(result.screenshot)).toBe(true);
+    expect(counter.count()).toBe(1);
+  });
+
+  it('the LLM agent: a run that fails yields exactly one screenshot', async () => {
+    server = await serveScriptedLlm(
+      inOrder(
+        { toolCalls: [{ name: 'assert_text', args: { text: 'Welcome back, Ada' } }] },
+        { toolCalls: [{ name: 'done', args: { passed: false, summary: 'The welcome page never showed.' } }] },
+      ),
+    );
+    counter = countScreenshots(tab.page);
+    const result = await runLlmTest({
+      page: tab.page,
+      query: 'Check the welcome message.',
+      initialUrl: `${site.url}/login`,
+      log: new AgentLog(),
+      provider: new OpenAiProvider({ apiKey: 'test-key', baseURL: server.openaiBaseUrl }),
+      model: 'gpt-4.1-mini',
+      limits: FAST,
+      failureScreenshot: true,
+    });
+    expect(result.outcome).toMatchObject({
+      kind: 'failed',
+      summary: result.summary,
+      failingStep: { action: 'assertText', status: 'failed' },
+    });
+    expect(isPng(result.screenshot)).toBe(true);
+    expect(counter.count()).toBe(1);
+  });
+
+  it('takes none when the run passes or the instructions were not understood', async () => {
+    counter = countScreenshots(tab.page);
+    const passed = await runInstructionTest({
+      page: tab.page,
+      query: `Open ${site.url}/login\nThe page shows "Password"`,
+      log: new AgentLog(),
+      limits: FAST,
+      failureScreenshot: true,
+    });
+    expect(passed.outcome.kind).toBe('passed');
+    const rejected = await runInstructionTest({
+      page: tab.page,
+      query: `Open ${site.url}/login\nfly to the moon`,
+      log: new AgentLog(),
+      limits: FAST,
+      failureScreenshot: true,
+    });
+    expect(rejected.outcome.kind).toBe('needs_input');
+    expect([passed.screenshot, rejected.screenshot, counter.count()]).toEqual([undefined, undefined, 0]);
+  });
+});
