@@ -4,6 +4,7 @@ import type { Page } from 'puppeteer-core';
 import { useBrowserTab } from '../../browser-agent/testing/browser-tab.js';
 import { inOrder, type ScriptedLlmServer, serveScriptedLlm } from '../testing/scripted-llm-server.js';
 import { serveTestSite, type TestSite } from '../testing/test-pages.js';
+import { runHybridTest } from './hybrid-test-runner.js';
 import type { LlmRunLimits } from './llm-limits.js';
 import { runLlmTest } from './llm-test-runner.js';
 import { OpenAiProvider } from './openai-provider.js';
@@ -90,6 +91,28 @@ describe('the failure screenshot is taken in one place for both engines (real Ch
       kind: 'failed',
       summary: result.summary,
       failingStep: { action: 'assertText', status: 'failed' },
+    });
+    expect(isPng(result.screenshot)).toBe(true);
+    expect(counter.count()).toBe(1);
+  });
+
+  it('the hybrid engine: a step the model could not do yields exactly one screenshot', async () => {
+    server = await serveScriptedLlm(
+      inOrder({ toolCalls: [{ name: 'done', args: { passed: false, summary: 'There is no cat here.' } }] }),
+    );
+    counter = countScreenshots(tab.page);
+    const result = await runHybridTest({
+      page: tab.page,
+      query: `Open ${site.url}/login\nGive the cat a treat`,
+      log: new AgentLog(),
+      provider: new OpenAiProvider({ apiKey: 'test-key', baseURL: server.openaiBaseUrl }),
+      model: 'gpt-4.1-mini',
+      limits: FAST,
+      failureScreenshot: true,
+    });
+    expect(result.outcome).toMatchObject({
+      kind: 'failed',
+      failingStep: { index: 2, text: 'Give the cat a treat', status: 'failed', resolvedBy: 'model' },
     });
     expect(isPng(result.screenshot)).toBe(true);
     expect(counter.count()).toBe(1);
