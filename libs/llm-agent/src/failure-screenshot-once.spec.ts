@@ -2,7 +2,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/glob
 import { AgentLog, runInstructionTest } from '@suite/browser-agent';
 import type { Page } from 'puppeteer-core';
 import { useBrowserTab } from '../../browser-agent/testing/browser-tab.js';
-import { inOrder, type ScriptedLlmServer, serveScriptedLlm } from '../testing/scripted-llm-server.js';
+import {
+  inOrder,
+  type ScriptedLlmServer,
+  type ScriptedReply,
+  serveScriptedLlm,
+} from '../testing/scripted-llm-server.js';
 import { serveTestSite, type TestSite } from '../testing/test-pages.js';
 import { runHybridTest } from './hybrid-test-runner.js';
 import type { LlmRunLimits } from './llm-limits.js';
@@ -51,91 +56,82 @@ describe('the failure screenshot is taken in one place for both engines (real Ch
     server = undefined;
   });
 
-  it('the interpreter: a failing step yields exactly one screenshot, and the outcome names the step', async () => {
+  /** What every run here shares: the page (its pictures counted from now on), fast limits, a picture on failure. */
+  const common = () => {
     counter = countScreenshots(tab.page);
+    return { page: tab.page, log: new AgentLog(), limits: FAST, failureScreenshot: true };
+  };
+  /** A scripted model that answers with `replies` in turn. */
+  const scriptedModel = async (...replies: ScriptedReply[]) => {
+    server = await serveScriptedLlm(inOrder(...replies));
+    const provider = new OpenAiProvider({ apiKey: 'test-key', baseURL: server.openaiBaseUrl });
+    return { provider, model: 'gpt-4.1-mini' };
+  };
+  const expectOneScreenshot = (result: { screenshot?: Buffer }) => {
+    expect(isPng(result.screenshot)).toBe(true);
+    expect(counter?.count()).toBe(1);
+  };
+  const done = (summary: string) => ({ toolCalls: [{ name: 'done', args: { passed: false, summary } }] });
+
+  it('the interpreter: a failing step yields exactly one screenshot, and the outcome names the step', async () => {
     const result = await runInstructionTest({
-      page: tab.page,
+      ...common(),
       query: `Open ${site.url}/login\nClick the Launch button\nThe page shows "Welcome"`,
-      log: new AgentLog(),
-      limits: FAST,
-      failureScreenshot: true,
     });
     expect(result.outcome).toMatchObject({
       kind: 'failed',
       summary: result.summary,
       failingStep: { index: 2, text: 'Click the Launch button', status: 'failed' },
     });
-    expect(isPng(result.screenshot)).toBe(true);
-    expect(counter.count()).toBe(1);
+    expectOneScreenshot(result);
   });
 
   it('the LLM agent: a run that fails yields exactly one screenshot', async () => {
-    server = await serveScriptedLlm(
-      inOrder(
-        { toolCalls: [{ name: 'assert_text', args: { text: 'Welcome back, Ada' } }] },
-        { toolCalls: [{ name: 'done', args: { passed: false, summary: 'The welcome page never showed.' } }] },
-      ),
+    const model = await scriptedModel(
+      { toolCalls: [{ name: 'assert_text', args: { text: 'Welcome back, Ada' } }] },
+      done('The welcome page never showed.'),
     );
-    counter = countScreenshots(tab.page);
     const result = await runLlmTest({
-      page: tab.page,
+      ...common(),
+      ...model,
       query: 'Check the welcome message.',
       initialUrl: `${site.url}/login`,
-      log: new AgentLog(),
-      provider: new OpenAiProvider({ apiKey: 'test-key', baseURL: server.openaiBaseUrl }),
-      model: 'gpt-4.1-mini',
-      limits: FAST,
-      failureScreenshot: true,
     });
     expect(result.outcome).toMatchObject({
       kind: 'failed',
       summary: result.summary,
       failingStep: { action: 'assertText', status: 'failed' },
     });
-    expect(isPng(result.screenshot)).toBe(true);
-    expect(counter.count()).toBe(1);
+    expectOneScreenshot(result);
   });
 
   it('the hybrid engine: a step the model could not do yields exactly one screenshot', async () => {
-    server = await serveScriptedLlm(
-      inOrder({ toolCalls: [{ name: 'done', args: { passed: false, summary: 'There is no cat here.' } }] }),
-    );
-    counter = countScreenshots(tab.page);
+    const model = await scriptedModel(done('There is no cat here.'));
     const result = await runHybridTest({
-      page: tab.page,
+      ...common(),
+      ...model,
       query: `Open ${site.url}/login\nGive the cat a treat`,
-      log: new AgentLog(),
-      provider: new OpenAiProvider({ apiKey: 'test-key', baseURL: server.openaiBaseUrl }),
-      model: 'gpt-4.1-mini',
-      limits: FAST,
-      failureScreenshot: true,
     });
     expect(result.outcome).toMatchObject({
       kind: 'failed',
       failingStep: { index: 2, text: 'Give the cat a treat', status: 'failed', resolvedBy: 'model' },
     });
-    expect(isPng(result.screenshot)).toBe(true);
-    expect(counter.count()).toBe(1);
+    expectOneScreenshot(result);
   });
 
   it('takes none when the run passes or the instructions were not understood', async () => {
-    counter = countScreenshots(tab.page);
+    const shared = common();
     const passed = await runInstructionTest({
-      page: tab.page,
+      ...shared,
       query: `Open ${site.url}/login\nThe page shows "Password"`,
-      log: new AgentLog(),
-      limits: FAST,
-      failureScreenshot: true,
     });
     expect(passed.outcome.kind).toBe('passed');
     const rejected = await runInstructionTest({
-      page: tab.page,
-      query: `Open ${site.url}/login\nfly to the moon`,
+      ...shared,
       log: new AgentLog(),
-      limits: FAST,
-      failureScreenshot: true,
+      query: `Open ${site.url}/login\nfly to the moon`,
     });
     expect(rejected.outcome.kind).toBe('needs_input');
-    expect([passed.screenshot, rejected.screenshot, counter.count()]).toEqual([undefined, undefined, 0]);
+    expect([passed.screenshot, rejected.screenshot, counter?.count()]).toEqual([undefined, undefined, 0]);
   });
 });
