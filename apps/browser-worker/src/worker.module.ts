@@ -2,6 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { SUITE_VERSION } from '@suite/config';
 import { ConfigValueModule, WorkerCoreModule } from '@suite/nest-core';
 import { AGENT_RUNNER } from './agent/agent-runner.js';
+import { BrowserRunService } from './agent/browser-run.service.js';
 import { BrowserSessions } from './agent/browser-sessions.js';
 import { AgentRouter } from './agent/agent-router.js';
 import { InterpreterAgentRunner } from './agent/interpreter-agent.runner.js';
@@ -29,6 +30,7 @@ export class WorkerModule {
         RunnerMetricsObserver,
         ...workerConnectionProviders,
         BrowserSessions,
+        BrowserRunService,
         InterpreterAgentRunner,
         LlmAgentRunner,
         { provide: AGENT_RUNNER, useClass: AgentRouter },

@@ -4,7 +4,7 @@ import { useBrowserTab } from '../testing/browser-tab.js';
 import { type LocalSite, page, serveLocalSite } from '../testing/local-site.js';
 import { AgentLog } from './agent-log.js';
 import { captureFailureScreenshot } from './failure-screenshot.js';
-import { interpretQuery, runInterpreter } from './interpreter-agent.js';
+import { runInstructionTest } from './instruction-test-runner.js';
 
 const SECRET = 'tr0ub4dor-and-3';
 /** Another value of the same length: a masked picture must not tell the two apart. */
@@ -126,12 +126,10 @@ describe('failure screenshot (real Chromium)', () => {
 
   it('is taken when a step fails, and only then', async () => {
     const run = async (query: string) => {
-      const interpreted = interpretQuery(query.replaceAll('$SITE', site.url));
-      if (!interpreted.ok) throw new Error(interpreted.summary);
       const log = new AgentLog();
-      return runInterpreter({
+      return runInstructionTest({
         page: tab.page,
-        steps: interpreted.steps,
+        query: query.replaceAll('$SITE', site.url),
         log,
         limits: { actionTimeoutMs: 1500, assertionTimeoutMs: 800, navigationTimeoutMs: 5000 },
         failureScreenshot: true,

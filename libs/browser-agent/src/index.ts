@@ -74,7 +74,16 @@ export {
   type StepToResolve,
   type Verdict,
 } from './interpreter-agent.js';
-export { captureFailureScreenshot } from './failure-screenshot.js';
+export {
+  type CancelledOutcome,
+  type ErrorOutcome,
+  type FailedOutcome,
+  type NeedsInputOutcome,
+  type PassedOutcome,
+  type RunOutcome,
+  type RunOutcomeKind,
+  verdictOf,
+} from './run-outcome.js';
 export {
   errorMessage,
   type ExecutedStep,
@@ -90,7 +99,12 @@ export {
 } from './step-executor.js';
 export { RunGuard, type RunStopKind, RunStoppedError } from './run-guard.js';
 export { SecretValues, secretFieldValues, secretsFromMetadata } from './secret-values.js';
-export { type RunVideoOptions, withVideo } from './with-video.js';
+export {
+  type RecordedRun,
+  type RecordingOptions,
+  runRecorded,
+  type RunVideoOptions,
+} from './recorded-run.js';
 export {
   exportBlocker,
   exportTestScript,
@@ -112,8 +126,8 @@ export {
   type RunLimits,
   StepFailedError,
 } from './run-limits.js';
-export { type ActionStep, runAction } from './step-actions.js';
-export { countHolds, runAssertion, textMatches, urlMatches } from './step-assertions.js';
+export type { ActionStep } from './step-actions.js';
+export { countHolds, textMatches, urlMatches } from './step-assertions.js';
 export { compileUserPattern, type UserPattern, UserPatternError } from './user-pattern.js';
 export { describeFound, sleep, type StepContext, type StepReport } from './step-context.js';
 export {

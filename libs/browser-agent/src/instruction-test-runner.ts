@@ -1,11 +1,11 @@
 import type { Page } from 'puppeteer-core';
 import type { AgentLog } from './agent-log.js';
 import { interpretQuery, runInterpreter, type RunResult } from './interpreter-agent.js';
+import { type RecordedRun, type RecordingOptions, runRecorded } from './recorded-run.js';
+import { needsInputOutcome } from './run-outcome.js';
 import type { RunLimits } from './run-limits.js';
-import type { RecordedVideo } from './video-recorder.js';
-import { type RunVideoOptions, withVideo } from './with-video.js';
 
-export interface InstructionTestOptions {
+export interface InstructionTestOptions extends RecordingOptions {
   page: Page;
   query: string;
   log: AgentLog;
@@ -13,22 +13,14 @@ export interface InstructionTestOptions {
   highlightMouse?: boolean;
   initialUrl?: string;
   signal?: AbortSignal;
-  /** Where to record the run; omit for no video. */
-  video?: RunVideoOptions;
-  /** Take a screenshot when a step fails (`screenshot` in the result; secrets unreadable in it). */
-  failureScreenshot?: boolean;
   /** Values to mask in the log, the results and the screenshot (`metadata.secrets`). */
   secretValues?: readonly string[];
   /** `metadata.secrets` by name, for the steps' `{{secret.NAME}}` placeholders. */
   secrets?: Readonly<Record<string, string>>;
 }
 
-export interface InstructionTestResult extends RunResult {
-  /** True when the query was rejected before any browser work (steps not understood). */
-  rejected: boolean;
-  /** The capture ended with the final state; `video.finished` says when the file is complete. */
-  video?: RecordedVideo;
-}
+/** A query that was not understood ends `needs_input` (`outcome.kind`) before any browser work. */
+export type InstructionTestResult = RunResult & RecordedRun;
 
 /**
  * One natural-language test from query to verdict: parse (reject early), record, run, and always
@@ -49,15 +41,15 @@ export async function runInstructionTest(options: InstructionTestOptions): Promi
     log.verdict('failed', interpreted.summary);
     await log.flush();
     return {
+      outcome: needsInputOutcome(interpreted),
       verdict: 'failed',
       summary: interpreted.summary,
       steps: [],
       assertions: { total: 0, passed: 0 },
-      rejected: true,
     };
   }
   log.info(`parsed ${interpreted.steps.length} ${interpreted.steps.length === 1 ? 'step' : 'steps'}`);
-  const result = await withVideo(options, options.video, () =>
+  return runRecorded(options, () =>
     runInterpreter({
       page: options.page,
       steps: interpreted.steps,
@@ -66,10 +58,8 @@ export async function runInstructionTest(options: InstructionTestOptions): Promi
       ...(options.highlightMouse !== undefined ? { highlightMouse: options.highlightMouse } : {}),
       ...(options.initialUrl ? { initialUrl: options.initialUrl } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.failureScreenshot ? { failureScreenshot: true } : {}),
       ...(options.secretValues ? { secretValues: options.secretValues } : {}),
       ...(options.secrets ? { secrets: options.secrets } : {}),
     }),
   );
-  return { ...result, rejected: false };
 }

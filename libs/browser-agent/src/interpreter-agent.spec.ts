@@ -586,7 +586,17 @@ describe('rejecting a query before the browser is touched', () => {
       query: 'open http://127.0.0.1:9/x\nfly to the moon\nclick Sign in\ndo a barrel roll',
       log,
     });
-    expect(result).toMatchObject({ verdict: 'failed', rejected: true, steps: [] });
+    expect(result).toMatchObject({ verdict: 'failed', steps: [] });
+    expect(result.outcome).toEqual({
+      kind: 'needs_input',
+      summary: result.summary,
+      question:
+        'Could you rephrase step 2 ("fly to the moon") and step 4 ("do a barrel roll") using one of the supported forms?',
+      notUnderstood: [
+        { index: 2, text: 'fly to the moon' },
+        { index: 4, text: 'do a barrel roll' },
+      ],
+    });
     expect(result.summary).toMatch(
       /^Could not understand 2 of 4 steps, so the test was not run:\n {2}- step 2: "fly to the moon"\n {2}- step 4: "do a barrel roll"\nRephrase them using one of these forms:\n {2}- open https:\/\/example.com/,
     );

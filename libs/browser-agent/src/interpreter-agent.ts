@@ -1,8 +1,9 @@
 import type { AgentLog } from './agent-log.js';
-import { captureFailureScreenshot } from './failure-screenshot.js';
 import { InstructionLimitError } from './instruction-limits.js';
 import { parseInstructions, SUPPORTED_PHRASINGS, type UnknownStep } from './instruction-parser.js';
+import type { RunStoppedError } from './run-guard.js';
 import { resolveLimits, type RunLimits } from './run-limits.js';
+import { type RunOutcome, verdictOf } from './run-outcome.js';
 import { SecretValues, secretFieldValues } from './secret-values.js';
 import { StepExecutor, type StepResolution, type StepResult } from './step-executor.js';
 import { isAssertion, type Step } from './step-types.js';
@@ -12,15 +13,14 @@ export type { StepResult, StepStatus } from './step-executor.js';
 export type Verdict = 'succeeded' | 'failed';
 
 export interface RunResult {
+  /** How the run ended (see `RunOutcome`); what the worker reads. */
+  outcome: RunOutcome;
+  /** `succeeded` when the outcome is `passed`, else `failed`: a shorthand for checks and benches. */
   verdict: Verdict;
+  /** The same as `outcome.summary`. */
   summary: string;
   steps: StepResult[];
   assertions: { total: number; passed: number };
-  /**
-   * With `failureScreenshot`: the page when a step failed (PNG), secrets unreadable in it. The
-   * caller stores it like the video.
-   */
-  screenshot?: Buffer;
 }
 
 export interface RunInterpreterOptions {
@@ -36,9 +36,7 @@ export interface RunInterpreterOptions {
   initialUrl?: string;
   /** Delay between typed characters, so recordings show typing. */
   typingDelayMs?: number;
-  /** Take a screenshot of the page when a step fails (`RunResult.screenshot`). */
-  failureScreenshot?: boolean;
-  /** Values to mask in the log, the results and the screenshot (`metadata.secrets`). */
+  /** Values to mask in the log and the results (`metadata.secrets`). */
   secretValues?: readonly string[];
   /**
    * `metadata.secrets` by name: a step's `{{secret.NAME}}` is typed (or opened, or compared) as
@@ -149,14 +147,13 @@ export async function runInterpreter(options: RunInterpreterOptions): Promise<Ru
     log.addSecret(value);
   const results: StepResult[] = [];
   const skip = (item: PlannedStep) => executor.skip(item.step ?? { ...item.unknown, action: 'unknown' });
-  let screenshot: Buffer | undefined;
   try {
     if (initialUrl && planned[0]?.step?.action !== 'navigate') {
       const failed = await executor.openStartPage(initialUrl);
       if (failed) {
         for (const item of planned) results.push(skip(item));
         const summary = `The start page ${initialUrl} could not be opened (${failed.error}), so no steps ran.`;
-        return finish(results, planned, log, summary);
+        return finish(results, planned, log, executor.stopped, summary);
       }
     }
     let failed = false;
@@ -168,12 +165,8 @@ export async function runInterpreter(options: RunInterpreterOptions): Promise<Ru
       const result = await runPlanned(item, executor, resolveStep, options.resolvesFirst);
       results.push(result);
       failed = result.status === 'failed';
-      if (failed && options.failureScreenshot) {
-        screenshot = await captureFailureScreenshot(page, log.secretValues);
-      }
     }
-    const outcome = finish(results, planned, log);
-    return screenshot ? { ...outcome, screenshot } : outcome;
+    return finish(results, planned, log, executor.stopped);
   } finally {
     await executor.close();
   }
@@ -219,6 +212,7 @@ function finish(
   results: StepResult[],
   planned: readonly PlannedStep[],
   log: AgentLog,
+  stopped: RunStoppedError | undefined,
   openingError?: string,
 ): RunResult {
   // A step the model resolved counts as an assertion when the interpreter read it as one, or
@@ -232,23 +226,18 @@ function finish(
   const passedAssertions = results.filter((r) => r.status === 'passed' && assertionAt.has(r.index)).length;
   const assertions = { total: assertionAt.size, passed: passedAssertions };
   const failed = results.find((r) => r.status === 'failed');
-  let verdict: Verdict;
   let summary: string;
   if (openingError) {
-    verdict = 'failed';
     summary = openingError;
   } else if (failed) {
-    verdict = 'failed';
     const later = results.filter((r) => r.status === 'skipped').length;
     const skippedNote =
       later === 0 ? '' : ` ${later} later ${later === 1 ? 'step was' : 'steps were'} skipped.`;
     const reason = (failed.error ?? 'unknown error').replace(/[.\s]+$/, '');
     summary = `Step ${failed.index} of ${planned.length} failed ("${failed.text}"): ${reason}.${skippedNote}`;
   } else if (planned.length === 0) {
-    verdict = 'failed';
     summary = 'There were no steps to run.';
   } else {
-    verdict = 'succeeded';
     const all = `All ${planned.length} ${planned.length === 1 ? 'step' : 'steps'}`;
     summary =
       assertions.total === 0
@@ -256,8 +245,16 @@ function finish(
         : `${all} passed; ${assertions.total} ${assertions.total === 1 ? 'assertion' : 'assertions'} held.`;
   }
   summary += resolutionNote(results);
-  log.verdict(verdict, summary);
-  return { verdict, summary: log.redactText(summary), steps: results, assertions };
+  const passed = !openingError && !failed && planned.length > 0;
+  log.verdict(passed ? 'succeeded' : 'failed', summary);
+  const shown = log.redactText(summary);
+  const failingStep = failed ? { failingStep: failed } : {};
+  const outcome: RunOutcome = passed
+    ? { kind: 'passed', summary: shown }
+    : stopped
+      ? { kind: 'cancelled', summary: shown, stop: stopped.kind, ...failingStep }
+      : { kind: 'failed', summary: shown, ...failingStep };
+  return { outcome, verdict: verdictOf(outcome), summary: shown, steps: results, assertions };
 }
 
 const RESOLUTION_WORDS: ReadonlyArray<[StepResolution, string]> = [

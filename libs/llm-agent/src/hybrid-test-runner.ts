@@ -4,7 +4,7 @@ import {
   interpretQuery,
   runInstructionTest,
   runInterpreter,
-  withVideo,
+  runRecorded,
 } from '@suite/browser-agent';
 import type { LlmRunLimits } from './llm-limits.js';
 import type { LlmProvider } from './llm-provider.js';
@@ -66,7 +66,7 @@ export async function runHybridTest(options: HybridTestOptions): Promise<HybridT
         ? `; ${storedCount} ${storedCount === 1 ? 'step has' : 'steps have'} a stored resolution, replayed without the model`
         : ''),
   );
-  const result = await withVideo(options, options.video, () =>
+  const result = await runRecorded(options, () =>
     runInterpreter({
       page: options.page,
       steps,
@@ -76,7 +76,6 @@ export async function runHybridTest(options: HybridTestOptions): Promise<HybridT
       ...(options.highlightMouse !== undefined ? { highlightMouse: options.highlightMouse } : {}),
       ...(options.initialUrl ? { initialUrl: options.initialUrl } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.failureScreenshot ? { failureScreenshot: true } : {}),
       secretValues: [...(options.secretValues ?? []), ...Object.values(options.secrets ?? {})],
       ...(options.secrets ? { secrets: options.secrets } : {}),
       resolveStep: resolver.resolve,
@@ -88,5 +87,5 @@ export async function runHybridTest(options: HybridTestOptions): Promise<HybridT
     `hybrid: ${usage.llmCalls} model ${usage.llmCalls === 1 ? 'call' : 'calls'}, ${usage.inputTokens} input + ${usage.outputTokens} output tokens, estimated ${formatUsd(usage.costUsd)}`,
   );
   await log.flush();
-  return { ...result, rejected: false, usage, resolved: resolver.resolved };
+  return { ...result, usage, resolved: resolver.resolved };
 }

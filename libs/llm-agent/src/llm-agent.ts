@@ -3,6 +3,7 @@ import {
   errorMessage,
   isAssertion,
   type RecordedAction,
+  type RunOutcome,
   RunStoppedError,
   SecretValues,
   type Step,
@@ -14,6 +15,7 @@ import type { Page } from 'puppeteer-core';
 import { AGENT_TOOLS, isKnownTool, planToolCall } from './agent-tools.js';
 import { Conversation, type ResumeFrom, type StepTask } from './conversation.js';
 import { type LlmRunLimits, resolveLlmLimits } from './llm-limits.js';
+import { llmOutcome } from './llm-outcome.js';
 import type { LlmProvider, ToolCall, ToolResult } from './llm-provider.js';
 import { RunEvidence } from './llm-verdict.js';
 import { ModelCaller } from './model-caller.js';
@@ -57,7 +59,11 @@ export interface RunLlmAgentOptions {
 }
 
 export interface LlmRunResult {
+  /** How the run ended (see `llmOutcome`); what the worker reads. */
+  outcome: RunOutcome;
+  /** `succeeded` when the outcome is `passed`, else `failed`. */
   verdict: Verdict;
+  /** The same as `outcome.summary`. */
   summary: string;
   steps: StepResult[];
   assertions: { total: number; passed: number };
@@ -322,9 +328,11 @@ class LlmAgentRun {
       this.log.info(`usage: ${used}`);
       this.log.verdict(verdict, summary, endedBy);
     }
+    const shown = this.log.redactText(summary);
     return {
+      outcome: llmOutcome(verdict, endedBy, shown, this.steps),
       verdict,
-      summary: this.log.redactText(summary),
+      summary: shown,
       steps: this.steps,
       assertions: { total: this.evidence.total, passed: this.evidence.passed },
       usage,

@@ -4,9 +4,10 @@ import {
   interpretQuery,
   recordAction,
   runInstructionTest,
+  type RunOutcome,
   runInterpreter,
+  runRecorded,
   SecretValues,
-  withVideo,
 } from '@suite/browser-agent';
 import { type LlmRunResult, runLlmAgent } from './llm-agent.js';
 import type { LlmTestOptions, LlmTestResult } from './llm-test-runner.js';
@@ -62,7 +63,7 @@ export interface HealingReplayResult extends LlmTestResult {
 export async function runHealingReplay(
   options: HealingReplayOptions,
 ): Promise<HealingReplayResult | undefined> {
-  const { script, recordedModelCalls, video, ...agentOptions } = options;
+  const { script, recordedModelCalls, ...agentOptions } = options;
   const { log } = options;
   const parsed = interpretQuery(script);
   if (!parsed.ok) {
@@ -78,7 +79,7 @@ export async function runHealingReplay(
   for (const value of secrets.values) log.addSecret(value);
   const steps = parsed.steps.map((step) => secrets.revealStep(step));
   const lines = parsed.steps.map((step) => step.text);
-  return withVideo(options, video, async () => {
+  return runRecorded(options, async () => {
     log.info(
       `replay: running the ${steps.length} recorded steps of an earlier passed run of this test without the model`,
     );
@@ -110,9 +111,11 @@ export async function runHealingReplay(
       };
       const note = savedNote(report);
       log.info(`replay: all ${steps.length} recorded steps passed without calling the model${note}`);
+      const summary = `Replayed the recorded run without the model${note}: ${replay.summary}`;
       const result: LlmRunResult = {
+        outcome: { kind: 'passed', summary },
         verdict: 'succeeded',
-        summary: `Replayed the recorded run without the model${note}: ${replay.summary}`,
+        summary,
         steps: passed,
         assertions: replay.assertions,
         usage: { llmCalls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 },
@@ -126,7 +129,12 @@ export async function runHealingReplay(
       log.info(
         'replay: the recorded run could not be repeated and there is nothing the model could continue',
       );
+      // Failed or cancelled, as the replay ended; the job's error has always said `agent error`.
+      const ended = replay.outcome;
+      const outcome: RunOutcome =
+        ended.kind === 'failed' || ended.kind === 'cancelled' ? { ...ended, endedBy: 'agent error' } : ended;
       const result: LlmRunResult = {
+        outcome,
         verdict: 'failed',
         summary: replay.summary,
         steps: replay.steps,
@@ -161,9 +169,11 @@ export async function runHealingReplay(
     log.info(
       `self-healing: the model made ${healed.usage.llmCalls} ${healed.usage.llmCalls === 1 ? 'call' : 'calls'} (${formatUsd(healed.usage.costUsd)}) from step ${failed.index}${savedNote(report)}; verdict ${healed.verdict}`,
     );
+    const summary = `Replayed steps 1-${failed.index - 1} of the recorded run without the model; step ${failed.index} no longer worked, so the model continued from there${savedNote(report)}. ${healed.summary}`;
     return {
       ...healed,
-      summary: `Replayed steps 1-${failed.index - 1} of the recorded run without the model; step ${failed.index} no longer worked, so the model continued from there${savedNote(report)}. ${healed.summary}`,
+      outcome: { ...healed.outcome, summary },
+      summary,
       steps: [...passed, ...healed.steps],
       replay: report,
     };

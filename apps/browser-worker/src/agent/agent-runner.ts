@@ -1,5 +1,5 @@
 import type { JobStepDto } from '@suite/contracts';
-import type { BrowserSession, RecordedVideo } from '@suite/browser-agent';
+import type { BrowserSession, RecordedVideo, RunOutcome } from '@suite/browser-agent';
 import type { MainDb } from '@suite/db';
 
 /** What the worker hands an agent, and what it gets back. Engines (interpreter, LLM) implement it. */
@@ -15,8 +15,8 @@ export interface AgentRunContext {
 }
 
 export interface AgentRunResult {
-  verdict: 'succeeded' | 'failed';
-  summary: string;
+  /** How the run ended; the job's status, summary and error follow from it (`finishedRunOf`). */
+  outcome: RunOutcome;
   steps: JobStepDto[];
   /**
    * Whether a video was written: false when none was captured, else a promise the encoder
@@ -24,9 +24,8 @@ export interface AgentRunResult {
    * waiting for it; its video link follows the promise (see JobRunService).
    */
   videoWritten: boolean | Promise<boolean>;
-  /** The page where a step failed (PNG, secrets masked); the worker stores it like the video. */
+  /** The page as a failed run left it (PNG, secrets masked); the worker stores it like the video. */
   screenshot?: Buffer;
-  error?: string;
 }
 
 export interface AgentRunner {

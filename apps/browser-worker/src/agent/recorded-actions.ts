@@ -1,4 +1,4 @@
-import type { RecordedAction, StepResult } from '@suite/browser-agent';
+import type { RecordedAction, RunOutcome, StepResult } from '@suite/browser-agent';
 import { SecretValues } from '@suite/llm-agent';
 
 /**
@@ -7,11 +7,11 @@ import { SecretValues } from '@suite/llm-agent';
  * Null for a run that did not pass: a script of it would not repeat it.
  */
 export function passedRunActions(
-  verdict: 'succeeded' | 'failed',
+  outcome: RunOutcome,
   steps: readonly (StepResult & { recorded?: RecordedAction; recordedActions?: RecordedAction[] })[],
   secrets: Readonly<Record<string, string>>,
 ): RecordedAction[] | null {
-  if (verdict !== 'succeeded') return null;
+  if (outcome.kind !== 'passed') return null;
   const values = new SecretValues(secrets);
   const redact = (value: unknown): unknown => {
     if (typeof value === 'string') return values.redact(value);

@@ -29,7 +29,7 @@ function finishingRun() {
   let finishFile!: (ok: boolean) => void;
   const finishing = new Promise<boolean>((resolve) => (finishFile = resolve));
   const { jobs, service } = setUp(() =>
-    Promise.resolve({ verdict: 'succeeded', summary: 'ok', steps: [], videoWritten: finishing }),
+    Promise.resolve({ outcome: { kind: 'passed', summary: 'ok' }, steps: [], videoWritten: finishing }),
   );
   return { jobs, service, job: jobs.seed(), finishFile };
 }
@@ -68,8 +68,7 @@ describe('JobRunService and a video the encoder completes after the job ended', 
   it('ends the job without a video link when nothing was captured', async () => {
     const { jobs, service } = setUp(() =>
       Promise.resolve({
-        verdict: 'failed',
-        summary: 'step 1 failed',
+        outcome: { kind: 'failed', summary: 'step 1 failed' },
         steps: [],
         videoWritten: false,
       }),

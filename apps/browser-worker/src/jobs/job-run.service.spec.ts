@@ -44,8 +44,7 @@ function setUp(agent: (context: AgentRunContext) => Promise<AgentRunResult>) {
 }
 
 const result = (fields: Partial<AgentRunResult> = {}): AgentRunResult => ({
-  verdict: 'succeeded',
-  summary: 'All 1 steps passed.',
+  outcome: { kind: 'passed', summary: 'All 1 steps passed.' },
   steps: [],
   videoWritten: false,
   ...fields,
@@ -78,7 +77,7 @@ describe('JobRunService', () => {
   it("stores the failed step's screenshot with the job's artifacts and records it on the job", async () => {
     const png = Buffer.from('\x89PNG\r\n\x1a\n a picture', 'latin1');
     const { jobs, service } = setUp(() =>
-      Promise.resolve(result({ verdict: 'failed', summary: 'Step 2 failed.', screenshot: png })),
+      Promise.resolve(result({ outcome: { kind: 'failed', summary: 'Step 2 failed.' }, screenshot: png })),
     );
     const job = jobs.seed();
     expect(await service.run({ jobId: job.id, workerId: 'w', attempt: 1, attempts: 1 })).toBe('failed');
@@ -94,7 +93,9 @@ describe('JobRunService', () => {
   });
 
   it('records no screenshot when the agent took none', async () => {
-    const { jobs, service } = setUp(() => Promise.resolve(result({ verdict: 'failed', summary: 'failed' })));
+    const { jobs, service } = setUp(() =>
+      Promise.resolve(result({ outcome: { kind: 'failed', summary: 'failed' } })),
+    );
     const job = jobs.seed();
     await service.run({ jobId: job.id, workerId: 'w', attempt: 1, attempts: 1 });
     expect(jobs.jobs.get(job.id)).toMatchObject({ status: 'failed', screenshotPath: null });
@@ -103,7 +104,14 @@ describe('JobRunService', () => {
   it('leaves a job whose instructions were not understood waiting for input', async () => {
     const { jobs, service } = setUp(() =>
       Promise.resolve(
-        result({ verdict: 'failed', summary: 'not understood', error: INSTRUCTIONS_NOT_UNDERSTOOD }),
+        result({
+          outcome: {
+            kind: 'needs_input',
+            summary: 'not understood',
+            question: 'Could you rephrase step 1 ("frobnicate")?',
+            notUnderstood: [{ index: 1, text: 'frobnicate' }],
+          },
+        }),
       ),
     );
     const job = jobs.seed();

@@ -3,7 +3,6 @@ import { writeFile } from 'node:fs/promises';
 import { JobStatus } from '@suite/contracts';
 import {
   ARTIFACT_STORE,
-  INSTRUCTIONS_NOT_UNDERSTOOD,
   isSettledStatus,
   JobEventsPublisher,
   JobRepository,
@@ -14,6 +13,7 @@ import { AGENT_RUNNER, InfrastructureError, type AgentRunner } from '../agent/ag
 import type { BrowserWorkerConfig } from '../browser-worker.config.js';
 import { BROWSER_WORKER_CONFIG } from '../worker.tokens.js';
 import { JobLogWriter } from './job-log.writer.js';
+import { finishedRunOf } from './run-outcome.mapper.js';
 import { StepProgressTracker } from './step-progress.js';
 
 /** One hand-out of a job by the queue: which attempt of how many, to which worker. */
@@ -108,21 +108,16 @@ export class JobRunService {
       // clients see it; the video follows.
       const videoPending = typeof video !== 'boolean';
       await store.complete(jobId, { pending: videoPending ? ['video'] : [] });
-      finished(result.verdict);
-      // Instructions that were not understood ran nothing: the job waits for new ones.
-      const needsInput = result.verdict === 'failed' && result.error === INSTRUCTIONS_NOT_UNDERSTOOD;
-      await this.jobs.finish(
-        jobId,
-        {
-          status: needsInput ? 'needs_input' : result.verdict,
-          summary: result.summary,
-          steps: result.steps,
-          error: result.error ?? null,
-        },
-        { logPath, videoPath: video === false ? null : videoPath, screenshotPath },
-      );
+      const run = finishedRunOf(result.outcome, result.steps);
+      const verdict = run.status === 'succeeded' ? 'succeeded' : 'failed';
+      finished(verdict);
+      await this.jobs.finish(jobId, run, {
+        logPath,
+        videoPath: video === false ? null : videoPath,
+        screenshotPath,
+      });
       if (typeof video !== 'boolean') this.completeVideo(jobId, video);
-      return result.verdict;
+      return verdict;
     } catch (error) {
       const message = (error as Error).message;
       if (error instanceof InfrastructureError && attempt < attempts) {
@@ -142,11 +137,11 @@ export class JobRunService {
       await log.flush();
       await store.complete(jobId);
       finished('failed');
-      await this.jobs.finish(
-        jobId,
-        { status: 'failed', summary: `The job could not run: ${message}`, steps: [], error: message },
-        { logPath, videoPath: null },
+      const run = finishedRunOf(
+        { kind: 'error', summary: `The job could not run: ${message}`, error: message },
+        [],
       );
+      await this.jobs.finish(jobId, run, { logPath, videoPath: null });
       return 'failed';
     } finally {
       steps.end();
