@@ -83,8 +83,16 @@ async function openConsent(browser: TwoHostBrowser, target = p, client = clientI
  * Presses "Sign in with …" and follows the redirects as a browser does: the hand-off and the
  * callback on the PUBLIC_URL host, the provider in between. Where the callback sends the browser.
  */
-async function viaProvider(browser: TwoHostBrowser, session: ConsentSession): Promise<URL> {
-  const pressed = await session.post({ action: 'idp' });
+async function viaProvider(
+  browser: TwoHostBrowser,
+  session: ConsentSession,
+  headers: Record<string, string> = {},
+): Promise<URL> {
+  const pressed = await session.p.client.request('POST', '/oauth/authorize', {
+    raw: new URLSearchParams({ ...session.fields, action: 'idp' }).toString(),
+    contentType: 'application/x-www-form-urlencoded',
+    headers: { cookie: session.cookie, ...headers },
+  });
   expect(pressed.status).toBe(303);
   browser.project.take(pressed);
   session.cookie = browser.project.header;
@@ -364,6 +372,23 @@ describe('identity-provider sign-in on the consent page', () => {
     expect(landed.text).toContain('name="action" value="idp"');
     expect(await tenantQuery(closed.id, 'SELECT 1 FROM users WHERE email = $1', [claims.email])).toEqual([]);
     expect(await reportsOf(closed, String(claims.email))).toEqual([]);
+  });
+
+  it('sends the provider back to the Host the consent page was on, never to one a header names', async () => {
+    provider.claims = person();
+    const browser = new TwoHostBrowser();
+    const { session } = await openConsent(browser);
+    // X-Forwarded-Host is trusted by `platform dev` only (PLATFORM_DEV_MODE), never by this host.
+    const metadata = await p.client.request<{ issuer: string }>(
+      'GET',
+      '/.well-known/oauth-authorization-server',
+      {
+        headers: { 'x-forwarded-host': `localhost:${host.port}` },
+      },
+    );
+    expect(metadata.body.issuer).toBe(p.publicUrl);
+    const back = await viaProvider(browser, session, { 'x-forwarded-host': `localhost:${host.port}` });
+    expect(`${back.origin}${back.pathname}`).toBe(`${p.publicUrl}/oauth/authorize/idp`);
   });
 
   it('refuses the action without the page’s CSRF token, sending nobody to the provider', async () => {
