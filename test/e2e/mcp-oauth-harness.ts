@@ -4,6 +4,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { localhostFetch } from '../support/localhost-fetch.js';
 import { createHash, randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { strongPassword, uniqueEmail, type HttpResult, type TestProject } from '../support/user-client.js';
 
 // Driving the consent page of a project host without a browser, as a person would: for specs that
@@ -184,4 +186,25 @@ export async function callWhoami(p: TestProject, accessToken: string): Promise<C
   } finally {
     await client.close();
   }
+}
+
+/** A client's redirect URI on loopback for a real browser: what it received, oldest first. */
+export async function startRedirectCatcher(): Promise<{
+  redirectUrl: string;
+  answers: URLSearchParams[];
+  close: () => void;
+}> {
+  const answers: URLSearchParams[] = [];
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    // Only the redirect itself (Chromium asks for /favicon.ico too).
+    if (url.pathname === '/callback') answers.push(url.searchParams);
+    res.writeHead(200, { 'content-type': 'text/plain' }).end('You can close this window.');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    redirectUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`,
+    answers,
+    close: () => server.close(),
+  };
 }

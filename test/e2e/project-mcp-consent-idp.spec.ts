@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { launchLocalBrowser } from '@suite/browser-agent';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser } from 'puppeteer-core';
 import { HostClient } from '../support/host-client.js';
 import { startMockProvider, type MockProvider } from '../support/oidc-mock.js';
@@ -20,6 +18,7 @@ import {
   hiddenFields,
   MCP_REDIRECT,
   registerMcpClient,
+  startRedirectCatcher,
   WHOAMI_TOOL,
 } from './mcp-oauth-harness.js';
 import { deploy, Reports, REPORTS_API, reportSql } from './project-code-harness.js';
@@ -404,19 +403,14 @@ describe('identity-provider sign-in on the consent page', () => {
 
 describe('in Chromium', () => {
   let browser: Browser;
-  let callback: Server;
+  let callback: Awaited<ReturnType<typeof startRedirectCatcher>>;
   let redirectUrl: string;
-  const answers: URLSearchParams[] = [];
+  let answers: URLSearchParams[];
 
   beforeAll(async () => {
     browser = await launchLocalBrowser();
-    callback = createServer((req, res) => {
-      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-      if (url.pathname === '/callback') answers.push(url.searchParams);
-      res.writeHead(200, { 'content-type': 'text/plain' }).end('You can close this window.');
-    });
-    await new Promise<void>((resolve) => callback.listen(0, '127.0.0.1', resolve));
-    redirectUrl = `http://127.0.0.1:${(callback.address() as AddressInfo).port}/callback`;
+    callback = await startRedirectCatcher();
+    ({ redirectUrl, answers } = callback);
   });
 
   afterAll(async () => {

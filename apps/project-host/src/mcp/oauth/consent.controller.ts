@@ -30,6 +30,17 @@ const MAGIC_PATH = '/oauth/authorize/magic';
 
 type Sealable = 'request' | 'ticket' | 'pending';
 
+/** A request this browser left pending (magic link, identity provider), opened from its cookie. */
+interface Pending {
+  client: OAuthClientRecord;
+  pending: AuthorizeRequest;
+  hidden: Record<string, string>;
+  /** What the sign-in ticket is bound to (the sealed request and the CSRF cookie). */
+  ticketAad: string;
+  /** This browser's CSRF cookie. */
+  browser: string;
+}
+
 interface Sealed<T> {
   value: T;
   exp: number;
@@ -238,7 +249,6 @@ export class ConsentController {
       'Open this sign-in link in the browser where you asked for it, within 15 minutes. Or start again from your application.',
     );
     if (!back) return;
-    const { client, pending, hidden, ticketAad } = back;
     const query = (request.query ?? {}) as Record<string, unknown>;
     let user: TokenUser;
     try {
@@ -252,18 +262,17 @@ export class ConsentController {
       );
     } catch (error) {
       if (!(error instanceof AuthError)) throw error;
-      return this.page(reply, error.status === 429 ? 429 : 400, {
-        ...(await this.common(ctx, client, pending)),
-        step: 'sign-in',
-        hidden,
-        error:
-          error.status === 429
-            ? messageOf(error)
-            : 'This sign-in link is wrong, used or expired. Ask for a new one below.',
-      });
+      return this.pendingSignInAgain(
+        reply,
+        ctx,
+        back,
+        error.status === 429 ? 429 : 400,
+        error.status === 429
+          ? messageOf(error)
+          : 'This sign-in link is wrong, used or expired. Ask for a new one below.',
+      );
     }
-    this.forgetPending(ctx, reply);
-    return this.signedIn(reply, ctx, hostOrigin(ctx, request), client, pending, hidden, ticketAad, user);
+    return this.pendingSignedIn(reply, ctx, request, back, user);
   }
 
   /**
@@ -286,22 +295,50 @@ export class ConsentController {
       'Finish signing in in the browser where you started, within 15 minutes. Or start again from your application.',
     );
     if (!back) return;
-    const { client, pending, hidden, ticketAad } = back;
     const query = (request.query ?? {}) as Record<string, unknown>;
     const failed = typeof query.error === 'string' ? query.error : undefined;
     const user = failed ? undefined : await this.idp.redeemForConsent(ctx, query.code, back.browser);
     if (!user) {
-      return this.page(reply, failed === 'signup_disabled' ? 403 : 400, {
-        ...(await this.common(ctx, client, pending)),
-        step: 'sign-in',
-        hidden,
-        error: failed
+      return this.pendingSignInAgain(
+        reply,
+        ctx,
+        back,
+        failed === 'signup_disabled' ? 403 : 400,
+        failed
           ? idpMessage(failed)
           : 'This sign-in was used already, expired, or started in another browser. Sign in again below.',
-      });
+      );
     }
+    return this.pendingSignedIn(reply, ctx, request, back, user);
+  }
+
+  /** The stored request's sign-in step again, saying what went wrong (the pending cookie stays). */
+  private async pendingSignInAgain(
+    reply: FastifyReply,
+    ctx: ProjectContext,
+    back: Pending,
+    status: number,
+    error: string,
+  ): Promise<void> {
+    return this.page(reply, status, {
+      ...(await this.common(ctx, back.client, back.pending)),
+      step: 'sign-in',
+      hidden: back.hidden,
+      error,
+    });
+  }
+
+  /** Signed in for the stored request: the pending cookie goes, and on as after any sign-in. */
+  private pendingSignedIn(
+    reply: FastifyReply,
+    ctx: ProjectContext,
+    request: ProjectRequest,
+    back: Pending,
+    user: { id: string; email: string },
+  ): Promise<void> {
     this.forgetPending(ctx, reply);
-    return this.signedIn(reply, ctx, hostOrigin(ctx, request), client, pending, hidden, ticketAad, user);
+    const origin = hostOrigin(ctx, request);
+    return this.signedIn(reply, ctx, origin, back.client, back.pending, back.hidden, back.ticketAad, user);
   }
 
   /**
@@ -313,18 +350,7 @@ export class ConsentController {
     request: ProjectRequest,
     reply: FastifyReply,
     elsewhere: string,
-  ): Promise<
-    | {
-        client: OAuthClientRecord;
-        pending: AuthorizeRequest;
-        hidden: Record<string, string>;
-        /** What the sign-in ticket is bound to (the sealed request and the CSRF cookie). */
-        ticketAad: string;
-        /** This browser's CSRF cookie. */
-        browser: string;
-      }
-    | undefined
-  > {
+  ): Promise<Pending | undefined> {
     const browser = this.readCookie(ctx, request);
     const pending = browser
       ? this.open<AuthorizeRequest>(ctx, 'pending', this.readCookie(ctx, request, 'pending'), browser)

@@ -13,6 +13,19 @@ import { OidcClients, type AuthorizationChecks, type IdpIdentity } from './oidc-
 
 const ISSUER = 'https://idp.example.test';
 
+/** Ada's provider account, with `overrides`. */
+function identityOf(overrides: Partial<IdpIdentity>): IdpIdentity {
+  return {
+    issuer: ISSUER,
+    subject: 'subject-1',
+    email: 'ada@example.com',
+    emailVerified: true,
+    name: 'Ada',
+    picture: undefined,
+    ...overrides,
+  };
+}
+
 /** A provider whose code exchange answers `identity`. */
 class FakeProvider extends OidcClients {
   identity: IdpIdentity | Error = new Error('no identity set');
@@ -71,18 +84,7 @@ function setup(auth?: Partial<ProjectContext['auth']>) {
 
   /** The whole round trip in one browser; the URL the browser ends on. */
   async function signIn(identity: Partial<IdpIdentity> | Error, browser?: { key?: string }): Promise<URL> {
-    provider.identity =
-      identity instanceof Error
-        ? identity
-        : {
-            issuer: ISSUER,
-            subject: 'subject-1',
-            email: 'ada@example.com',
-            emailVerified: true,
-            name: 'Ada',
-            picture: undefined,
-            ...identity,
-          };
+    provider.identity = identity instanceof Error ? identity : identityOf(identity);
     const hop = new URL(await idp.start(ctx, { redirect_uri: app }));
     const handed = await idp.hop({ hop: hop.searchParams.get('hop') });
     const state = new URL(handed.location).searchParams.get('state')!;
@@ -92,15 +94,7 @@ function setup(auth?: Partial<ProjectContext['auth']>) {
   }
   /** The consent page's round trip in one browser (its CSRF cookie `csrf`); the URL it ends on. */
   async function signInForConsent(identity: Partial<IdpIdentity>, csrf = 'csrf-cookie'): Promise<URL> {
-    provider.identity = {
-      issuer: ISSUER,
-      subject: 'subject-1',
-      email: 'ada@example.com',
-      emailVerified: true,
-      name: 'Ada',
-      picture: undefined,
-      ...identity,
-    };
+    provider.identity = identityOf(identity);
     const hop = new URL(await idp.startForConsent(ctx, `http://${ctx.hosts[0]}`, csrf));
     const handed = await idp.hop({ hop: hop.searchParams.get('hop') });
     const state = new URL(handed.location).searchParams.get('state')!;
