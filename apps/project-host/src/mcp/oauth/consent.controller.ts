@@ -541,7 +541,8 @@ export class ConsentController {
     const hidden = Object.fromEntries(Object.entries(view.hidden).map(([k, v]) => [k, String(v)]));
     void reply
       .status(status)
-      .headers(pageHeaders(view.redirectUri, view.formOrigins))
+      // Only the sign-in step's forms lead through the identity provider.
+      .headers(pageHeaders(view.redirectUri, view.step === 'sign-in' ? view.formOrigins : undefined))
       .type('text/html; charset=utf-8')
       .send(consentPage({ ...view, hidden }));
   }

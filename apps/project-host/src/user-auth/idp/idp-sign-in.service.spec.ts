@@ -139,6 +139,13 @@ describe('IdpSignInService for the MCP consent page', () => {
     ).toBeUndefined();
   });
 
+  it('refuses the code when the account was deleted before it was redeemed', async () => {
+    const { signInForConsent, ctx, idp, tables } = setup();
+    const back = await signInForConsent({});
+    tables.users.delete(tables.userByEmail('ada@example.com')!.id);
+    expect(await idp.redeemForConsent(ctx, back.searchParams.get('code'), 'csrf-cookie')).toBeUndefined();
+  });
+
   it('respects allowSignups: a new address goes back with error=signup_disabled and no code', async () => {
     const { signInForConsent, tables, events } = setup({ allowSignups: false });
     const back = await signInForConsent({});

@@ -153,7 +153,9 @@ export class IdpSignInService {
     if (!handback || handback.projectId !== ctx.project.id || !hashOf(browser, handback.browser)) {
       return undefined;
     }
-    return handback.user;
+    // The account as it is now (deleted or moved to another address since: no sign-in).
+    const row = await this.stores.of(ctx).users.findById(handback.user.id);
+    return row && row.email === handback.user.email ? { id: row.id, email: row.email } : undefined;
   }
 
   private async begin(
