@@ -1,5 +1,11 @@
 import { expect } from '@jest/globals';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { localhostFetch } from '../support/localhost-fetch.js';
 import { createHash, randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { strongPassword, uniqueEmail, type HttpResult, type TestProject } from '../support/user-client.js';
 
 // Driving the consent page of a project host without a browser, as a person would: for specs that
@@ -29,6 +35,23 @@ export async function registerMcpClient(p: TestProject, name: string, redirectUr
   });
   expect(res.status).toBe(201);
   return res.body.client_id;
+}
+
+/** Cookies of one host as a browser keeps them: by name, replaced or removed by Set-Cookie. */
+export class CookieJar {
+  readonly jar = new Map<string, string>();
+  take(res: { headers: Record<string, string | string[] | undefined> }): void {
+    const set = res.headers['set-cookie'];
+    for (const line of Array.isArray(set) ? set : set ? [set] : []) {
+      const [pair] = line.split(';');
+      const [name, ...rest] = pair!.split('=');
+      if (/Max-Age=0/i.test(line)) this.jar.delete(name!.trim());
+      else this.jar.set(name!.trim(), rest.join('='));
+    }
+  }
+  get header(): string {
+    return [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
 }
 
 /** One authorization request on the consent page: its cookie and the hidden fields of the last page. */
@@ -82,6 +105,11 @@ export class ConsentSession {
     expect(allowed.status).toBe(303);
     const code = new URL(String(allowed.headers.location)).searchParams.get('code');
     expect(code).toBeTruthy();
+    return this.exchange(code!);
+  }
+
+  /** Exchanges an authorization code the client received for tokens. */
+  async exchange(code: string): Promise<{ access_token: string; refresh_token: string }> {
     const res = await this.p.client.request<{ access_token: string; refresh_token: string }>(
       'POST',
       '/oauth/token',
@@ -89,7 +117,7 @@ export class ConsentSession {
         raw: new URLSearchParams({
           grant_type: 'authorization_code',
           client_id: this.clientId,
-          code: code!,
+          code,
           redirect_uri: this.redirectUri,
           code_verifier: this.verifier,
         }).toString(),
@@ -142,4 +170,41 @@ export function mcpInitialize(p: TestProject, bearer: string) {
     headers: { accept: 'application/json, text/event-stream' },
     bearer,
   });
+}
+
+/** Calls the whoami tool with the official SDK client and a bearer token. */
+export async function callWhoami(p: TestProject, accessToken: string): Promise<CallToolResult> {
+  const client = new Client({ name: 'mcp-oauth-harness', version: '1.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${p.publicUrl}/mcp`), {
+      fetch: localhostFetch,
+      requestInit: { headers: { authorization: `Bearer ${accessToken}` } },
+    }),
+  );
+  try {
+    return (await client.callTool({ name: 'whoami', arguments: {} })) as CallToolResult;
+  } finally {
+    await client.close();
+  }
+}
+
+/** A client's redirect URI on loopback for a real browser: what it received, oldest first. */
+export async function startRedirectCatcher(): Promise<{
+  redirectUrl: string;
+  answers: URLSearchParams[];
+  close: () => void;
+}> {
+  const answers: URLSearchParams[] = [];
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    // Only the redirect itself (Chromium asks for /favicon.ico too).
+    if (url.pathname === '/callback') answers.push(url.searchParams);
+    res.writeHead(200, { 'content-type': 'text/plain' }).end('You can close this window.');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    redirectUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`,
+    answers,
+    close: () => server.close(),
+  };
 }

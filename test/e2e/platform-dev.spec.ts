@@ -12,6 +12,12 @@ import { createClient, type TokenStorage } from '../../libs/platform-client/src/
 import { createRedisConnection } from '../../libs/queue/src/index.js';
 import { freePort, repoRoot } from '../support/app-process.js';
 import { strongPassword, uniqueEmail } from '../support/user-client.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { createHash } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { hiddenFields, WHOAMI_TOOL } from './mcp-oauth-harness.js';
 
 // `platform dev` as a user runs it: the BUILT command (tools/platform-cli/dist/main.js) on a copy
 // of examples/boards, with a database, Redis prefix and data folder of its own. Everything goes
@@ -108,6 +114,8 @@ describe('platform dev', () => {
       filter: (source) => !source.includes('.platform') && !source.endsWith('.env'),
     });
     writeFileSync(join(projectDir, '.env'), 'BOARD_TITLE=Test Boards\n');
+    mkdirSync(join(projectDir, 'mcp'));
+    writeFileSync(join(projectDir, 'mcp', 'whoami.ts'), WHOAMI_TOOL['mcp/whoami.ts']);
     port = await freePort();
     base = `http://localhost:${port}`;
     cli = startCli(['dev', projectDir, '--port', String(port), '--database', DATABASE], {
@@ -115,7 +123,7 @@ describe('platform dev', () => {
     });
     await waitForOutput(
       cli,
-      /watching api\/, hooks\/, jobs\/ and \.env; Ctrl-C stops everything/,
+      /watching api\/, hooks\/, jobs\/, mcp\/ and \.env; Ctrl-C stops everything/,
       BOOT_TIMEOUT_MS,
     );
     projectId = (await waitForOutput(cli, /project\s+([0-9a-f-]{36})/))[1]!;
@@ -232,6 +240,104 @@ describe('platform dev', () => {
     // A fired hook prints within a second or two (see the sign-up test); give it ample time.
     await new Promise((r) => setTimeout(r, 5_000));
     expect(cli.output().slice(from)).not.toMatch(/user\.deleted/);
+  });
+
+  it('serves the tools of mcp/ at /mcp of the local address, behind its OAuth consent page', async () => {
+    expect(cli.output()).toContain(`mcp           ${base}/mcp`);
+    // Discovery names the local address, the one the client calls.
+    const unauthorized = await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(unauthorized.status).toBe(401);
+    expect(unauthorized.headers.get('www-authenticate')).toContain(
+      `resource_metadata="${base}/.well-known/oauth-protected-resource"`,
+    );
+    const resource = (await (await fetch(`${base}/.well-known/oauth-protected-resource/mcp`)).json()) as {
+      resource: string;
+      authorization_servers: string[];
+    };
+    expect(resource).toMatchObject({ resource: `${base}/mcp`, authorization_servers: [base] });
+    const server = (await (await fetch(`${base}/.well-known/oauth-authorization-server`)).json()) as {
+      issuer: string;
+    };
+    expect(server.issuer).toBe(base);
+
+    // A client registers, a person signs up on the consent page and allows it.
+    const redirectUri = 'http://127.0.0.1:8976/callback';
+    const registered = await fetch(`${base}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        client_name: 'Dev probe',
+        redirect_uris: [redirectUri],
+        token_endpoint_auth_method: 'none',
+      }),
+    });
+    expect(registered.status).toBe(201);
+    const { client_id: clientId } = (await registered.json()) as { client_id: string };
+    const verifier = randomBytes(32).toString('base64url');
+    const page = await fetch(
+      `${base}/oauth/authorize?${new URLSearchParams({
+        response_type: 'code',
+        client_id: clientId,
+        redirect_uri: redirectUri,
+        code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+        code_challenge_method: 'S256',
+        state: 'st',
+        resource: `${base}/mcp`,
+      }).toString()}`,
+    );
+    expect(page.status).toBe(200);
+    const cookie = page.headers.get('set-cookie')!.split(';')[0]!;
+    const post = (fields: Record<string, string>) =>
+      fetch(`${base}/oauth/authorize`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+        body: new URLSearchParams(fields).toString(),
+      });
+    const email = uniqueEmail('dev-mcp');
+    const signedUp = await post({
+      ...hiddenFields(await page.text()),
+      action: 'signup',
+      email,
+      password: strongPassword(),
+    });
+    expect(signedUp.status).toBe(200);
+    const allowed = await post({ ...hiddenFields(await signedUp.text()), action: 'allow' });
+    expect(allowed.status).toBe(303);
+    const back = new URL(allowed.headers.get('location')!);
+    expect(back.searchParams.get('iss')).toBe(base);
+    const token = await fetch(`${base}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        client_id: clientId,
+        code: back.searchParams.get('code')!,
+        redirect_uri: redirectUri,
+        code_verifier: verifier,
+      }).toString(),
+    });
+    expect(token.status).toBe(200);
+    const { access_token: accessToken } = (await token.json()) as { access_token: string };
+
+    // The official SDK client calls the tool as that person.
+    const mcp = new Client({ name: 'platform-dev-spec', version: '1.0.0' });
+    await mcp.connect(
+      new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${accessToken}` } },
+      }),
+    );
+    try {
+      expect((await mcp.listTools()).tools.map((tool) => tool.name)).toEqual(['whoami']);
+      const result = (await mcp.callTool({ name: 'whoami', arguments: {} })) as CallToolResult;
+      expect(result.structuredContent).toEqual({ email });
+    } finally {
+      await mcp.close();
+    }
   });
 
   it('answers each defineApi auth mode of the example', async () => {

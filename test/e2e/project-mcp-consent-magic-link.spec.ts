@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createTestProject, dropTestProject, strongPassword, uniqueEmail } from '../support/user-client.js';
-import type { HttpResult, TestProject } from '../support/user-client.js';
+import type { TestProject } from '../support/user-client.js';
 import {
   ConsentSession,
+  CookieJar as Browser,
   hiddenFields,
   MCP_REDIRECT,
   mcpInitialize,
@@ -38,23 +39,6 @@ const BLOCKING_HOOK = {
     export default defineAuthHook({ blocking: true, timeoutMs: 20000,
       onUserSignedIn: async ({ db, event }) => { await new Promise((r) => setTimeout(r, 300)); await report(db, 'signed_in', event.user.email); } });`,
 };
-
-/** Cookies as a browser keeps them: by name, replaced or removed by Set-Cookie. */
-class Browser {
-  readonly jar = new Map<string, string>();
-  take(res: HttpResult): void {
-    const set = res.headers['set-cookie'];
-    for (const line of Array.isArray(set) ? set : set ? [set] : []) {
-      const [pair] = line.split(';');
-      const [name, ...rest] = pair!.split('=');
-      if (/Max-Age=0/i.test(line)) this.jar.delete(name!.trim());
-      else this.jar.set(name!.trim(), rest.join('='));
-    }
-  }
-  get header(): string {
-    return [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ');
-  }
-}
 
 /** A consent session whose requests carry the whole cookie jar of one browser. */
 async function startInBrowser(browser: Browser) {

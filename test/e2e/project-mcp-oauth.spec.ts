@@ -11,7 +11,7 @@ import type {
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createHash, randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'puppeteer-core';
 import { localhostFetch } from '../support/localhost-fetch.js';
@@ -23,6 +23,7 @@ import {
   type HttpResult,
   type TestProject,
 } from '../support/user-client.js';
+import { startRedirectCatcher } from './mcp-oauth-harness.js';
 import { deploy, Reports, REPORTS_API, reportSql } from './project-code-harness.js';
 import { GENEROUS_LIMITS, infra, startProjectHost, type Host } from './user-auth-harness.js';
 
@@ -554,20 +555,14 @@ class MemoryProvider implements OAuthClientProvider {
 
 describe('the official MCP SDK client with its own OAuth, and the consent page in Chromium', () => {
   let browser: Browser;
-  let callback: Server;
+  let callback: Awaited<ReturnType<typeof startRedirectCatcher>>;
   let redirectUrl: string;
-  const codes: URLSearchParams[] = [];
+  let codes: URLSearchParams[];
 
   beforeAll(async () => {
     browser = await launchLocalBrowser();
-    callback = createServer((req, res) => {
-      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-      // Only the redirect itself (Chromium asks for /favicon.ico too).
-      if (url.pathname === '/callback') codes.push(url.searchParams);
-      res.writeHead(200, { 'content-type': 'text/plain' }).end('You can close this window.');
-    });
-    await new Promise<void>((resolve) => callback.listen(0, '127.0.0.1', resolve));
-    redirectUrl = `http://127.0.0.1:${(callback.address() as AddressInfo).port}/callback`;
+    callback = await startRedirectCatcher();
+    ({ redirectUrl, answers: codes } = callback);
   });
 
   afterAll(async () => {

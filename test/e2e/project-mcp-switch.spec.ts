@@ -1,10 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createHash, randomBytes } from 'node:crypto';
 import type { HostClient } from '../support/host-client.js';
-import { localhostFetch } from '../support/localhost-fetch.js';
 import {
   createTestProject,
   dropTestProject,
@@ -12,6 +9,7 @@ import {
   uniqueEmail,
   type TestProject,
 } from '../support/user-client.js';
+import { callWhoami } from './mcp-oauth-harness.js';
 import { controlPlane, deploy } from './project-code-harness.js';
 import { GENEROUS_LIMITS, infra, startProjectHost, type Host } from './user-auth-harness.js';
 
@@ -96,19 +94,8 @@ async function signedInClient() {
   return { clientId, email, password, ...tokens.body };
 }
 
-async function whoami(accessToken: string): Promise<CallToolResult> {
-  const client = new Client({ name: 'project-mcp-switch-spec', version: '1.0.0' });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${p.publicUrl}/mcp`), {
-      fetch: localhostFetch,
-      requestInit: { headers: { authorization: `Bearer ${accessToken}` } },
-    }),
-  );
-  try {
-    return (await client.callTool({ name: 'whoami', arguments: {} })) as CallToolResult;
-  } finally {
-    await client.close();
-  }
+function whoami(accessToken: string): Promise<CallToolResult> {
+  return callWhoami(p, accessToken);
 }
 
 function callTool(bearer?: string) {

@@ -7,8 +7,13 @@ import type { McpTokenBinding } from './mcp-access-tokens.js';
  * request named (ProjectHostGuard resolved it to this project, so it is one of the project's own
  * names). Issuer and resource follow it, so discovery from any of the project's hosts is
  * self-consistent (RFC 8414 issuer = metadata URL prefix; RFC 9728 resource = the URL called).
+ * Under `platform dev`, its proxy serves the project at the local address (PUBLIC_URL) and says so
+ * in X-Forwarded-Host: the origin is then that address, the one the client called.
  */
 export function hostOrigin(ctx: ProjectContext, request: FastifyRequest): string {
+  if (ctx.localOrigin && request.headers['x-forwarded-host'] === new URL(ctx.localOrigin).host) {
+    return ctx.localOrigin;
+  }
   const scheme = new URL(ctx.publicUrl).protocol;
   return `${scheme}//${String(request.headers.host ?? new URL(ctx.publicUrl).host).toLowerCase()}`;
 }

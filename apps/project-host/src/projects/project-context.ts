@@ -25,6 +25,11 @@ export interface ProjectContext {
   hosts: string[];
   /** The public address of the project (scheme and port of PUBLIC_URL, the slug host). */
   publicUrl: string;
+  /**
+   * `platform dev` only (PLATFORM_DEV_MODE): the local address (PUBLIC_URL) whose proxy serves
+   * this project's MCP and consent page, naming itself in X-Forwarded-Host. Never set on deployed hosts.
+   */
+  localOrigin?: string;
   /** The project's tenant database (schema platform_auth). */
   tenant: TenantClient;
 }

@@ -31,6 +31,8 @@ export class ProjectResolver {
   private readonly domain: string;
   private readonly scheme: string;
   private readonly port: string;
+  /** PUBLIC_URL's origin under `platform dev`: the local address serves the project too. */
+  private readonly localOrigin: string | undefined;
   /** Projects this process served already (bench figures are logged for the others). */
   private readonly seen = new Set<string>();
 
@@ -44,6 +46,7 @@ export class ProjectResolver {
     this.scheme = publicUrl.protocol;
     this.port = publicUrl.port;
     this.domain = config.PROJECT_HOST_DOMAIN.toLowerCase();
+    this.localOrigin = config.PLATFORM_DEV_MODE ? publicUrl.origin : undefined;
   }
 
   /** Host header → host name: lower case, without the port, without a trailing dot. */
@@ -120,6 +123,7 @@ export class ProjectResolver {
         : DEFAULT_AUTH_SETTINGS,
       hosts: this.hostsOf(project),
       publicUrl: this.publicUrlOf(project),
+      ...(this.localOrigin ? { localOrigin: this.localOrigin } : {}),
       tenant: this.tenantOf(project),
     };
   }

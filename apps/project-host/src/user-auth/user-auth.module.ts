@@ -94,6 +94,7 @@ import { PrismaAuthStores } from './store/prisma-auth-store.js';
     ProfileService,
     // The MCP consent page signs users in and up through the same flow (limits, events, hooks).
     PasswordAuthService,
+    IdpSignInService,
   ],
 })
 export class UserAuthModule {}

@@ -48,9 +48,9 @@ const DEFAULT_REDIS_PREFIX = 'platform-dev';
  */
 export async function runDev(options: DevOptions): Promise<void> {
   const { dir, port } = options;
-  if (!['api', 'hooks', 'jobs', 'public'].some((folder) => existsSync(join(dir, folder)))) {
+  if (!['api', 'hooks', 'jobs', 'mcp', 'public'].some((folder) => existsSync(join(dir, folder)))) {
     throw new CliError(
-      `${dir} has none of api/, hooks/, jobs/ or public/: nothing to serve (see platform dev --help)`,
+      `${dir} has none of api/, hooks/, jobs/, mcp/ or public/: nothing to serve (see platform dev --help)`,
       USAGE_EXIT_CODE,
     );
   }
@@ -169,11 +169,12 @@ export async function runDev(options: DevOptions): Promise<void> {
         `  ${project.name} is served at http://localhost:${port}`,
         `  project       ${project.id} (slug ${project.slug}${created ? ', new' : ''}; remembered in .platform/project.json)`,
         `  auth          http://localhost:${port}/api/user/*   project APIs http://localhost:${port}/api/*`,
+        `  mcp           http://localhost:${port}/mcp (the tools of mcp/; clients sign in on its consent page)`,
         `  client        http://localhost:${port}${CLIENT_PATH} (@suite/platform-client)`,
         `  mail          ${sink ? `local sink on 127.0.0.1:${sink.port}: mails are printed here` : `SMTP ${smtp!.host}:${smtp!.port} (from .env)`}`,
         `  idp sign-in   ${customIdp ? 'Custom mode (IDP_CLIENT_ID / IDP_CLIENT_SECRET of .env)' : 'Platform mode (the platform identity provider keys of this shell)'}`,
         `  local host    ${host.url} (control plane; database ${options.database})`,
-        '  watching api/, hooks/, jobs/ and .env; Ctrl-C stops everything',
+        '  watching api/, hooks/, jobs/, mcp/ and .env; Ctrl-C stops everything',
         '',
       ].join('\n'),
     );

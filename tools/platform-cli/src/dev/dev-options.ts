@@ -21,8 +21,9 @@ export const DEV_HELP = `Usage: platform dev <dir> [--port 3000]
 
 Serves a project directory at http://localhost:<port> with the same contract as a deployed
 project host: /api/user/* (real end-user auth), the project's /api/* from <dir>/api/**, its auth
-hook from <dir>/hooks/auth.ts, its env from <dir>/.env, and the static files of <dir>/public/**.
-Changes under api/, hooks/, jobs/ and .env are redeployed; public/ is served as it is on disk.
+hook from <dir>/hooks/auth.ts, its MCP tools at /mcp from <dir>/mcp/** (with the OAuth consent
+page MCP clients sign in on), its env from <dir>/.env, and the static files of <dir>/public/**.
+Changes under api/, hooks/, jobs/, mcp/ and .env are redeployed; public/ is served as it is on disk.
 
 Options:
   -p, --port <port>      local port (default ${DEFAULT_PORT})

@@ -42,8 +42,8 @@ const CONTENT_TYPES: Record<string, string> = {
 const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'upgrade', 'te', 'trailer'];
 
 /**
- * The local address of a project (http://localhost:<port>): `/api/*` goes to the local project
- * host as the project's host name, `/internal/*` (the identity-provider callback) to its control
+ * The local address of a project (http://localhost:<port>): `/api/*`, `/mcp`, `/oauth/*` and the
+ * OAuth metadata go to the local project host as the project's host name, `/internal/*` (the identity-provider callback) to its control
  * plane, the browser client is served at CLIENT_PATH, and everything else from `public/`.
  * Listening happens first, so a taken port is reported before anything else starts.
  */
@@ -54,6 +54,10 @@ export async function startDevProxy(options: DevProxyOptions): Promise<DevProxy>
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0]!;
     if (path === '/api' || path.startsWith('/api/')) {
+      if (!projectHost) return sendError(res, 503, 'starting', 'The local project host is still starting.');
+      return forward(req, res, options.hostPort, projectHost);
+    }
+    if (isMcpPath(path)) {
       if (!projectHost) return sendError(res, 503, 'starting', 'The local project host is still starting.');
       return forward(req, res, options.hostPort, projectHost);
     }
@@ -98,6 +102,9 @@ export async function startDevProxy(options: DevProxyOptions): Promise<DevProxy>
 function forward(req: IncomingMessage, res: ServerResponse, port: number, host: string): void {
   const headers = { ...req.headers };
   for (const name of HOP_BY_HOP) delete headers[name];
+  // The host answers MCP and its OAuth metadata for the address the client called (issuer,
+  // resource): this one, which it trusts in development mode only.
+  if (req.headers.host) headers['x-forwarded-host'] = req.headers.host;
   headers.host = host;
   // The host trusts exactly one proxy hop (TRUSTED_PROXY_HOPS=1): this one.
   headers['x-forwarded-for'] = req.socket.remoteAddress ?? '127.0.0.1';
@@ -116,6 +123,17 @@ function forward(req: IncomingMessage, res: ServerResponse, port: number, host: 
     sendError(res, 502, 'host_unavailable', `The local project host did not answer: ${error.message}`);
   });
   req.pipe(upstream);
+}
+
+/** The project's MCP server and its OAuth authorization server (consent page, tokens, metadata). */
+function isMcpPath(path: string): boolean {
+  return (
+    path === '/mcp' ||
+    path === '/oauth' ||
+    path.startsWith('/oauth/') ||
+    path.startsWith('/.well-known/oauth-authorization-server') ||
+    path.startsWith('/.well-known/oauth-protected-resource')
+  );
 }
 
 /** A file under `public/` for a URL path: `/` and folders give their index.html; nothing outside. */

@@ -44,7 +44,7 @@ export class ProjectDeployer {
     if (size > MAX_JSON_DEPLOY_BYTES) {
       warn(
         'deploy',
-        `deploy skipped: api/, hooks/, jobs/ and .env weigh ${Math.ceil(size / 1024)} KB, over the ${MAX_JSON_DEPLOY_BYTES / 1024} KB ` +
+        `deploy skipped: api/, hooks/, jobs/, mcp/ and .env weigh ${Math.ceil(size / 1024)} KB, over the ${MAX_JSON_DEPLOY_BYTES / 1024} KB ` +
           `a JSON deploy may carry\n${this.keeps()}; move data files out of the code folders`,
       );
       return;

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 
 /** Folders whose code files are deployed (`jobs/` needs a host that knows jobs; older ones skip it). */
-export const CODE_FOLDERS = ['api', 'hooks', 'jobs'] as const;
+export const CODE_FOLDERS = ['api', 'hooks', 'jobs', 'mcp'] as const;
 
 /** What a deploy carries: code files of CODE_FOLDERS and `.env`, as relative path → text. */
 export type ProjectFiles = Record<string, string>;

@@ -17,6 +17,8 @@ export interface ConsentView {
   notice?: string;
   /** Offer a sign-in link by mail (the project's email sign-in is on). */
   magicLink?: boolean;
+  /** Offer sign-in with the project's identity provider, named so (its host). */
+  idp?: string;
   signedInAs?: string;
   allowSignups?: boolean;
   emailPassword?: boolean;
@@ -81,7 +83,7 @@ export function consentPage(view: ConsentView): string {
 <button type="submit" name="action" value="deny">Deny</button></div></form>`;
   } else if (!view.emailPassword) {
     body = `<h1>Sign in to ${project}</h1>${intro}${error}
-<p role="alert">Sign-in with email and password is off for this project.</p>
+${view.idp ? idpForm(view.idp, hidden, true) : '<p role="alert">Sign-in with email and password is off for this project.</p>'}
 <form method="post" action="/oauth/authorize">${hidden}
 <div class="actions"><button type="submit" name="action" value="deny">Cancel</button></div></form>`;
   } else {
@@ -95,6 +97,7 @@ export function consentPage(view: ConsentView): string {
 ${view.allowSignups ? `<label for="name">Name <span class="muted">(to create an account)</span></label><input id="name" name="name" type="text" autocomplete="name">` : ''}
 <div class="actions"><button class="primary" type="submit" name="action" value="signin">Sign in</button>${signUp}
 <button type="submit" name="action" value="deny" formnovalidate>Cancel</button></div></form>`;
+    if (view.idp) body += `<hr>${idpForm(view.idp, hidden, false)}`;
     if (view.magicLink) {
       body += `<hr><form method="post" action="/oauth/authorize">${hidden}
 <label for="magic-email">Or get a sign-in link by email</label><input id="magic-email" name="email" type="email" autocomplete="username" required aria-describedby="magic-help" value="${escape(view.email ?? '')}">
@@ -106,4 +109,10 @@ ${view.allowSignups ? `<label for="name">Name <span class="muted">(to create an 
 <meta name="viewport" content="width=device-width,initial-scale=1"><meta name="referrer" content="no-referrer">
 <title>Sign in – ${escape(view.projectName)}</title><style>${STYLE}</style></head>
 <body><main>${body}</main></body></html>`;
+}
+
+/** Sign-in with the project's identity provider: the browser goes there and comes back here. */
+function idpForm(provider: string, hidden: string, primary: boolean): string {
+  return `<form method="post" action="/oauth/authorize">${hidden}
+<div class="actions"><button${primary ? ' class="primary"' : ''} type="submit" name="action" value="idp">Sign in with ${escape(provider)}</button></div></form>`;
 }

@@ -11,6 +11,7 @@ import { CurrentProject, ProjectHostGuard, type ProjectRequest } from '../../pro
 import type { ProjectContext } from '../../projects/project-context.js';
 import { AuthRateLimits } from '../../user-auth/limits/auth-rate-limits.js';
 import { clientIp } from '../../user-auth/limits/client-ip.js';
+import { IdpSignInService, type IdpRedirectError } from '../../user-auth/idp/idp-sign-in.service.js';
 import { MailCodeAuthService } from '../../user-auth/services/mail-code-auth.service.js';
 import { PasswordAuthService } from '../../user-auth/services/password-auth.service.js';
 import type { ClientMeta } from '../../user-auth/tokens/token-pair.js';
@@ -28,6 +29,17 @@ const FORM_TTL_MS = 15 * 60_000;
 const MAGIC_PATH = '/oauth/authorize/magic';
 
 type Sealable = 'request' | 'ticket' | 'pending';
+
+/** A request this browser left pending (magic link, identity provider), opened from its cookie. */
+interface Pending {
+  client: OAuthClientRecord;
+  pending: AuthorizeRequest;
+  hidden: Record<string, string>;
+  /** What the sign-in ticket is bound to (the sealed request and the CSRF cookie). */
+  ticketAad: string;
+  /** This browser's CSRF cookie. */
+  browser: string;
+}
 
 interface Sealed<T> {
   value: T;
@@ -64,6 +76,7 @@ export class ConsentController {
     private readonly oauth: McpOAuthService,
     private readonly passwords: PasswordAuthService,
     private readonly mailCodes: MailCodeAuthService,
+    private readonly idp: IdpSignInService,
     private readonly limits: AuthRateLimits,
     private readonly secrets: AuthSecrets,
     @Inject(PROJECT_HOST_CONFIG) private readonly config: ProjectHostConfig,
@@ -104,7 +117,7 @@ export class ConsentController {
       throw error;
     }
     this.page(reply, 200, {
-      ...this.common(ctx, client, authorize),
+      ...(await this.common(ctx, client, authorize)),
       step: 'sign-in',
       hidden: { request: this.seal(ctx, 'request', authorize, ''), csrf: this.csrfToken(ctx, csrf) },
     });
@@ -174,6 +187,9 @@ export class ConsentController {
     if (action === 'magic-link') {
       return this.mailLink(reply, ctx, request, origin, client, authorize, form, hidden, cookie);
     }
+    if (action === 'idp') {
+      return this.idpSignIn(reply, ctx, request, origin, client, authorize, hidden, cookie);
+    }
     if (action !== 'signin' && action !== 'signup') {
       return this.unavailable(reply, ctx, 400, 'Unknown action.');
     }
@@ -225,32 +241,14 @@ export class ConsentController {
     if (!ctx.auth.emailPassword) {
       return this.unavailable(reply, ctx, 403, 'Sign-in by email is off for this project.');
     }
-    const cookie = this.readCookie(ctx, request);
-    const pending = cookie
-      ? this.open<AuthorizeRequest>(ctx, 'pending', this.readCookie(ctx, request, 'pending'), cookie)
-      : undefined;
-    if (!cookie || !pending) {
-      // The code is not spent: the link still works in the browser that asked for it.
-      return this.unavailable(
-        reply,
-        ctx,
-        400,
-        'Open this sign-in link in the browser where you asked for it, within 15 minutes. Or start again from your application.',
-      );
-    }
-    const origin = hostOrigin(ctx, request);
-    let client: OAuthClientRecord;
-    try {
-      ({ client } = await this.oauth.clientOf(ctx, {
-        client_id: pending.clientId,
-        redirect_uri: pending.redirectUri,
-      }));
-    } catch (error) {
-      if (!(error instanceof OAuthError)) throw error;
-      return this.unavailable(reply, ctx, 400, 'This application is no longer registered.');
-    }
-    const sealedRequest = this.seal(ctx, 'request', pending, '');
-    const hidden = { request: sealedRequest, csrf: this.csrfToken(ctx, cookie) };
+    // Without the pending request the code is not spent: the link still works in the browser that asked for it.
+    const back = await this.pendingOf(
+      ctx,
+      request,
+      reply,
+      'Open this sign-in link in the browser where you asked for it, within 15 minutes. Or start again from your application.',
+    );
+    if (!back) return;
     const query = (request.query ?? {}) as Record<string, unknown>;
     let user: TokenUser;
     try {
@@ -264,27 +262,122 @@ export class ConsentController {
       );
     } catch (error) {
       if (!(error instanceof AuthError)) throw error;
-      return this.page(reply, error.status === 429 ? 429 : 400, {
-        ...this.common(ctx, client, pending),
-        step: 'sign-in',
-        hidden,
-        error:
-          error.status === 429
-            ? messageOf(error)
-            : 'This sign-in link is wrong, used or expired. Ask for a new one below.',
-      });
+      return this.pendingSignInAgain(
+        reply,
+        ctx,
+        back,
+        error.status === 429 ? 429 : 400,
+        error.status === 429
+          ? messageOf(error)
+          : 'This sign-in link is wrong, used or expired. Ask for a new one below.',
+      );
     }
-    this.forgetPending(ctx, reply);
-    return this.signedIn(
-      reply,
+    return this.pendingSignedIn(reply, ctx, request, back, user);
+  }
+
+  /**
+   * Where the identity provider's callback hands a consent-page sign-in back (a single-use code,
+   * minted for this project and this browser's CSRF cookie) or says why it failed. The request
+   * comes from this browser's pending cookie only, as for the magic link.
+   */
+  @Get('idp')
+  async idpReturn(
+    @CurrentProject() ctx: ProjectContext,
+    @Req() request: ProjectRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    if (mcpIsOff(ctx)) return this.unavailable(reply, ctx, 404, `${MCP_OFF_MESSAGE}.`);
+    if (!ctx.auth.enabled) return this.unavailable(reply, ctx, 404, 'Sign-in is off for this project.');
+    const back = await this.pendingOf(
       ctx,
-      origin,
+      request,
+      reply,
+      'Finish signing in in the browser where you started, within 15 minutes. Or start again from your application.',
+    );
+    if (!back) return;
+    const query = (request.query ?? {}) as Record<string, unknown>;
+    const failed = typeof query.error === 'string' ? query.error : undefined;
+    const user = failed ? undefined : await this.idp.redeemForConsent(ctx, query.code, back.browser);
+    if (!user) {
+      return this.pendingSignInAgain(
+        reply,
+        ctx,
+        back,
+        failed === 'signup_disabled' ? 403 : 400,
+        failed
+          ? idpMessage(failed)
+          : 'This sign-in was used already, expired, or started in another browser. Sign in again below.',
+      );
+    }
+    return this.pendingSignedIn(reply, ctx, request, back, user);
+  }
+
+  /** The stored request's sign-in step again, saying what went wrong (the pending cookie stays). */
+  private async pendingSignInAgain(
+    reply: FastifyReply,
+    ctx: ProjectContext,
+    back: Pending,
+    status: number,
+    error: string,
+  ): Promise<void> {
+    return this.page(reply, status, {
+      ...(await this.common(ctx, back.client, back.pending)),
+      step: 'sign-in',
+      hidden: back.hidden,
+      error,
+    });
+  }
+
+  /** Signed in for the stored request: the pending cookie goes, and on as after any sign-in. */
+  private pendingSignedIn(
+    reply: FastifyReply,
+    ctx: ProjectContext,
+    request: ProjectRequest,
+    back: Pending,
+    user: { id: string; email: string },
+  ): Promise<void> {
+    this.forgetPending(ctx, reply);
+    const origin = hostOrigin(ctx, request);
+    return this.signedIn(reply, ctx, origin, back.client, back.pending, back.hidden, back.ticketAad, user);
+  }
+
+  /**
+   * The request this browser left pending (magic link, identity provider), its client, and the
+   * forms' fields and ticket binding to go on with; undefined once a page saying why was sent.
+   */
+  private async pendingOf(
+    ctx: ProjectContext,
+    request: ProjectRequest,
+    reply: FastifyReply,
+    elsewhere: string,
+  ): Promise<Pending | undefined> {
+    const browser = this.readCookie(ctx, request);
+    const pending = browser
+      ? this.open<AuthorizeRequest>(ctx, 'pending', this.readCookie(ctx, request, 'pending'), browser)
+      : undefined;
+    if (!browser || !pending) {
+      this.unavailable(reply, ctx, 400, elsewhere);
+      return undefined;
+    }
+    let client: OAuthClientRecord;
+    try {
+      ({ client } = await this.oauth.clientOf(ctx, {
+        client_id: pending.clientId,
+        redirect_uri: pending.redirectUri,
+      }));
+    } catch (error) {
+      if (!(error instanceof OAuthError)) throw error;
+      this.unavailable(reply, ctx, 400, 'This application is no longer registered.');
+      return undefined;
+    }
+    const sealedRequest = this.seal(ctx, 'request', pending, '');
+    return {
       client,
       pending,
-      hidden,
-      `${sha256Hex(sealedRequest)}:${cookie}`,
-      user,
-    );
+      hidden: { request: sealedRequest, csrf: this.csrfToken(ctx, browser) },
+      ticketAad: `${sha256Hex(sealedRequest)}:${browser}`,
+      browser,
+    };
   }
 
   /** After any sign-in: straight back to the client when the user approved it before, else Allow / Deny. */
@@ -296,13 +389,13 @@ export class ConsentController {
     authorize: AuthorizeRequest,
     hidden: Record<string, string>,
     ticketAad: string,
-    user: TokenUser,
+    user: { id: string; email: string },
   ): Promise<void> {
     if (await this.oauth.hasConsent(ctx, user.id, client.id)) {
       return this.redirect(reply, await this.oauth.approve(ctx, origin, user.id, client, authorize));
     }
     this.page(reply, 200, {
-      ...this.common(ctx, client, authorize),
+      ...(await this.common(ctx, client, authorize)),
       step: 'consent',
       signedInAs: user.email,
       hidden: { ...hidden, ticket: this.seal(ctx, 'ticket', { id: user.id, email: user.email }, ticketAad) },
@@ -343,18 +436,55 @@ export class ConsentController {
       if (!(error instanceof AuthError)) throw error;
       return this.signInAgain(reply, ctx, client, authorize, hidden, error, email);
     }
-    const secure = ctx.publicUrl.startsWith('https:') ? '; Secure' : '';
-    void reply.header(
-      'set-cookie',
-      `${this.cookieName(ctx, 'pending')}=${this.seal(ctx, 'pending', authorize, cookie)}; Path=/oauth/authorize; HttpOnly; SameSite=Lax; Max-Age=${FORM_TTL_MS / 1000}${secure}`,
-    );
+    this.keepPending(ctx, reply, authorize, cookie);
     this.page(reply, 200, {
-      ...this.common(ctx, client, authorize),
+      ...(await this.common(ctx, client, authorize)),
       step: 'sign-in',
       hidden,
       notice: `${sent} Open the link in this browser within 15 minutes to continue.`,
       email,
     });
+  }
+
+  /**
+   * Sends the browser to the project's identity provider (through the callback's host, which binds
+   * the sign-in to it) and keeps the request in this browser as the magic link does. The provider's
+   * callback hands the user back to `/oauth/authorize/idp` with a code bound to this CSRF cookie.
+   */
+  private async idpSignIn(
+    reply: FastifyReply,
+    ctx: ProjectContext,
+    request: ProjectRequest,
+    origin: string,
+    client: OAuthClientRecord,
+    authorize: AuthorizeRequest,
+    hidden: Record<string, string>,
+    cookie: string,
+  ): Promise<void> {
+    let location: string;
+    try {
+      await this.limits.consumeIp('login', ctx.project.id, this.meta(request).ip);
+      location = await this.idp.startForConsent(ctx, origin, cookie);
+    } catch (error) {
+      if (!(error instanceof AuthError)) throw error;
+      return this.signInAgain(reply, ctx, client, authorize, hidden, error, '');
+    }
+    this.keepPending(ctx, reply, authorize, cookie);
+    return this.redirect(reply, location);
+  }
+
+  /** The request waits in this browser, sealed and bound to its CSRF cookie, for 15 minutes. */
+  private keepPending(
+    ctx: ProjectContext,
+    reply: FastifyReply,
+    authorize: AuthorizeRequest,
+    cookie: string,
+  ): void {
+    const secure = ctx.publicUrl.startsWith('https:') ? '; Secure' : '';
+    void reply.header(
+      'set-cookie',
+      `${this.cookieName(ctx, 'pending')}=${this.seal(ctx, 'pending', authorize, cookie)}; Path=/oauth/authorize; HttpOnly; SameSite=Lax; Max-Age=${FORM_TTL_MS / 1000}${secure}`,
+    );
   }
 
   private forgetPending(ctx: ProjectContext, reply: FastifyReply): void {
@@ -366,7 +496,7 @@ export class ConsentController {
   }
 
   /** The sign-in step again, saying what went wrong, with the email kept. */
-  private signInAgain(
+  private async signInAgain(
     reply: FastifyReply,
     ctx: ProjectContext,
     client: OAuthClientRecord,
@@ -374,9 +504,9 @@ export class ConsentController {
     hidden: Record<string, string>,
     error: AuthError,
     email: unknown,
-  ): void {
+  ): Promise<void> {
     return this.page(reply, error.status ?? 400, {
-      ...this.common(ctx, client, authorize),
+      ...(await this.common(ctx, client, authorize)),
       step: 'sign-in',
       hidden,
       error: messageOf(error),
@@ -384,8 +514,9 @@ export class ConsentController {
     });
   }
 
-  private common(ctx: ProjectContext, client: OAuthClientRecord, authorize: AuthorizeRequest) {
+  private async common(ctx: ProjectContext, client: OAuthClientRecord, authorize: AuthorizeRequest) {
     const target = new URL(authorize.redirectUri);
+    const idp = await this.idp.consentOption(ctx);
     return {
       projectName: ctx.project.name ?? ctx.project.slug,
       clientName: client.name ?? 'An application',
@@ -398,18 +529,20 @@ export class ConsentController {
       magicLink: ctx.auth.emailPassword,
       emailPassword: ctx.auth.emailPassword,
       redirectUri: authorize.redirectUri,
+      ...(idp ? { idp: idp.name, formOrigins: idp.origins } : {}),
     };
   }
 
   private page(
     reply: FastifyReply,
     status: number,
-    view: ConsentView & { hidden: Record<string, unknown>; redirectUri?: string },
+    view: ConsentView & { hidden: Record<string, unknown>; redirectUri?: string; formOrigins?: string[] },
   ): void {
     const hidden = Object.fromEntries(Object.entries(view.hidden).map(([k, v]) => [k, String(v)]));
     void reply
       .status(status)
-      .headers(pageHeaders(view.redirectUri))
+      // Only the sign-in step's forms lead through the identity provider.
+      .headers(pageHeaders(view.redirectUri, view.step === 'sign-in' ? view.formOrigins : undefined))
       .type('text/html; charset=utf-8')
       .send(consentPage({ ...view, hidden }));
   }
@@ -513,15 +646,17 @@ export class ConsentController {
 /**
  * The page's headers: the suite's page policy with this page's one inline style and no script.
  * The forms' answer is a redirect to the client, which form-action governs too: it lets exactly
- * that client's origin (or app scheme) through.
+ * that client's origin (or app scheme) through, and with identity-provider sign-in the origins
+ * that sign-in's redirects pass (the callback's host and the provider's authorization endpoint).
  */
-function pageHeaders(redirectUri: string | undefined): Record<string, string> {
+function pageHeaders(redirectUri: string | undefined, formOrigins: string[] = []): Record<string, string> {
   const base = pageSecurityHeaders();
   let target = '';
   if (redirectUri) {
     const url = new URL(redirectUri);
     target = url.protocol === 'http:' || url.protocol === 'https:' ? ` ${url.origin}` : ` ${url.protocol}`;
   }
+  for (const origin of formOrigins) target += ` ${origin}`;
   const csp = base['content-security-policy']!.replace(
     "style-src 'self'",
     `style-src ${CONSENT_STYLE_SOURCE}`,
@@ -534,6 +669,25 @@ function pageHeaders(redirectUri: string | undefined): Record<string, string> {
     'referrer-policy': 'no-referrer',
     'cache-control': 'no-store',
   };
+}
+
+/** What the consent page says when the identity provider's callback came back with `error`. */
+function idpMessage(error: string): string {
+  switch (error as IdpRedirectError) {
+    case 'signup_disabled':
+      return 'This project does not take new accounts.';
+    case 'identity_not_linked':
+      return 'An account with this email exists already, and the provider did not confirm the address: sign in another way.';
+    case 'invalid_state':
+      return 'Finish signing in in the browser where you started.';
+    case 'idp_oauth_disabled':
+    case 'idp_oauth_unconfigured':
+      return 'Sign-in with the identity provider is off for this project.';
+    case 'auth_disabled':
+      return 'Sign-in is off for this project.';
+    default:
+      return 'Signing in with the identity provider did not work. Try again, or sign in another way.';
+  }
 }
 
 function messageOf(error: AuthError): string {

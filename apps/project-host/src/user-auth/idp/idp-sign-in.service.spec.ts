@@ -13,6 +13,19 @@ import { OidcClients, type AuthorizationChecks, type IdpIdentity } from './oidc-
 
 const ISSUER = 'https://idp.example.test';
 
+/** Ada's provider account, with `overrides`. */
+function identityOf(overrides: Partial<IdpIdentity>): IdpIdentity {
+  return {
+    issuer: ISSUER,
+    subject: 'subject-1',
+    email: 'ada@example.com',
+    emailVerified: true,
+    name: 'Ada',
+    picture: undefined,
+    ...overrides,
+  };
+}
+
 /** A provider whose code exchange answers `identity`. */
 class FakeProvider extends OidcClients {
   identity: IdpIdentity | Error = new Error('no identity set');
@@ -71,18 +84,7 @@ function setup(auth?: Partial<ProjectContext['auth']>) {
 
   /** The whole round trip in one browser; the URL the browser ends on. */
   async function signIn(identity: Partial<IdpIdentity> | Error, browser?: { key?: string }): Promise<URL> {
-    provider.identity =
-      identity instanceof Error
-        ? identity
-        : {
-            issuer: ISSUER,
-            subject: 'subject-1',
-            email: 'ada@example.com',
-            emailVerified: true,
-            name: 'Ada',
-            picture: undefined,
-            ...identity,
-          };
+    provider.identity = identity instanceof Error ? identity : identityOf(identity);
     const hop = new URL(await idp.start(ctx, { redirect_uri: app }));
     const handed = await idp.hop({ hop: hop.searchParams.get('hop') });
     const state = new URL(handed.location).searchParams.get('state')!;
@@ -90,8 +92,71 @@ function setup(auth?: Partial<ProjectContext['auth']>) {
     const key = browser && 'key' in browser ? browser.key : handed.browserKey;
     return new URL(await idp.callback(query, new URLSearchParams(query).toString(), CLIENT, key));
   }
-  return { ...bed, ctx, idp, provider, app, signIn, tables: bed.stores.tables(ctx) };
+  /** The consent page's round trip in one browser (its CSRF cookie `csrf`); the URL it ends on. */
+  async function signInForConsent(identity: Partial<IdpIdentity>, csrf = 'csrf-cookie'): Promise<URL> {
+    provider.identity = identityOf(identity);
+    const hop = new URL(await idp.startForConsent(ctx, `http://${ctx.hosts[0]}`, csrf));
+    const handed = await idp.hop({ hop: hop.searchParams.get('hop') });
+    const state = new URL(handed.location).searchParams.get('state')!;
+    const query = { state, code: 'provider-code' };
+    return new URL(
+      await idp.callback(query, new URLSearchParams(query).toString(), CLIENT, handed.browserKey),
+    );
+  }
+  return { ...bed, ctx, idp, provider, app, signIn, signInForConsent, tables: bed.stores.tables(ctx) };
 }
+
+describe('IdpSignInService for the MCP consent page', () => {
+  it('hands the user back to the consent page with a code, mints no tokens and starts no session', async () => {
+    const { signInForConsent, ctx, idp, tables, events } = setup();
+    const back = await signInForConsent({});
+    expect(`${back.origin}${back.pathname}`).toBe(`http://${ctx.hosts[0]}/oauth/authorize/idp`);
+    expect([...back.searchParams.keys()]).toEqual(['code']);
+    expect(tables.sessions.size).toBe(0);
+    expect(events.published.map((event) => event.kind)).toEqual(['user.created', 'user.signed_in']);
+    expect(JSON.stringify(events.published)).not.toContain(back.searchParams.get('code'));
+
+    const user = tables.userByEmail('ada@example.com')!;
+    const code = back.searchParams.get('code');
+    expect(await idp.redeemForConsent(ctx, code, 'csrf-cookie')).toEqual({ id: user.id, email: user.email });
+    // Single use.
+    expect(await idp.redeemForConsent(ctx, code, 'csrf-cookie')).toBeUndefined();
+  });
+
+  it('refuses the code in another browser or another project, and spends it', async () => {
+    const { signInForConsent, ctx, idp } = setup();
+    const other = await signInForConsent({});
+    expect(await idp.redeemForConsent(ctx, other.searchParams.get('code'), 'another-cookie')).toBeUndefined();
+    expect(await idp.redeemForConsent(ctx, other.searchParams.get('code'), 'csrf-cookie')).toBeUndefined();
+
+    const elsewhere = await signInForConsent({});
+    const project = { ...ctx, project: { ...ctx.project, id: 'another-project' } };
+    expect(
+      await idp.redeemForConsent(project, elsewhere.searchParams.get('code'), 'csrf-cookie'),
+    ).toBeUndefined();
+    expect(
+      await idp.redeemForConsent(ctx, elsewhere.searchParams.get('code'), 'csrf-cookie'),
+    ).toBeUndefined();
+  });
+
+  it('refuses the code when the account was deleted before it was redeemed', async () => {
+    const { signInForConsent, ctx, idp, tables } = setup();
+    const back = await signInForConsent({});
+    tables.users.delete(tables.userByEmail('ada@example.com')!.id);
+    expect(await idp.redeemForConsent(ctx, back.searchParams.get('code'), 'csrf-cookie')).toBeUndefined();
+  });
+
+  it('respects allowSignups: a new address goes back with error=signup_disabled and no code', async () => {
+    const { signInForConsent, tables, events } = setup({ allowSignups: false });
+    const back = await signInForConsent({});
+    expect(back.searchParams.get('error')).toBe('signup_disabled');
+    expect(back.searchParams.get('code')).toBeNull();
+    expect(tables.userByEmail('ada@example.com')).toBeUndefined();
+    expect(events.published.map((event) => [event.kind, event.reason])).toEqual([
+      ['auth.failed', 'signup_disabled'],
+    ]);
+  });
+});
 
 describe('IdpSignInService', () => {
   it('signs a new provider account up with a proven address and returns to the app with a token pair', async () => {

@@ -10,7 +10,7 @@ import {
 import type { ProjectContext } from '../../projects/project-context.js';
 import { ProjectResolver } from '../../projects/project-resolver.js';
 import type { ProjectHostConfig } from '../../project-host.config.js';
-import { randomToken } from '@suite/project-runtime';
+import { randomToken, sha256Hex } from '@suite/project-runtime';
 import { AuthRateLimits } from '../limits/auth-rate-limits.js';
 import { assertRedirectUri, withQuery } from '../redirect-uri.js';
 import { AuthStores, DuplicateRecord } from '../store/auth-store.js';
@@ -18,8 +18,9 @@ import { RefreshSessions } from '../tokens/refresh-sessions.js';
 import type { ClientMeta, TokenPair } from '../tokens/token-pair.js';
 import { snapshotOf, tokenUserOf } from '../user-snapshot.js';
 import { AccountClaims } from '../services/account-claim.js';
+import type { SignedIn } from '../services/password-auth.service.js';
 import { IDP_CLIENT_RESOLVER, type IdpClient, type IdpClientResolver } from './idp-client.resolver.js';
-import { IdpStateStore } from './idp-state.store.js';
+import { hashOf, IdpStateStore, type PendingSignIn } from './idp-state.store.js';
 import { OidcClients, type IdpIdentity } from './oidc-clients.js';
 
 /**
@@ -38,7 +39,8 @@ export type IdpRedirectError =
 type SignInResult =
   | {
       ok: true;
-      pair: TokenPair;
+      /** None for the consent page's sign-in. */
+      pair: TokenPair | undefined;
       user: UserSnapshot;
       created: boolean;
       updated: boolean;
@@ -46,6 +48,12 @@ type SignInResult =
       claimed?: boolean;
     }
   | { ok: false; error: IdpRedirectError; reason: string; user: UserSnapshot | null };
+
+/** Starts the signed-in user's /api/user session in the sign-in's transaction (or none). */
+type StartSession = SignedIn<TokenPair | undefined>;
+
+/** Where the provider's callback hands a consent page's sign-in back to, on the project host. */
+export const IDP_CONSENT_PATH = '/oauth/authorize/idp';
 
 /** The authorized redirect URI of every project (Platform and Custom mode alike). */
 export function idpCallbackUri(publicUrl: string): string {
@@ -94,18 +102,79 @@ export class IdpSignInService {
       ctx.hosts,
       ctx.auth.redirectSchemes,
     );
+    return this.begin(ctx, client, { redirectUri });
+  }
+
+  /**
+   * What the MCP consent page needs to offer this sign-in: the provider's name and the origins the
+   * browser passes through (the callback's host and the provider's authorization endpoint; its
+   * form-action must let them through, as Chromium checks every redirect of a form's answer).
+   * Undefined when the project has no usable provider (Off, keys missing, discovery failing).
+   */
+  async consentOption(ctx: ProjectContext): Promise<{ name: string; origins: string[] } | undefined> {
+    const resolution = this.clients.resolve(ctx);
+    if (!resolution.ok) return undefined;
+    try {
+      const provider = await this.oidc.authorizationOrigin(resolution.client);
+      return {
+        name: new URL(resolution.client.issuerUrl).host,
+        origins: [new URL(this.hopUri).origin, provider],
+      };
+    } catch (error) {
+      this.logger.warn({ err: error, projectId: ctx.project.id }, 'identity-provider discovery failed');
+      return undefined;
+    }
+  }
+
+  /**
+   * The consent page's sign-in: like `start`, but the callback hands the user back to `returnTo`
+   * (the consent page's own origin, which the host guard resolved to this project) through a
+   * single-use code bound to `browser` (the consent page's CSRF cookie), and mints no tokens.
+   */
+  async startForConsent(ctx: ProjectContext, returnTo: string, browser: string): Promise<string> {
+    const client = this.clientOf(ctx);
+    return this.begin(ctx, client, {
+      redirectUri: `${returnTo}${IDP_CONSENT_PATH}`,
+      purpose: 'consent',
+      browser: sha256Hex(browser),
+    });
+  }
+
+  /**
+   * The user a consent sign-in handed back with `code`: once (any presentation spends it), for
+   * this project only, and only in the browser whose consent page started it.
+   */
+  async redeemForConsent(
+    ctx: ProjectContext,
+    code: unknown,
+    browser: string,
+  ): Promise<{ id: string; email: string } | undefined> {
+    const handback = await this.states.takeHandback(code);
+    if (!handback || handback.projectId !== ctx.project.id || !hashOf(browser, handback.browser)) {
+      return undefined;
+    }
+    // The account as it is now (deleted or moved to another address since: no sign-in).
+    const row = await this.stores.of(ctx).users.findById(handback.user.id);
+    return row && row.email === handback.user.email ? { id: row.id, email: row.email } : undefined;
+  }
+
+  private async begin(
+    ctx: ProjectContext,
+    client: IdpClient,
+    target: Pick<PendingSignIn, 'redirectUri' | 'purpose' | 'browser'>,
+  ): Promise<string> {
     const state = randomToken();
     let authorization;
     try {
       authorization = await this.oidc.authorizationUrl(client, this.callbackUri, state);
     } catch (error) {
       this.logger.warn({ err: error, projectId: ctx.project.id }, 'identity-provider discovery failed');
-      return withQuery(redirectUri, { error: 'idp_oauth_failed' });
+      return withQuery(target.redirectUri, { error: 'idp_oauth_failed' });
     }
     await this.states.save(state, {
       projectId: ctx.project.id,
       projectHost: ctx.hosts[0]!,
-      redirectUri,
+      ...target,
       ...authorization.checks,
     });
     // The browser goes to the provider through the callback's host, which binds the state to it
@@ -186,11 +255,16 @@ export class IdpSignInService {
       return fail('idp_oauth_failed');
     }
 
+    // The consent page's sign-in starts no /api/user session: the grant is the consent page's.
+    const session: StartSession =
+      pending.purpose === 'consent'
+        ? () => Promise.resolve(undefined)
+        : (tx, user) => this.sessions.start(ctx, tx, user, meta);
     let result: SignInResult;
     try {
-      result = await this.signIn(ctx, identity, meta).catch((error: unknown) => {
+      result = await this.signIn(ctx, identity, session).catch((error: unknown) => {
         // Two first sign-ins of one account raced: the second finds the first one's rows.
-        if (error instanceof DuplicateRecord) return this.signIn(ctx, identity, meta);
+        if (error instanceof DuplicateRecord) return this.signIn(ctx, identity, session);
         throw error;
       });
     } catch (error) {
@@ -211,8 +285,18 @@ export class IdpSignInService {
         : []),
       { kind: 'user.signed_in', user },
     ]);
-    const { accessToken, refreshToken } = result.pair;
     authOutcomes.inc({ action: 'idp', outcome: 'success' });
+    if (pending.purpose === 'consent') {
+      // Back to the consent page with a code for this user, this project and that browser only.
+      const code = randomToken();
+      await this.states.saveHandback(code, {
+        projectId: ctx.project.id,
+        browser: pending.browser ?? '',
+        user: { id: user.id, email: user.email },
+      });
+      return withQuery(pending.redirectUri, { code });
+    }
+    const { accessToken, refreshToken } = result.pair!;
     return withQuery(pending.redirectUri, { accessToken, refreshToken });
   }
 
@@ -229,7 +313,7 @@ export class IdpSignInService {
    * links to it only when the provider says the email is verified; otherwise a new email signs up
    * (when signups are on). The picture is refreshed every time.
    */
-  private signIn(ctx: ProjectContext, identity: IdpIdentity, meta: ClientMeta): Promise<SignInResult> {
+  private signIn(ctx: ProjectContext, identity: IdpIdentity, session: StartSession): Promise<SignInResult> {
     const { issuer, subject } = identity;
     return this.stores.of(ctx).transaction(async (tx): Promise<SignInResult> => {
       const picture = identity.picture ?? null;
@@ -255,7 +339,7 @@ export class IdpSignInService {
           user: snapshotOf(row),
           created: false,
           updated,
-          pair: await this.sessions.start(ctx, tx, tokenUserOf(row), meta),
+          pair: await session(tx, tokenUserOf(row)),
         };
       }
 
@@ -293,7 +377,7 @@ export class IdpSignInService {
           created: false,
           updated: true,
           claimed,
-          pair: await this.sessions.start(ctx, tx, tokenUserOf(row), meta),
+          pair: await session(tx, tokenUserOf(row)),
         };
       }
 
@@ -312,7 +396,7 @@ export class IdpSignInService {
         user: snapshotOf(row),
         created: true,
         updated: false,
-        pair: await this.sessions.start(ctx, tx, tokenUserOf(row), meta),
+        pair: await session(tx, tokenUserOf(row)),
       };
     });
   }

@@ -12,6 +12,8 @@ const SEAL = 'refresh-grace-seal';
 export const IDP_STATE_TTL_SECONDS = 10 * 60;
 /** The hand-off from the start route to the callback's host is followed at once by the browser. */
 const HOP_TTL_SECONDS = 2 * 60;
+/** The hand-back to the consent page is followed at once by the browser, too. */
+const HANDBACK_TTL_SECONDS = 2 * 60;
 
 /** What the callback needs to find again: the project, the caller's redirect_uri and the checks. */
 export interface PendingSignIn extends AuthorizationChecks {
@@ -19,6 +21,21 @@ export interface PendingSignIn extends AuthorizationChecks {
   /** The project's id host, to resolve the project on the callback (served on the PUBLIC_URL host). */
   projectHost: string;
   redirectUri: string;
+  /**
+   * `consent`: a sign-in for the MCP consent page; `redirectUri` is that page's return path on the
+   * project host, which gets a hand-back code, never tokens. Absent: an /api/user sign-in.
+   */
+  purpose?: 'consent';
+  /** consent only: the hash of the consent page's CSRF cookie (the browser that started). */
+  browser?: string;
+}
+
+/** A consent page's signed-in user, handed back from the callback to the project host once. */
+export interface ConsentHandback {
+  projectId: string;
+  /** The hash of the consent page's CSRF cookie the sign-in was started with. */
+  browser: string;
+  user: { id: string; email: string };
 }
 
 /** The start route's hand-off to the callback's host: which state, and where the provider is. */
@@ -71,6 +88,25 @@ export class IdpStateStore {
     return opened ? (JSON.parse(opened.toString('utf8')) as PendingHop) : undefined;
   }
 
+  /** Keeps the consent page's hand-back under `code` (a fresh randomToken()). */
+  async saveHandback(code: string, handback: ConsentHandback): Promise<void> {
+    const key = this.handbackKey(code);
+    await this.store.set(
+      key,
+      this.secrets.seal(SEAL, JSON.stringify(handback), key),
+      HANDBACK_TTL_SECONDS * 1000,
+    );
+  }
+
+  /** The hand-back of `code`, at most once (spent by any presentation, right or wrong). */
+  async takeHandback(code: unknown): Promise<ConsentHandback | undefined> {
+    if (typeof code !== 'string' || code.length === 0 || code.length > 256) return undefined;
+    const key = this.handbackKey(code);
+    const sealed = await this.store.take(key);
+    const opened = sealed ? this.secrets.open(SEAL, sealed, key) : undefined;
+    return opened ? (JSON.parse(opened.toString('utf8')) as ConsentHandback) : undefined;
+  }
+
   /** Binds `state` to the browser holding the binding cookie `browserKey`. */
   async bind(state: string, browserKey: string): Promise<void> {
     await this.store.set(this.bindKey(state), sha256Hex(browserKey), IDP_STATE_TTL_SECONDS * 1000);
@@ -79,10 +115,7 @@ export class IdpStateStore {
   /** Whether `browserKey` is the browser `state` was bound to (checked once: the binding is consumed). */
   async takeBinding(state: string, browserKey: string | undefined): Promise<boolean> {
     const bound = await this.store.take(this.bindKey(state));
-    if (!bound || !browserKey) return false;
-    const presented = Buffer.from(sha256Hex(browserKey));
-    const expected = Buffer.from(bound);
-    return presented.length === expected.length && timingSafeEqual(presented, expected);
+    return bound !== null && hashOf(browserKey, bound);
   }
 
   private key(state: string): string {
@@ -93,7 +126,19 @@ export class IdpStateStore {
     return `${queuePrefix()}:ua:idp-hop:${sha256Hex(hop)}`;
   }
 
+  private handbackKey(code: string): string {
+    return `${queuePrefix()}:ua:idp-consent:${sha256Hex(code)}`;
+  }
+
   private bindKey(state: string): string {
     return `${queuePrefix()}:ua:idp-bind:${sha256Hex(state)}`;
   }
+}
+
+/** Whether `value` is what `hash` (a sha256Hex) was made of; false for no value. */
+export function hashOf(value: string | undefined, hash: string): boolean {
+  if (!value) return false;
+  const presented = Buffer.from(sha256Hex(value));
+  const expected = Buffer.from(hash);
+  return presented.length === expected.length && timingSafeEqual(presented, expected);
 }

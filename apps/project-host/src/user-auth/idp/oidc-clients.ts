@@ -51,6 +51,12 @@ export class OidcClients {
     return { url: url.href, checks: { codeVerifier, nonce } };
   }
 
+  /** The origin of the provider's authorization endpoint (from discovery, cached). */
+  async authorizationOrigin(client: IdpClient): Promise<string> {
+    const endpoint = (await this.config(client)).serverMetadata().authorization_endpoint;
+    return new URL(endpoint ?? client.issuerUrl).origin;
+  }
+
   /** Exchanges the code of `callbackUrl` (state already checked by the caller) for verified claims. */
   async exchange(
     client: IdpClient,
