@@ -27,10 +27,32 @@ const lastActions = new WeakMap<Page, number>();
 /** Called when an action step on `page` ends: assertions about lists and tables wait out its effects. */
 export function noteActionDone(page: Page): void {
   lastActions.set(page, Date.now());
-  // Watch the page from now on, so the first check after the action knows whether it is at rest.
+  // Watch the page from now on, so the first check after the action knows whether it is at rest;
+  // and start the page's own settle timer (see `markActionEnd`).
   void Promise.resolve()
     .then(() => page.evaluate(mutationCount))
+    .then(() => page.evaluate(markActionEnd, ACTION_SETTLE_MS))
     .catch(() => undefined);
+}
+
+/**
+ * In the page: a timer of `ms` from the action's end. The page runs its timers in the order they
+ * fall due, so when it has fired, every timer the action itself started for less than that (an
+ * error shown 300 ms after a click, a debounced filter) has fired too, however late a loaded
+ * machine runs them: the wall clock alone would let a "not shown" pass read before them.
+ */
+export function markActionEnd(ms: number): void {
+  const state = { done: false };
+  window.__suiteActionSettle = state;
+  setTimeout(() => {
+    state.done = true;
+  }, ms);
+}
+
+/** In the page: true once the timer `markActionEnd` started has fired (or none was started). */
+export function actionTimerFired(): boolean {
+  const state = window.__suiteActionSettle as { done: boolean } | undefined;
+  return state === undefined || state.done;
 }
 
 /** Assertions whose pass could be read from a page still changing: counts, tables, "not" and "hidden" ones. */
@@ -169,7 +191,7 @@ export class SettleTracker {
       held.quietSince = now;
     }
     const acted = lastActions.get(this.page);
-    if (!this.light && acted !== undefined && now - acted < ACTION_SETTLE_MS) return false;
+    if (!this.light && acted !== undefined && !(await this.actionSettled())) return false;
     const quiet = now - held.quietSince >= (vacuous ? VACUOUS_STABLE_MS : STABLE_MS);
     if (now - held.since >= CHURN_STABLE_MS) return true;
     // Quiet between two reads is not rest while an animation runs: on a loaded machine its frames
@@ -182,7 +204,7 @@ export class SettleTracker {
    * page still animating (an accordion closing) is held up to MOTION_GRACE_MS more, once.
    */
   async standsAtDeadline(): Promise<boolean> {
-    if (!this.actionSettled()) return false;
+    if (!(await this.actionSettled())) return false;
     if (!this.light || this.graceUsed) return true;
     if (await this.page.evaluate(atRest, 0).catch(() => true)) return true;
     this.graceUsed = true;
@@ -200,9 +222,11 @@ export class SettleTracker {
   }
 
   /** True once the last action on the page is long enough ago for a debounced filter to have run. */
-  actionSettled(): boolean {
+  async actionSettled(): Promise<boolean> {
     if (this.light && this.held) return true;
     const acted = lastActions.get(this.page);
-    return acted === undefined || Date.now() - acted >= ACTION_SETTLE_MS;
+    if (acted === undefined) return true;
+    if (Date.now() - acted < ACTION_SETTLE_MS) return false;
+    return this.page.evaluate(actionTimerFired).catch(() => true);
   }
 }
