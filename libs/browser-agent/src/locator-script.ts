@@ -952,16 +952,21 @@ export function findInPage(query: PageQuery): PageMatch {
   };
   // "The red box", "the green button": the colour an element is drawn in (its own background, an
   // SVG shape's fill, else its text), named by the nearest colour word.
-  const colorWord = (rgb: string): string | null => {
+  /** A computed colour's channels (0–1), lightness and saturation, or null when it is (nearly) transparent. */
+  const colorParts = (rgb: string) => {
     const m = /rgba?\(\s*(\d+)[,\s]+(\d+)[,\s]+(\d+)(?:[,\s/]+([\d.]+))?/.exec(rgb);
-    if (!m) return null;
-    if (m[4] !== undefined && Number(m[4]) < 0.3) return null;
+    if (!m || (m[4] !== undefined && Number(m[4]) < 0.3)) return null;
     const [r, g, b] = [Number(m[1]) / 255, Number(m[2]) / 255, Number(m[3]) / 255];
     const max = Math.max(r, g, b);
     const min = Math.min(r, g, b);
     const l = (max + min) / 2;
     const d = max - min;
-    const sat = d === 0 ? 0 : d / (1 - Math.abs(2 * l - 1));
+    return { r, g, b, max, d, l, sat: d === 0 ? 0 : d / (1 - Math.abs(2 * l - 1)) };
+  };
+  const colorWord = (rgb: string): string | null => {
+    const parts = colorParts(rgb);
+    if (!parts) return null;
+    const { r, g, b, max, d, l, sat } = parts;
     if (l > 0.92) return 'white';
     if (l < 0.12) return 'black';
     if (sat < 0.18) return 'gray';
@@ -1013,15 +1018,8 @@ export function findInPage(query: PageQuery): PageMatch {
   };
   /** How far a colour is from the plain one its word names: 0 for full saturation at mid lightness. */
   const colorDistance = (rgb: string): number => {
-    const m = /rgba?\(\s*(\d+)[,\s]+(\d+)[,\s]+(\d+)/.exec(rgb);
-    if (!m) return 2;
-    const [r, g, b] = [Number(m[1]) / 255, Number(m[2]) / 255, Number(m[3]) / 255];
-    const max = Math.max(r, g, b);
-    const min = Math.min(r, g, b);
-    const l = (max + min) / 2;
-    const d = max - min;
-    const sat = d === 0 ? 0 : d / (1 - Math.abs(2 * l - 1));
-    return Math.abs(l - 0.5) + (1 - sat);
+    const parts = colorParts(rgb);
+    return parts ? Math.abs(parts.l - 0.5) + (1 - parts.sat) : 2;
   };
   // Of a palette's shades of one colour ("the red box" among five reds), the plainest one.
   const byColor = (): DomElement[] => {

@@ -59,18 +59,7 @@ async function runPagedEntry(ctx: StepContext, step: ActionStep, target: Target)
   let page = 1;
   const turned: string[] = [];
   while (shown.length > 0 && left > shown.length && page < MAX_PAGES) {
-    const next = (
-      await ctx.page.evaluateHandle(nextPageControl, page + 1)
-    ).asElement() as ElementHandle | null;
-    if (!next) break;
-    try {
-      await ctx.pointer.clickOn(next, `page ${page + 1}`, {
-        deadline: ctx.deadline,
-        actionTimeoutMs: ctx.limits.actionTimeoutMs,
-      });
-    } finally {
-      await disposeQuietly(next);
-    }
+    if (!(await turnToPage(ctx, page + 1))) break;
     left -= shown.length;
     page++;
     turned.push(String(page));
@@ -87,6 +76,21 @@ async function runPagedEntry(ctx: StepContext, step: ActionStep, target: Target)
 }
 const MAX_PAGES = 20;
 
+/** Clicks the pager's page `page` (or Next); false when the page has no such control. */
+async function turnToPage(ctx: StepContext, page: number): Promise<boolean> {
+  const next = (await ctx.page.evaluateHandle(nextPageControl, page)).asElement() as ElementHandle | null;
+  if (!next) return false;
+  try {
+    await ctx.pointer.clickOn(next, `page ${page}`, {
+      deadline: ctx.deadline,
+      actionTimeoutMs: ctx.limits.actionTimeoutMs,
+    });
+    return true;
+  } finally {
+    await disposeQuietly(next);
+  }
+}
+
 /**
  * "Click the phone number next to "Ada" on any page": while the page does not show the text the
  * element sits next to (or, without one, the element's own name), the pager is followed (page 2,
@@ -102,18 +106,7 @@ async function runOnPageShowing(ctx: StepContext, step: ActionStep, target: Targ
   const turned: string[] = [];
   let text = await pageText();
   for (let page = 1; page < MAX_PAGES && wanted !== '' && !text.includes(wanted); page++) {
-    const next = (
-      await ctx.page.evaluateHandle(nextPageControl, page + 1)
-    ).asElement() as ElementHandle | null;
-    if (!next) break;
-    try {
-      await ctx.pointer.clickOn(next, `page ${page + 1}`, {
-        deadline: ctx.deadline,
-        actionTimeoutMs: ctx.limits.actionTimeoutMs,
-      });
-    } finally {
-      await disposeQuietly(next);
-    }
+    if (!(await turnToPage(ctx, page + 1))) break;
     turned.push(String(page + 1));
     // The next page: wait until the page shows something else.
     const before = text;
