@@ -1016,6 +1016,56 @@ export function findInPage(query: PageQuery): PageMatch {
     const text = colorWord(style.color ?? '');
     return text !== null && text !== 'black' && wantedColors.includes(text);
   };
+  // "A triangle", "the small circle": a shape drawn without words (SVG shapes, or an empty box with
+  // a background), told by its geometry.
+  const SHAPE_RE = /^(?:(large|big|small|tiny)\s+)?(circle|triangle|square|rectangle|shape)s?$/;
+  const byShape = (): DomElement[] => {
+    const asked = SHAPE_RE.exec(want);
+    if (!asked?.[2]) return [];
+    const shapeOf = (el: DomElement): string | null => {
+      const tag = el.tagName.toLowerCase();
+      const rect = el.getBoundingClientRect();
+      const even = Math.abs(rect.width - rect.height) <= Math.max(2, 0.1 * Math.max(rect.width, rect.height));
+      if (tag === 'circle' || tag === 'ellipse') return 'circle';
+      if (tag === 'polygon') {
+        const points =
+          (el.getAttribute('points') ?? '')
+            .trim()
+            .split(/[\s,]+/)
+            .filter(Boolean).length / 2;
+        return points === 3
+          ? 'triangle'
+          : points === 4 && even
+            ? 'square'
+            : points === 4
+              ? 'rectangle'
+              : null;
+      }
+      if (tag === 'rect') return even ? 'square' : 'rectangle';
+      if (!/^(?:div|span|i|b)$/.test(tag) || normalize(textOf(el)) || el.children.length > 0) return null;
+      if (rect.width < 4 || rect.height < 4) return null;
+      const style = window.getComputedStyle(el) as unknown as {
+        backgroundColor?: string;
+        borderRadius?: string;
+      };
+      if (!colorWord(style.backgroundColor ?? '')) return null;
+      const radius = parseFloat(style.borderRadius ?? '0') || 0;
+      if (even && (radius >= rect.width / 2 - 1 || /50%/.test(style.borderRadius ?? ''))) return 'circle';
+      return even ? 'square' : 'rectangle';
+    };
+    const shaped = everything.filter((el) => {
+      const shape = isVisible(el) ? shapeOf(el) : null;
+      return shape !== null && (asked[2] === 'shape' || shape === asked[2]);
+    });
+    if (!asked[1] || shaped.length < 2) return shaped;
+    const area = (el: DomElement) => {
+      const rect = el.getBoundingClientRect();
+      return rect.width * rect.height;
+    };
+    const sizes = shaped.map(area).sort((a, b) => a - b);
+    const middle = sizes[Math.floor(sizes.length / 2)] ?? 0;
+    return shaped.filter((el) => (/large|big/.test(asked[1] ?? '') ? area(el) > middle : area(el) < middle));
+  };
   /** How far a colour is from the plain one its word names: 0 for full saturation at mid lightness. */
   const colorDistance = (rgb: string): number => {
     const parts = colorParts(rgb);
@@ -1064,6 +1114,7 @@ export function findInPage(query: PageQuery): PageMatch {
             ['title', () => byAttribute('title', '[title]', 'exact')],
             ['alt', () => byAttribute('alt', 'img[alt], input[type=image][alt], area[alt]', 'exact')],
             ['text', () => byText('exact')],
+            ['shape', byShape],
             ...byRolePartial,
             ['label (partial)', () => byLabel('contains')],
             [

@@ -335,24 +335,35 @@ export function parseTarget(phrase: string, tokens: readonly MaskToken[]): Targe
   if (!text) return undefined;
   // "The red box", "the green Save button", "a blue circle": the colour is how it is told apart.
   const colored = new RegExp(
-    `^(?:the\\s+|a\\s+|an\\s+)?(?:(${POSITION_WORDS})\\s+)?(${COLOR_WORDS})(?:[- ]colou?red)?\\s+(?:(.+?)\\s+)?(box|square|circle|shape|rectangle|block|tile|one|area|button|link|item)$`,
+    `^(?:the\\s+|a\\s+|an\\s+)?(?:(${POSITION_WORDS})\\s+)?(?:(large|big|small|tiny)\\s+)?(${COLOR_WORDS})(?:[- ]colou?red)?\\s+(?:(.+?)\\s+)?(box|square|circle|shape|rectangle|triangle|block|tile|one|area|button|link|item)$`,
     'i',
   ).exec(text);
   // "The Red Sox link": a capitalised colour before a capitalised word is part of a name.
-  const nameLike = colored?.[2] && colored[3] && /^[A-Z]/.test(colored[2]) && /^[A-Z\uE000]/.test(colored[3]);
-  if (colored?.[2] && colored[4] && !nameLike) {
-    const noun = colored[4].toLowerCase();
-    const name = colored[3]
-      ? unmask(colored[3], tokens)
+  const [, position, size, colorWord, named, nounWord] = colored ?? [];
+  const nameLike = colorWord && named && /^[A-Z]/.test(colorWord) && /^[A-Z\uE000]/.test(named);
+  if (
+    colorWord &&
+    nounWord &&
+    !nameLike &&
+    (!size || /^(?:square|circle|rectangle|triangle|box|shape)$/i.test(nounWord))
+  ) {
+    const noun = nounWord.toLowerCase();
+    const name = named
+      ? unmask(named, tokens)
           .trim()
           .replace(/^["'“]|["'”]$/g, '')
       : '';
     const role = noun === 'button' ? 'button' : noun === 'link' ? 'link' : undefined;
-    const n = colored[1] ? positionOf(colored[1]) : undefined;
+    const n = position ? positionOf(position) : undefined;
+    // "A large red circle": a drawn shape of that colour (the locator's shape strategy).
+    const shape =
+      !name && /^(?:square|circle|rectangle|triangle)$/.test(noun)
+        ? `${size ? `${size.toLowerCase()} ` : ''}${noun}`
+        : name;
     return {
-      name,
+      name: shape,
       ...(role ? { role } : {}),
-      color: colored[2].toLowerCase(),
+      color: colorWord.toLowerCase(),
       ...(n !== undefined ? { nth: n } : {}),
     } as Target;
   }

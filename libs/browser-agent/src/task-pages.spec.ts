@@ -60,6 +60,15 @@ describe('task pages that print their instruction (real Chromium)', () => {
         `more.addEventListener('click', () => { menu.hidden = !menu.hidden; });
          for (const li of menu.children) li.addEventListener('click', () => done(li.id === 'mute'));`,
       ),
+      // Shapes without words: SVG circles of two sizes, a triangle, a square, and a CSS circle.
+      '/drawn': page(
+        'Drawn',
+        `<svg id="svg" width="220" height="80">
+           <circle id="big-yellow" cx="30" cy="40" r="25" fill="#f0c419"/><circle id="small-yellow" cx="85" cy="40" r="8" fill="#f0c419"/>
+           <polygon id="tri" points="120,20 140,60 100,60" fill="#1e6fd9"/><rect id="sq" x="155" y="20" width="40" height="40" fill="#2ca02c"/></svg>
+         <div id="dot" style="width:30px;height:30px;border-radius:50%;background:#d62728"></div><p id="out">-</p>
+         <script>document.addEventListener('click', (e) => { if (e.target.id && e.target.id !== 'out') out.textContent = e.target.id; });</script>`,
+      ),
       // Controls whose own words are the step: a custom element and a pointer-cursor span.
       '/own-words': page(
         'Own words',
@@ -122,6 +131,22 @@ describe('task pages that print their instruction (real Chromium)', () => {
     );
     expect(outcome.verdict).toBe('succeeded');
     expect(outcome.steps[1]?.message).toMatch(/^scrolled .* to the bottom$/);
+  });
+
+  it.each([
+    ['Click on a triangle', 'tri'],
+    ['Click on a large yellow circle', 'big-yellow'],
+    ['Click on the small circle', 'small-yellow'],
+    ['Click the square', 'sq'],
+    ['Click on a red circle', 'dot'],
+  ])('finds a drawn shape by its geometry: %s', async (step, id) => {
+    const outcome = await run(`Open $SITE/drawn\n${step}\nThe page should say "${id}".`);
+    expect(outcome.verdict).toBe('succeeded');
+  });
+
+  it('fails on a shape the page does not draw', async () => {
+    const outcome = await run('Open $SITE/drawn\nClick on a blue circle');
+    expect(outcome.verdict).toBe('failed');
   });
 
   it('still clicks a control whose own words are the step', async () => {
