@@ -757,6 +757,14 @@ async function select(ctx: StepContext, step: SelectStep): Promise<string> {
     await waitUntilEnabled(ctx, found, 'disabled', state, () =>
       findElement(ctx, target, { prefer: 'selectable' }),
     );
+    // A list still open from the last pick (a multi-select keeps it open): pick from it, since a
+    // click on its trigger would close it.
+    const open = await waitForShownOption(ctx, found.handle, step.option, 0);
+    if (open.option) {
+      await disposeQuietly(open.option);
+      const picked = await pickShownOption(ctx, found.handle, step.option, found.describe);
+      return `selected "${picked}" in ${found.describe}`;
+    }
     await ctx.pointer.clickOn(found.handle, found.describe, timing(ctx));
     const opened = await waitForShownOption(ctx, found.handle, step.option, 1500);
     await disposeQuietly(opened.option ?? undefined);
