@@ -1114,7 +1114,7 @@ export function findInPage(query: PageQuery): PageMatch {
             ['title', () => byAttribute('title', '[title]', 'exact')],
             ['alt', () => byAttribute('alt', 'img[alt], input[type=image][alt], area[alt]', 'exact')],
             ['text', () => byText('exact')],
-            ['shape', byShape],
+            ...(SHAPE_RE.test(want) ? ([['shape', byShape]] as Array<[string, () => DomElement[]]>) : []),
             ...byRolePartial,
             ['label (partial)', () => byLabel('contains')],
             [
