@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -48,6 +48,9 @@ async function main(): Promise<number> {
       );
       jest.on('exit', (exitCode) => resolve(exitCode ?? 1));
     });
+    // TEST_REPORT keeps a copy of Jest's JSON report (per-suite and per-test times), e.g. for
+    // scripts/suite-durations.js; the report itself goes with this run's temporary directory.
+    if (process.env.TEST_REPORT && existsSync(report)) copyFileSync(report, process.env.TEST_REPORT);
     try {
       const result = JSON.parse(readFileSync(report, 'utf8')) as {
         numPassedTests: number;
