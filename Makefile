@@ -17,7 +17,8 @@ test: setup check ## set up, then format check, lint, type check and every test
 	@node tools/devstack/dist/test.js
 
 test-faults: setup ## fault tests: killed workers, Redis/Postgres restarts, SIGTERM, fuzz
-	@node --experimental-vm-modules --no-warnings=ExperimentalWarning node_modules/jest/bin/jest.js -c jest.faults.config.js
+	@NODE_COMPILE_CACHE=$${NODE_COMPILE_CACHE:-$(CURDIR)/node_modules/.cache/node-compile-cache} \
+	  node --experimental-vm-modules --no-warnings=ExperimentalWarning node_modules/jest/bin/jest.js -c jest.faults.config.js
 
 check: ## format check, lint with zero warnings, type check (after make setup)
 	@pnpm run format:check

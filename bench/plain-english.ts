@@ -254,7 +254,7 @@ export function baselineOf(result: PlainEnglishResult, cases: readonly CorpusCas
       `succeeded although its expectation is wrong (${JSON.stringify(byId.get(o.id)?.fragment ?? '')}); a false pass to fix`;
   }
   return {
-    note: 'Written by `node bench/plain-english.ts --baseline`; read by test/plain-english/plain-english-corpus.spec.ts.',
+    note: 'Written by `node bench/plain-english.ts --baseline`; read by test/plain-english/corpus-suite.ts.',
     passing: result.outcomes
       .filter((o) => o.expect === 'succeeded' && o.right && !(o.id in (previous?.unstable ?? {})))
       .map((o) => o.id),

@@ -90,6 +90,8 @@ export function startApp(app: AppName, env: NodeJS.ProcessEnv): AppProcess {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
       LOG_LEVEL: 'warn',
+      // Set by tools/devstack/src/test.ts and `make test-faults`: compiled modules shared between boots.
+      ...(process.env.NODE_COMPILE_CACHE ? { NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE } : {}),
       // Specs test fixture apps on 127.0.0.1, as `make start` lets you; the network-policy spec
       // starts its workers with public-only.
       ...(app === 'browser-worker' ? { BROWSER_NETWORK_POLICY: 'allow-private' } : {}),

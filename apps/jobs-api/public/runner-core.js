@@ -25,13 +25,19 @@ export class KeyRefusedError extends Error {}
 let onRefused = () => undefined;
 
 export async function api(path, options = {}) {
+  const key = apiKey();
   const res = await fetch(path, {
     ...options,
-    headers: { authorization: `Bearer ${apiKey()}`, ...(options.headers ?? {}) },
+    headers: { authorization: `Bearer ${key}`, ...(options.headers ?? {}) },
   });
   if (res.status === 401) {
-    localStorage.removeItem(KEY);
-    onRefused();
+    // Only a refusal of the key still in use counts: a page sends several requests at once, and a
+    // late 401 for a key already refused (or since replaced) must not re-render the key form under
+    // the user's typing, nor drop the new key and hide the page again.
+    if (apiKey() === key) {
+      localStorage.removeItem(KEY);
+      onRefused();
+    }
     throw new KeyRefusedError('The API key was refused.');
   }
   return res;

@@ -1,0 +1,3 @@
+import { describeCorpusPart } from './corpus-suite.js';
+
+describeCorpusPart('widgets, navigation, values');
