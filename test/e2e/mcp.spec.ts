@@ -109,6 +109,36 @@ describe('MCP tools', () => {
       expect((await post({ authorization: `Bearer ${KEY}`, origin })).status).toBe(200);
   });
 
+  it('answers a body of another media type with a JSON-RPC error, never a 5xx', async () => {
+    const init = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    };
+    for (const type of [
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data',
+      'application/xml',
+      'application/octet-stream',
+      '*/*',
+      'application/jsonx',
+      'garbage',
+    ]) {
+      for (const accept of [undefined, 'application/json, text/event-stream']) {
+        const res = await fetch(`${stack.gatewayUrl}/mcp`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${KEY}`, 'content-type': type, ...(accept ? { accept } : {}) },
+          body: JSON.stringify(init),
+        });
+        const text = await res.text();
+        expect({ type, accept, status: res.status < 500 }).toEqual({ type, accept, status: true });
+        expect(JSON.parse(text)).toMatchObject({ jsonrpc: '2.0', error: { code: expect.any(Number) } });
+      }
+    }
+  });
+
   it('run_browser_test returns the job at once; get_job, list_jobs and get_job_log follow it', async () => {
     const started = await call('run_browser_test', {
       query: 'Open /thanks. The page contains "Thanks for signing up"',

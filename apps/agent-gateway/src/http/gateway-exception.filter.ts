@@ -2,6 +2,7 @@ import {
   APP_ERROR_MODEL,
   asKnownError,
   httpHeadersOf,
+  httpStatusOf,
   jsonRpcHttpStatus,
   RUNNER_FRAMEWORK_ERRORS,
   RunnerErrorCode,
@@ -65,7 +66,9 @@ function a2aReply(error: unknown, request: FastifyRequest, errorId: string | und
  */
 function mcpReply(error: unknown, errorId: string | undefined): ErrorReply {
   const rpcStatus = jsonRpcStatus(error);
-  const status = rpcStatus === 200 ? 500 : rpcStatus;
+  // Never a 200: the error's own HTTP status (415 for a body of another media type, …), 500 only
+  // for what was not expected.
+  const status = rpcStatus === 200 ? httpStatusOf(error) : rpcStatus;
   return {
     status,
     headers: httpHeadersOf(error, status),
@@ -87,9 +90,11 @@ function a2aRestReply(error: unknown, errorId: string | undefined): ErrorReply {
 export function gatewayExceptionFilter() {
   return createExceptionFilter({
     model: APP_ERROR_MODEL,
-    // Every media type is read as text here (the JSON-RPC layer answers malformed JSON itself).
+    // Every media type is read as text here (the JSON-RPC layer answers malformed JSON itself);
+    // what Fastify refuses is a Content-Type that is no media type at all ("garbage").
     framework: {
       'body-too-large': RUNNER_FRAMEWORK_ERRORS['body-too-large'],
+      'unsupported-media-type': RUNNER_FRAMEWORK_ERRORS['unsupported-media-type'],
       'not-found': RUNNER_FRAMEWORK_ERRORS['not-found'],
       'method-not-allowed': RUNNER_FRAMEWORK_ERRORS['method-not-allowed'],
     },

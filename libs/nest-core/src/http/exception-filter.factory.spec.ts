@@ -1,6 +1,6 @@
 import { describe, expect, it, jest } from '@jest/globals';
 import { type ArgumentsHost, Logger, NotFoundException } from '@nestjs/common';
-import { createExceptionFilter, type ErrorModel } from './exception-filter.factory.js';
+import { createExceptionFilter, type ErrorModel, frameworkFailureOf } from './exception-filter.factory.js';
 
 class Outage extends Error {}
 class Known extends Error {}
@@ -55,6 +55,19 @@ describe('createExceptionFilter', () => {
     expect(answers).toEqual([
       { status: 404, headers: { 'x-url': '/nope' }, body: { kind: 'Known', message: 'no route' } },
     ]);
+  });
+
+  it('reads Fastify\u2019s refusal from the cause Nest\u2019s adapter gives only in the options, by shape', () => {
+    // As Nest's Fastify adapter wraps a Content-Type that is no media type ("garbage"), possibly
+    // with another copy of @nestjs/common's HttpException.
+    const wrapped = {
+      getStatus: () => 415,
+      response: 'Unsupported Media Type',
+      options: { cause: { code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE', statusCode: 415 } },
+    };
+    expect(frameworkFailureOf(wrapped)).toBe('unsupported-media-type');
+    expect(frameworkFailureOf({ getStatus: () => 413 })).toBe('body-too-large');
+    expect(frameworkFailureOf(new Error('boom'))).toBeUndefined();
   });
 
   it('answers a lost dependency with the model\u2019s error, unlogged', () => {

@@ -7,8 +7,16 @@ export type FrameworkFailure =
   'malformed-json' | 'body-too-large' | 'unsupported-media-type' | 'not-found' | 'method-not-allowed';
 
 export function frameworkFailureOf(exception: unknown): FrameworkFailure | undefined {
-  // Nest wraps Fastify's errors in an HttpException whose cause carries Fastify's code.
-  const cause = exception instanceof HttpException ? (exception.cause ?? exception) : exception;
+  // Nest wraps Fastify's errors in an HttpException whose cause carries Fastify's code (on the
+  // exception, or only in the options it was built with, as Nest's Fastify adapter does for a
+  // Content-Type that is no media type at all, e.g. "garbage"). Read by shape, not `instanceof`:
+  // the adapter's HttpException may come from another copy of @nestjs/common.
+  const http =
+    exception instanceof HttpException ||
+    typeof (exception as { getStatus?: unknown } | null | undefined)?.getStatus === 'function'
+      ? (exception as { getStatus(): number; cause?: unknown; options?: { cause?: unknown } })
+      : undefined;
+  const cause = http ? (http.cause ?? http.options?.cause ?? exception) : exception;
   switch ((cause as { code?: unknown } | null | undefined)?.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
@@ -19,9 +27,12 @@ export function frameworkFailureOf(exception: unknown): FrameworkFailure | undef
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return 'unsupported-media-type';
   }
-  if (exception instanceof HttpException) {
-    if (exception.getStatus() === 404) return 'not-found';
-    if (exception.getStatus() === 405) return 'method-not-allowed';
+  if (http) {
+    const status = http.getStatus();
+    if (status === 413) return 'body-too-large';
+    if (status === 415) return 'unsupported-media-type';
+    if (status === 404) return 'not-found';
+    if (status === 405) return 'method-not-allowed';
   }
   return undefined;
 }
