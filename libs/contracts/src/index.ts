@@ -61,6 +61,7 @@ export { ADMIN_INPUT, DtoInputPipe, USER_INPUT } from './validation/dto-input.pi
 export { validateAdminInput } from './validation/validate-admin-input.js';
 export { AddDomainDto, normaliseDomain } from './control-plane/add-domain.dto.js';
 export { AdminTokenCheckDto } from './control-plane/admin-token-check.dto.js';
+export { appSchemeProblem, normaliseAppScheme, REFUSED_SCHEMES } from './control-plane/app-schemes.js';
 export { AuthSettingsDto, IDP_MODES, MAX_REDIRECT_SCHEMES } from './control-plane/auth-settings.dto.js';
 export { CreateProjectDto } from './control-plane/create-project.dto.js';
 export {
