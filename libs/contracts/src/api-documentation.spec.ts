@@ -15,7 +15,7 @@ const a2aParams = new Set<unknown>(
 
 const dtoClasses = Object.entries(contracts as Record<string, unknown>).filter(
   (entry): entry is [string, new () => object] =>
-    typeof entry[1] === 'function' && entry[0].endsWith('Dto') && !a2aParams.has(entry[1]),
+    typeof entry[1] === 'function' && /^[A-Z]\w*Dto$/.test(entry[0]) && !a2aParams.has(entry[1]),
 );
 
 function documented(dto: new () => object): Map<string, PropertyDoc> {

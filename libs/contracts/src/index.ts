@@ -26,13 +26,8 @@ export { ListJobsQueryDto } from './jobs/list-jobs-query.dto.js';
 export { IsOmittable } from './validation/is-omittable.decorator.js';
 export { exceedsJsonDepth, MAX_JSON_DEPTH } from './validation/json-depth.js';
 export { jsonByteLength, MAX_JSON_BYTES, MaxJsonBytes } from './validation/max-json-bytes.decorator.js';
-export {
-  validateBody,
-  validateItem,
-  validateQuery,
-  type DtoClass,
-  type Validated,
-} from './validation/validate-input.js';
+export { validateDto, type DtoCheck, type DtoClass, type DtoOptions } from './validation/validate-dto.js';
+export { validateBody, validateItem, validateQuery, type Validated } from './validation/validate-input.js';
 export { CreateSuiteDto } from './suites/create-suite.dto.js';
 export { ListSuiteRunsQueryDto } from './suites/list-suite-runs-query.dto.js';
 export * from './suites/suite-limits.js';
@@ -57,10 +52,12 @@ export {
 export { SuiteTestDto } from './suites/suite-test.dto.js';
 export { validateUserInput } from './validation/validate-user-input.js';
 export { toFieldProblems } from './validation/field-problems.mapper.js';
+export { toFirstFieldProblem } from './validation/first-field-problem.mapper.js';
 export { ADMIN_INPUT, DtoInputPipe, USER_INPUT } from './validation/dto-input.pipe.js';
 export { validateAdminInput } from './validation/validate-admin-input.js';
 export { AddDomainDto, normaliseDomain } from './control-plane/add-domain.dto.js';
 export { AdminTokenCheckDto } from './control-plane/admin-token-check.dto.js';
+export { appSchemeProblem, normaliseAppScheme, REFUSED_SCHEMES } from './control-plane/app-schemes.js';
 export { AuthSettingsDto, IDP_MODES, MAX_REDIRECT_SCHEMES } from './control-plane/auth-settings.dto.js';
 export { CreateProjectDto } from './control-plane/create-project.dto.js';
 export {

@@ -1,6 +1,14 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { JobRecordDto } from '@suite/contracts';
+import {
+  BrowserEnv,
+  FINAL_JOB_STATUSES,
+  type JobRecordDto,
+  JobStatus,
+  LIST_LIMIT_DEFAULT,
+  LIST_LIMIT_MAX,
+  LIST_LIMIT_MIN,
+} from '@suite/contracts';
 import { Logger } from '@nestjs/common';
 import { APP_ERROR_MODEL, toMcpToolError } from '@suite/errors';
 import { publicStatus, type JobEventsHub, type JobService, type Principal } from '@suite/jobs';
@@ -14,7 +22,9 @@ export interface McpToolDeps {
   publicUrl: string;
 }
 
-const jobStatus = z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled']);
+// The tools' arguments follow the runner's DTOs (CreateJobDto, ListJobsQueryDto): their values and
+// limits come from the same constants, and the job service validates the arguments with those DTOs.
+const jobStatus = z.enum(JobStatus);
 
 const jobSchema = z
   .object({
@@ -137,7 +147,7 @@ async function guarded(run: () => Promise<CallToolResult>): Promise<CallToolResu
   }
 }
 
-const FINAL = new Set(['succeeded', 'failed', 'cancelled']);
+const FINAL = new Set<string>(FINAL_JOB_STATUSES);
 
 /** The runner's tools, bound to the caller's principal (one server per stateless request). */
 export function registerRunnerTools(server: McpServer, principal: Principal, deps: McpToolDeps): void {
@@ -167,9 +177,9 @@ export function registerRunnerTools(server: McpServer, principal: Principal, dep
             'Agent model; default: the deployment\u2019s default (the built-in instruction interpreter without an LLM provider).',
           ),
         env: z
-          .enum(['local_browser', 'hosted_browser'])
+          .enum(BrowserEnv)
           .optional()
-          .describe('Where the browser runs; default local_browser.'),
+          .describe(`Where the browser runs; default ${BrowserEnv.LocalBrowser}.`),
         highlight_mouse: z
           .boolean()
           .optional()
@@ -255,7 +265,13 @@ export function registerRunnerTools(server: McpServer, principal: Principal, dep
       title: 'List browser test jobs',
       description: 'Lists your recent jobs, newest first, optionally only those with one status.',
       inputSchema: {
-        limit: z.number().int().min(1).max(200).optional().describe('How many jobs, 1 to 200; default 50.'),
+        limit: z
+          .number()
+          .int()
+          .min(LIST_LIMIT_MIN)
+          .max(LIST_LIMIT_MAX)
+          .optional()
+          .describe(`How many jobs, ${LIST_LIMIT_MIN} to ${LIST_LIMIT_MAX}; default ${LIST_LIMIT_DEFAULT}.`),
         status: jobStatus.optional().describe('Only jobs with this status.'),
       },
       outputSchema: { jobs: z.array(jobSchema).optional(), error: toolError },

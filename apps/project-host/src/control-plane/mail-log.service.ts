@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import type { EmailsQueryDto } from '@suite/contracts';
 import type { MainDb } from '@suite/db';
 import { MailLogReader } from './mail-log.reader.js';
-import type { Fields } from './input-fields.js';
-import { parseMailStatus, parsePage } from './project-input.js';
+import { toPage } from './project-input.js';
 import type { Page } from './project.view.js';
 import { ProjectsService } from './projects.service.js';
 
@@ -28,10 +28,10 @@ export class MailLogService {
     private readonly projects: ProjectsService,
   ) {}
 
-  async list(projectId: string, query: Fields): Promise<Page<MailLogEntryView>> {
+  async list(projectId: string, query: EmailsQueryDto): Promise<Page<MailLogEntryView>> {
     const project = await this.projects.require(projectId);
-    const { page, pageSize } = parsePage(query);
-    const status = parseMailStatus(query);
+    const { page, pageSize } = toPage(query);
+    const status = query.status;
     const { total, items: rows } = await this.records.page(
       project.id,
       status,

@@ -1,30 +1,24 @@
 import {
-  AddDomainDto,
-  AuthSettingsDto,
-  CreateProjectDto,
-  EmailsQueryDto,
+  type AddDomainDto,
+  type AuthSettingsDto,
+  type CreateProjectDto,
+  normaliseAppScheme,
   normaliseDomain,
   PAGE_SIZE_DEFAULT,
-  PageQueryDto,
-  SmtpSettingsDto,
-  UsersQueryDto,
-  validateAdminInput,
+  type PageQueryDto,
+  type SmtpSettingsDto,
 } from '@suite/contracts';
 import type { MainDb } from '@suite/db';
-import { AuthError } from '@suite/errors';
-import type { Fields } from './input-fields.js';
-import { appSchemeProblem } from '../user-auth/redirect-uri.js';
 
-// Control-plane inputs: the DTOs of @suite/contracts (validateAdminInput: the first problem, worded
-// `<field> <problem>`), then what only the host can check or fill in.
+// Control-plane inputs: the DTOs of @suite/contracts, already validated at the controller edge
+// (ADMIN_INPUT), turned into what the services store. Nothing here refuses a value.
 
 export interface CreateProjectInput {
   slug: string;
   name: string;
 }
 
-export function parseCreateProject(raw: unknown): CreateProjectInput {
-  const { slug, name } = validateAdminInput(CreateProjectDto, raw, 'body');
+export function toCreateProject({ slug, name }: CreateProjectDto): CreateProjectInput {
   return { slug, name: name ?? slug };
 }
 
@@ -41,25 +35,7 @@ export type AuthSettingsInput = Pick<
   mcpEnabled: boolean | undefined;
 };
 
-/** Each entry, in order: a string naming an app scheme (`acme`, `acme:` and `acme://` alike). */
-function redirectSchemes(raw: unknown[] | null | undefined): string[] | null {
-  if (!raw) return null;
-  const schemes = raw.map((entry: unknown, i) => {
-    if (typeof entry !== 'string')
-      throw AuthError.invalidValue('redirectSchemes', `entry ${i} must be a string`);
-    const scheme = entry
-      .trim()
-      .toLowerCase()
-      .replace(/:(\/\/)?$/, '');
-    const problem = appSchemeProblem(scheme);
-    if (problem) throw AuthError.invalidValue('redirectSchemes', `"${entry}" ${problem}`);
-    return scheme;
-  });
-  return [...new Set(schemes)];
-}
-
-export function parseAuthSettings(raw: unknown): AuthSettingsInput {
-  const input = validateAdminInput(AuthSettingsDto, raw, 'body');
+export function toAuthSettings(input: AuthSettingsDto): AuthSettingsInput {
   return {
     enabled: input.enabled,
     emailPassword: input.emailPassword,
@@ -67,7 +43,10 @@ export function parseAuthSettings(raw: unknown): AuthSettingsInput {
     idpMode: input.idpMode,
     idpClientId: input.idpClientId,
     idpClientSecret: input.idpClientSecret,
-    redirectSchemes: redirectSchemes(input.redirectSchemes),
+    // The DTO let only strings naming app schemes through (`acme`, `acme:` and `acme://` alike).
+    redirectSchemes: input.redirectSchemes
+      ? [...new Set((input.redirectSchemes as string[]).map(normaliseAppScheme))]
+      : null,
     mcpEnabled: input.mcpEnabled,
   };
 }
@@ -82,8 +61,7 @@ export interface SmtpSettingsInput {
   from: string;
 }
 
-export function parseSmtpSettings(raw: unknown): SmtpSettingsInput {
-  const input = validateAdminInput(SmtpSettingsDto, raw, 'body');
+export function toSmtpSettings(input: SmtpSettingsDto): SmtpSettingsInput {
   return {
     host: input.host,
     port: input.port,
@@ -100,8 +78,7 @@ export interface AddDomainInput {
 }
 
 /** A host name such as `app.example.com`: lower-cased, without a trailing dot or a port. */
-export function parseAddDomain(raw: unknown): AddDomainInput {
-  const input = validateAdminInput(AddDomainDto, raw, 'body');
+export function toAddDomain(input: AddDomainDto): AddDomainInput {
   return { domain: normaliseDomain(input.domain), verified: input.verified ?? false };
 }
 
@@ -110,24 +87,9 @@ export interface PageInput {
   pageSize: number;
 }
 
-export function parsePage(query: Fields): PageInput {
-  const input = validateAdminInput(PageQueryDto, query, 'query');
+export function toPage(input: PageQueryDto): PageInput {
   return {
     page: input.page === undefined ? 1 : Number(input.page),
     pageSize: input.pageSize === undefined ? PAGE_SIZE_DEFAULT : Number(input.pageSize),
   };
-}
-
-/** `?search=`, on its own (parsePage reads the page of the same query). */
-export function parseSearch(query: Fields): string | undefined {
-  return (
-    validateAdminInput(UsersQueryDto, { search: (query as { search?: unknown }).search }, 'query').search ||
-    undefined
-  );
-}
-
-/** `?status=`, on its own (parsePage reads the page of the same query). */
-export function parseMailStatus(query: Fields): MainDb.MailLog['status'] | undefined {
-  return validateAdminInput(EmailsQueryDto, { status: (query as { status?: unknown }).status }, 'query')
-    .status;
 }

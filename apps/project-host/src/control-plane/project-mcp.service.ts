@@ -1,12 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
+import type { PageQueryDto } from '@suite/contracts';
 import { isUuid } from '@suite/db';
 import { AuthError, AuthErrorCode } from '@suite/errors';
 import { ActiveDeployments, type DeployedMcpTool } from '@suite/project-runtime';
 import { type McpConnectionView, McpGrants } from '../mcp/oauth/mcp-grants.js';
 import type { ProjectContext } from '../projects/project-context.js';
-import type { Fields } from './input-fields.js';
 import { ProjectContexts } from './project-contexts.js';
-import { parsePage } from './project-input.js';
+import { toPage } from './project-input.js';
 import type { Page } from './project.view.js';
 
 /** A deployed MCP tool as the control plane shows it (what `tools/list` gives, plus its auth). */
@@ -64,12 +64,16 @@ export class ProjectMcpService {
     };
   }
 
-  async clients(projectId: string, query: Fields): Promise<Page<McpConnectionView>> {
+  async clients(projectId: string, query: PageQueryDto): Promise<Page<McpConnectionView>> {
     const ctx = await this.contexts.of(projectId);
     return this.page(ctx, query);
   }
 
-  async clientsOfUser(projectId: string, userId: string, query: Fields): Promise<Page<McpConnectionView>> {
+  async clientsOfUser(
+    projectId: string,
+    userId: string,
+    query: PageQueryDto,
+  ): Promise<Page<McpConnectionView>> {
     const ctx = await this.contexts.of(projectId);
     await this.requireUser(ctx, userId);
     return this.page(ctx, query, userId);
@@ -87,8 +91,12 @@ export class ProjectMcpService {
     );
   }
 
-  private async page(ctx: ProjectContext, query: Fields, userId?: string): Promise<Page<McpConnectionView>> {
-    const { page, pageSize } = parsePage(query);
+  private async page(
+    ctx: ProjectContext,
+    query: PageQueryDto,
+    userId?: string,
+  ): Promise<Page<McpConnectionView>> {
+    const { page, pageSize } = toPage(query);
     const { total, items } = await this.grants.page(ctx, {
       userId,
       skip: (page - 1) * pageSize,

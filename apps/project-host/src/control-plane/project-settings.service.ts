@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
+import type { AddDomainDto, AuthSettingsDto, SmtpSettingsDto } from '@suite/contracts';
 import { AuthError, AuthErrorCode } from '@suite/errors';
 import { PROJECT_HOST_CONFIG } from '../app.tokens.js';
 import { DuplicateRecord } from '../platform/duplicate-record.js';
 import type { ProjectHostConfig } from '../project-host.config.js';
 import { ProjectResolver } from '../projects/project-resolver.js';
 import { invalid } from './input-fields.js';
-import { parseAddDomain, parseAuthSettings, parseSmtpSettings } from './project-input.js';
+import { toAddDomain, toAuthSettings, toSmtpSettings } from './project-input.js';
 import {
   authSettingsView,
   type AuthSettingsView,
@@ -47,9 +48,9 @@ export class ProjectSettingsService {
     this.checkWaitMs = config.DOMAIN_CHECK_WAIT_MS;
   }
 
-  async updateAuth(projectId: string, body: unknown): Promise<AuthSettingsView> {
+  async updateAuth(projectId: string, body: AuthSettingsDto): Promise<AuthSettingsView> {
     const project = await this.projects.require(projectId);
-    const input = parseAuthSettings(body);
+    const input = toAuthSettings(body);
     const saved = project.authSettings;
     const data = {
       enabled: input.enabled,
@@ -71,9 +72,9 @@ export class ProjectSettingsService {
     return authSettingsView(row);
   }
 
-  async updateSmtp(projectId: string, body: unknown): Promise<SmtpSettingsView> {
+  async updateSmtp(projectId: string, body: SmtpSettingsDto): Promise<SmtpSettingsView> {
     const project = await this.projects.require(projectId);
-    const input = parseSmtpSettings(body);
+    const input = toSmtpSettings(body);
     const data = {
       host: input.host,
       port: input.port,
@@ -94,9 +95,9 @@ export class ProjectSettingsService {
    * is ignored). Adding a domain the project already has checks it again and answers it; another
    * project's domain is a 409.
    */
-  async addDomain(projectId: string, body: unknown): Promise<{ created: boolean; domain: DomainView }> {
+  async addDomain(projectId: string, body: AddDomainDto): Promise<{ created: boolean; domain: DomainView }> {
     const project = await this.projects.require(projectId);
-    const input = parseAddDomain(body);
+    const input = toAddDomain(body);
     if (input.domain === this.hostDomain || input.domain.endsWith(`.${this.hostDomain}`)) {
       throw invalid(
         'domain',

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
+import type { CreateProjectDto, PageQueryDto } from '@suite/contracts';
 import { isUuid } from '@suite/db';
 import { AuthError, AuthErrorCode, RunnerError, RunnerErrorCode } from '@suite/errors';
 import { ProjectChangeAnnouncer } from '@suite/project-runtime';
 import { DuplicateRecord } from '../platform/duplicate-record.js';
 import type { ProjectWithSettings } from '../projects/project-context.js';
 import { ProjectResolver } from '../projects/project-resolver.js';
-import type { Fields } from './input-fields.js';
-import { parseCreateProject, parsePage } from './project-input.js';
+import { toCreateProject, toPage } from './project-input.js';
 import { type Page, projectView, type ProjectView } from './project.view.js';
 import { ProjectsRepository } from './projects.repository.js';
 import { TenantDatabases } from './tenant-databases.js';
@@ -42,8 +42,8 @@ export class ProjectsService {
     return this.view(await this.require(id));
   }
 
-  async list(query: Fields): Promise<Page<ProjectView>> {
-    const { page, pageSize } = parsePage(query);
+  async list(query: PageQueryDto): Promise<Page<ProjectView>> {
+    const { page, pageSize } = toPage(query);
     const { total, items: projects } = await this.records.page((page - 1) * pageSize, pageSize);
     return { items: projects.map((project) => this.view(project)), page, pageSize, total };
   }
@@ -52,8 +52,8 @@ export class ProjectsService {
    * Inserts the project, then creates and migrates its tenant database. When provisioning fails the
    * row is removed again, so a project that exists always has its users' database.
    */
-  async create(body: unknown): Promise<ProjectView> {
-    const input = parseCreateProject(body);
+  async create(body: CreateProjectDto): Promise<ProjectView> {
+    const input = toCreateProject(body);
     if (await this.records.slugTaken(input.slug)) throw slugTaken(input.slug);
     const id = randomUUID();
     const server = this.tenants.place(await this.records.projectsPerServer());

@@ -1,12 +1,12 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { UsersQueryDto } from '@suite/contracts';
 import { isUuid } from '@suite/db';
 import { AuthError, AuthErrorCode } from '@suite/errors';
 import { PROJECT_HOST_CONFIG } from '../app.tokens.js';
 import { AuthEventsPublisher } from '../events/auth-events.publisher.js';
 import type { ProjectHostConfig } from '../project-host.config.js';
 import { TenantUsersRepository } from './tenant-users.repository.js';
-import type { Fields } from './input-fields.js';
-import { parsePage, parseSearch } from './project-input.js';
+import { toPage } from './project-input.js';
 import type { Page } from './project.view.js';
 import { ProjectsService } from './projects.service.js';
 
@@ -38,10 +38,11 @@ export class UsersAdminService {
   ) {}
 
   /** Newest first; `search` matches any part of the email, ignoring case. */
-  async list(projectId: string, query: Fields): Promise<Page<AuthUserView>> {
+  async list(projectId: string, query: UsersQueryDto): Promise<Page<AuthUserView>> {
     const project = await this.projects.require(projectId);
-    const { page, pageSize } = parsePage(query);
-    const search = parseSearch(query);
+    const { page, pageSize } = toPage(query);
+    // An empty search searches nothing.
+    const search = query.search || undefined;
     const { total, items: users } = await this.users.page({
       tenant: project,
       search,

@@ -1,3 +1,4 @@
+import { appSchemeProblem, REFUSED_SCHEMES } from '@suite/contracts';
 import { AuthError, AuthErrorCode } from '@suite/errors';
 
 // Tokens and sign-in codes travel on the redirect URI, so it is checked strictly (spec rule 3):
@@ -8,92 +9,7 @@ export type RedirectUriCheck = { ok: true; uri: string } | { ok: false; reason: 
 
 const MAX_LENGTH = 2048;
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
-/** Schemes a browser (or an OS) gives a meaning other than "open this app". */
-const REFUSED_SCHEMES = new Set([
-  'javascript',
-  'data',
-  'vbscript',
-  'file',
-  'blob',
-  'about',
-  'filesystem',
-  'view-source',
-  'chrome',
-  'chrome-extension',
-  'moz-extension',
-  'intent',
-  'ftp',
-  'ws',
-  'wss',
-  'mailto',
-  'tel',
-  'sms',
-]);
-/**
- * Browser hand-off schemes: an OS opens them in a browser, on the web origin they carry (Safari,
- * Chrome, Edge, Firefox, Opera, Brave… on iOS and macOS; Android intents and app links), so
- * tokens on such a URI reach whatever web page it names.
- */
-const HANDOFF_SCHEMES = new Set([
-  'x-safari-https',
-  'x-safari-http',
-  'x-safari',
-  'googlechrome',
-  'googlechromes',
-  'googlechrome-x-callback',
-  'microsoft-edge',
-  'microsoft-edge-https',
-  'microsoft-edge-http',
-  'firefox',
-  'firefox-focus',
-  'firefox-klar',
-  'fennec',
-  'opera',
-  'opera-http',
-  'opera-https',
-  'opera-touch',
-  'touch-http',
-  'touch-https',
-  'brave',
-  'vivaldi',
-  'duckduckgo',
-  'yandexbrowser-open-url',
-  'ucbrowser',
-  'samsunginternet',
-  'android-app',
-  'intent',
-  'x-web-search',
-  'ddgquicklink',
-  'dolphin',
-  'puffin',
-  'puffins',
-  'ucweb',
-  'mibrowser',
-  'qqbrowser',
-  'kiwi',
-  'edge',
-  'chrome-http',
-  'chrome-https',
-]);
-/** A browser's web scheme in disguise: opera-https, touch-http, x-safari-https, web+… and the like. */
-const HANDOFF_PATTERN = /^(?:web\+|x-safari)|[-+.]https?$/;
 const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//;
-const SCHEME_NAME = /^[a-z][a-z0-9+.-]{0,62}$/;
-
-/**
- * Why `scheme` (lower case, without ':') may not be an app scheme for redirect_uri, or undefined.
- * Also what a project's `redirectSchemes` list is checked with.
- */
-export function appSchemeProblem(scheme: string): string | undefined {
-  if (!SCHEME_NAME.test(scheme)) return 'is not a URI scheme (a letter, then letters, digits, +, - or .)';
-  if (scheme === 'http' || scheme === 'https')
-    return 'is a web scheme (web redirects go by host, not scheme)';
-  if (REFUSED_SCHEMES.has(scheme)) return `is a refused scheme`;
-  // web+ schemes are handed by browsers to a registered web page (registerProtocolHandler).
-  if (HANDOFF_SCHEMES.has(scheme) || HANDOFF_PATTERN.test(scheme))
-    return 'is a browser hand-off scheme (it opens a web origin, which would receive the tokens)';
-  return undefined;
-}
 
 /**
  * Whether `raw` may receive tokens for a project served at `projectHosts` (the id host, the slug

@@ -1,6 +1,7 @@
 import { A2aError, A2aErrorCode } from '@suite/errors';
-import { getMetadataStorage, validateSync, type ValidationError } from 'class-validator';
+import { getMetadataStorage, type ValidationError } from 'class-validator';
 import { fieldNames } from '../validation/dto-fields.js';
+import { validateDto } from '../validation/validate-dto.js';
 import { isJsonObject, nestedParams, nullableParams } from './a2a-fields.js';
 
 type Dto<T extends object> = new () => T;
@@ -125,10 +126,8 @@ function check<T extends object>(
     const v = given[name];
     if (typeof v === 'string' && /^-?\d+$/.test(v)) given[name] = Number(v);
   }
-  const candidate = Object.assign(Object.create(dto.prototype) as T, given);
-  const errors = new Map(
-    validateSync(candidate, { forbidUnknownValues: false }).map((error) => [error.property, error]),
-  );
+  const checked = validateDto(dto, given);
+  const errors = new Map(checked.ok ? [] : checked.errors.map((error) => [error.property, error]));
   const nested = nestedParams(dto);
   const value = Object.assign(new dto(), given) as Record<string, unknown>;
   const fail = (field: string, message: string): Checked<T> => ({

@@ -1,6 +1,6 @@
 import {
   OmittableBoolean,
-  OptionalList,
+  OptionalSchemeList,
   OptionalText,
   RequiredBoolean,
   RequiredOneOf,
@@ -48,7 +48,7 @@ export class AuthSettingsDto {
   )
   idpClientSecret?: string | null;
 
-  @OptionalList(
+  @OptionalSchemeList(
     MAX_REDIRECT_SCHEMES,
     {
       description:

@@ -28,6 +28,10 @@ describe('control-plane request DTOs', () => {
     expect(body(CreateProjectDto, { slug: '', name: 5 })).toBe('slug must not be empty');
     expect(body(CreateProjectDto, { slug: 'ab' })).toBe('slug must be 3 to 63 characters');
     expect(body(CreateProjectDto, { slug: 'admin' })).toBe('slug "admin" is reserved');
+    expect(body(CreateProjectDto, { slug: 'www' })).toBe('slug "www" is reserved');
+    expect(body(CreateProjectDto, { slug: '0190a5a0-0000-7000-8000-000000000000' })).toMatch(
+      /^slug must not be a uuid/,
+    );
     expect(body(CreateProjectDto, { slug: 'acme', name: 'a\u0001' })).toBe(
       'name must not contain control characters',
     );
@@ -65,6 +69,27 @@ describe('control-plane request DTOs', () => {
     expect(body(AddDomainDto, { domain: 'shop.example.com', verified: null })).toBe('verified is required');
   });
 
+  it('accept a From address with or without a display name', () => {
+    const smtp = { host: '127.0.0.1', port: 2525, secure: false };
+    for (const from of ['no-reply@acme.test', 'Acme <no-reply@acme.test>', '"Acme, Inc." <hi@acme.test>']) {
+      expect(validateAdminInput(SmtpSettingsDto, { ...smtp, from }, 'body').from).toBe(from);
+    }
+    expect(body(SmtpSettingsDto, { ...smtp, from: 'Acme <nobody>' })).toMatch(/^from must be a mail address/);
+  });
+
+  it('name the first redirect scheme that is not an app scheme', () => {
+    const auth = { enabled: true, emailPassword: true, allowSignups: true, idpMode: 'platform' };
+    const schemes = (redirectSchemes: unknown) => body(AuthSettingsDto, { ...auth, redirectSchemes });
+    expect(schemes('acme')).toBe('redirectSchemes must be a list of app schemes, or null');
+    expect(schemes(['acme', 5])).toBe('redirectSchemes entry 1 must be a string');
+    expect(schemes(['acme', 'HTTPS:'])).toBe(
+      'redirectSchemes "HTTPS:" is a web scheme (web redirects go by host, not scheme)',
+    );
+    expect(schemes(['javascript'])).toBe('redirectSchemes "javascript" is a refused scheme');
+    expect(schemes(['opera-https'])).toMatch(/^redirectSchemes "opera-https" is a browser hand-off scheme/);
+    expect(schemes(['1acme'])).toMatch(/^redirectSchemes "1acme" is not a URI scheme/);
+  });
+
   it('refuse a body that is not an object', () => {
     for (const value of [null, undefined, [], 'x', 5]) {
       expect(body(CreateProjectDto, value)).toBe('The body must be a JSON object.');
@@ -77,6 +102,9 @@ describe('control-plane request DTOs', () => {
     });
     expect(problem(() => validateAdminInput(PageQueryDto, { pageSize: '101' }, 'query'))).toBe(
       'pageSize must be a whole number from 1 to 100',
+    );
+    expect(problem(() => validateAdminInput(PageQueryDto, { page: '-1' }, 'query'))).toBe(
+      'page must be a whole number from 1 to 1000000',
     );
     expect({ ...validateAdminInput(UsersQueryDto, { search: ' Ada ' }, 'query') }).toEqual({ search: 'ada' });
     expect(problem(() => validateAdminInput(EmailsQueryDto, { status: 'lost' }, 'query'))).toBe(

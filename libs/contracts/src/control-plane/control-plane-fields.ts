@@ -15,6 +15,7 @@ import {
   type ValidationArguments,
 } from 'class-validator';
 import { NoControlCharacters } from '../validation/no-control-characters.decorator.js';
+import { appSchemesProblem } from './app-schemes.js';
 
 // Fields of the control-plane API. Rules run in the order listed and the first that fails is the
 // answer, worded `<field> <problem>` (validateAdminInput): "slug is required".
@@ -113,7 +114,8 @@ export function RequiredOneOf(choices: readonly string[], doc: ApiPropertyOption
   );
 }
 
-export function OptionalList(max: number, doc: ApiPropertyOptions, listMessage: string) {
+/** A list of app schemes (`acme`), at most `max`, each one a native app's own scheme. */
+export function OptionalSchemeList(max: number, doc: ApiPropertyOptions, listMessage: string) {
   return applyDecorators(
     ApiPropertyOptional({ type: [String], nullable: true, maxItems: max, ...doc }),
     IsOptional(),
@@ -122,6 +124,11 @@ export function OptionalList(max: number, doc: ApiPropertyOptions, listMessage: 
       'listSize',
       (value) => Array.isArray(value) && value.length <= max,
       `must list at most ${max} schemes`,
+    ),
+    Rule(
+      'appSchemes',
+      (value) => Array.isArray(value) && appSchemesProblem(value) === undefined,
+      (value) => appSchemesProblem(value as unknown[]) ?? '',
     ),
   );
 }

@@ -1,9 +1,8 @@
 import { issue, RunnerError, type ValidationIssue, type ValidationLoc } from '@suite/errors';
-import { getMetadataStorage, validateSync } from 'class-validator';
+import { getMetadataStorage } from 'class-validator';
 import { fieldNames } from './dto-fields.js';
+import { type DtoClass, validateDto } from './validate-dto.js';
 import { toValidationIssues, type InputMode } from './validation-detail.mapper.js';
-
-export type DtoClass<T extends object> = new () => T;
 
 export interface Validated<T> {
   /** A DTO instance holding the fields that were sent, with the class's defaults for the rest. */
@@ -65,22 +64,13 @@ function validateFields<T extends object>(
   loc: ValidationLoc,
   mode: InputMode,
 ): Validated<T> {
-  const names = fieldNames(dto);
-  const given: Record<string, unknown> = {};
-  for (const name of names) {
-    if (Object.hasOwn(values, name) && values[name] !== undefined) given[name] = values[name];
-  }
-  // Validated without running the constructor, so a default never hides a missing field.
-  const candidate = Object.assign(Object.create(dto.prototype) as T, given);
-  const errors = validateSync(candidate, { forbidUnknownValues: false, validationError: { target: true } });
-  if (errors.length) {
-    const issues = toValidationIssues(errors, loc, sent, { mode, sent }).sort(byFieldOrder(names, loc));
-    throw RunnerError.validation(issues);
-  }
-  return { value: Object.assign(new dto(), given) };
+  const checked = validateDto(dto, values);
+  if (checked.ok) return { value: checked.value };
+  const issues = toValidationIssues(checked.errors, loc, sent, { mode, sent });
+  throw RunnerError.validation(issues.sort(byFieldOrder(checked.fields, loc)));
 }
 
-function byFieldOrder(names: string[], loc: ValidationLoc) {
+function byFieldOrder(names: readonly string[], loc: ValidationLoc) {
   const rank = (problem: ValidationIssue) => {
     const inside = loc.every((part, i) => problem.loc[i] === part);
     const field = inside ? problem.loc[loc.length] : undefined;
