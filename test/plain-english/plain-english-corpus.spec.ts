@@ -25,5 +25,7 @@ describe('the plain-English corpus (bench/fixtures/plain-english)', () => {
   it('runs every family in exactly one part', () => {
     const inParts = Object.values(PARTS).flat();
     expect(inParts.map((f) => f.family).sort()).toEqual(FAMILIES.map((f) => f.family).sort());
+    expect(inParts).toHaveLength(FAMILIES.length);
+    expect(FAMILIES.every((family) => inParts.includes(family))).toBe(true);
   });
 });
