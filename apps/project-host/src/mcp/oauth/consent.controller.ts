@@ -236,8 +236,7 @@ export class ConsentController {
     @Req() request: ProjectRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    if (mcpIsOff(ctx)) return this.unavailable(reply, ctx, 404, `${MCP_OFF_MESSAGE}.`);
-    if (!ctx.auth.enabled) return this.unavailable(reply, ctx, 404, 'Sign-in is off for this project.');
+    if (this.answeredClosed(reply, ctx)) return;
     if (!ctx.auth.emailPassword) {
       return this.unavailable(reply, ctx, 403, 'Sign-in by email is off for this project.');
     }
@@ -286,8 +285,7 @@ export class ConsentController {
     @Req() request: ProjectRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    if (mcpIsOff(ctx)) return this.unavailable(reply, ctx, 404, `${MCP_OFF_MESSAGE}.`);
-    if (!ctx.auth.enabled) return this.unavailable(reply, ctx, 404, 'Sign-in is off for this project.');
+    if (this.answeredClosed(reply, ctx)) return;
     const back = await this.pendingOf(
       ctx,
       request,
@@ -545,6 +543,14 @@ export class ConsentController {
       .headers(pageHeaders(view.redirectUri, view.step === 'sign-in' ? view.formOrigins : undefined))
       .type('text/html; charset=utf-8')
       .send(consentPage({ ...view, hidden }));
+  }
+
+  /** MCP or sign-in off for the project: answers the page that says so, and returns true. */
+  private answeredClosed(reply: FastifyReply, ctx: ProjectContext): boolean {
+    if (mcpIsOff(ctx)) this.unavailable(reply, ctx, 404, `${MCP_OFF_MESSAGE}.`);
+    else if (!ctx.auth.enabled) this.unavailable(reply, ctx, 404, 'Sign-in is off for this project.');
+    else return false;
+    return true;
   }
 
   private unavailable(reply: FastifyReply, ctx: ProjectContext, status: number, message: string): void {
