@@ -20,6 +20,7 @@ import { TREES } from '../../bench/fixtures/plain-english/trees.js';
 import { VALUES_FROM_THE_PAGE } from '../../bench/fixtures/plain-english/values-from-the-page.js';
 import { WEB_TASKS } from '../../bench/fixtures/plain-english/web-tasks.js';
 import { WEB_TASKS_MORE } from '../../bench/fixtures/plain-english/web-tasks-more.js';
+import { LIBRARY_PAGES } from '../../bench/fixtures/plain-english/library-pages.js';
 import { CORPUS } from '../../bench/fixtures/plain-english/corpus.js';
 import type { CorpusFamily } from '../../bench/fixtures/plain-english/corpus-types.js';
 import {
@@ -70,6 +71,7 @@ export const PARTS = {
     NAVIGATION,
     VALUES_FROM_THE_PAGE,
     WEB_TASKS_MORE,
+    LIBRARY_PAGES,
   ],
 } satisfies Record<string, CorpusFamily[]>;
 
