@@ -32,11 +32,13 @@ export function readCalendar(iso: string): CalendarRead {
   const shown = (el: DomElement): boolean => !el.checkVisibility || el.checkVisibility();
   const calendars = Array.from(
     document.querySelectorAll(
-      '.flatpickr-calendar.open, .ui-datepicker, .react-datepicker, .datepicker, [class*="calendar"], [role="dialog"], [role="grid"]',
+      '.flatpickr-calendar.open, .ui-datepicker, .react-datepicker, .datepicker, [class*="calendar"], [class*="datepicker"], [role="dialog"], [role="grid"]',
     ),
   ).filter(
     (el) =>
-      shown(el) && el.querySelectorAll('td, [role="gridcell"], .flatpickr-day, [class*="day"]').length >= 28,
+      shown(el) &&
+      el.querySelectorAll('td, [role="gridcell"], .flatpickr-day, [class*="day"], [class*="cell"]').length >=
+        28,
   );
   // The innermost one that holds days (a dialog around a grid: the grid's box is enough).
   const calendar = calendars.find((el) => !calendars.some((other) => other !== el && el.contains(other)));
@@ -51,13 +53,21 @@ export function readCalendar(iso: string): CalendarRead {
   const outside = (el: DomElement) =>
     /\b(?:prevMonthDay|nextMonthDay|ui-datepicker-other-month|outside-month|day--outside-month|disabled)\b/i.test(
       el.getAttribute('class') ?? '',
-    ) || el.getAttribute('aria-disabled') === 'true';
+    ) ||
+    /-other-month-/.test(el.getAttribute('class') ?? '') ||
+    el.getAttribute('aria-disabled') === 'true';
   const byLabel = days.find(
     (el) => !outside(el) && (dayRe.test(label(el)) || el.getAttribute('data-date') === iso),
   );
   if (byLabel) return { found: byLabel };
+  // The picker around the grid of days: its header and paging arrows may sit outside the grid
+  // (jQuery UI's header is outside its table, Air Datepicker's above its cells).
+  const picker =
+    calendars
+      .filter((el) => el.contains(calendar))
+      .find((el) => !calendars.some((other) => other !== el && other.contains(el))) ?? calendar;
   // Which month it shows: its header's words ("March 2024"), or jQuery UI's data on its cells.
-  const header = (calendar.innerText ?? calendar.textContent ?? '').toLowerCase();
+  const header = (picker.innerText ?? picker.textContent ?? '').toLowerCase();
   const yearInput = calendar.querySelector('input.cur-year, .numInput.cur-year') as { value?: string } | null;
   const monthSelect = calendar.querySelector('select.flatpickr-monthDropdown-months') as {
     value?: string;
@@ -95,16 +105,12 @@ export function readCalendar(iso: string): CalendarRead {
     return numbered ? { found: numbered } : { problem: `the calendar shows no day ${day}` };
   }
   const forward = shownYear * 12 + shownMonth < year * 12 + month;
-  // The paging arrows sit in the picker around the grid of days (jQuery UI's header is outside its
-  // table): look in the outermost calendar holding this one.
-  const picker =
-    calendars
-      .filter((el) => el.contains(calendar))
-      .find((el) => !calendars.some((other) => other !== el && other.contains(el))) ?? calendar;
-  const controls = Array.from(picker.querySelectorAll('a, button, span, [role="button"], svg'));
+  const controls = Array.from(
+    picker.querySelectorAll('a, button, span, [role="button"], [data-action], svg'),
+  );
   const way = forward ? /\bnext\b|›|»|→|>/i : /\bprev(?:ious)?\b|‹|«|←|</i;
   const move = controls.find((el) => {
-    const words = `${el.getAttribute('class') ?? ''} ${label(el)} ${(el.textContent ?? '').trim().slice(0, 12)}`;
+    const words = `${el.getAttribute('class') ?? ''} ${el.getAttribute('data-action') ?? ''} ${label(el)} ${(el.textContent ?? '').trim().slice(0, 12)}`;
     return shown(el) && way.test(words) && !/year/i.test(el.getAttribute('class') ?? '');
   });
   const now = `${MONTHS[shownMonth - 1]} ${shownYear}`;

@@ -34,6 +34,18 @@ const ROLE_FAMILIES: Readonly<Record<TargetRole, readonly string[]>> = {
   editor: ['textbox'],
 };
 
+/** What a control is, for a target named only by what it does ("Create account"). */
+const CONTROL_ROLES = [
+  'button',
+  'link',
+  'tab',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'treeitem',
+  'switch',
+] as const;
+
 /** Chromium's accessibility tree calls some roles differently from ARIA ("image" for "img"). */
 const CHROMIUM_ROLE: Readonly<Record<string, string>> = { img: 'image' };
 
@@ -206,7 +218,13 @@ export async function findOnce(
   const strict = options.all && (target.role === 'checkbox' || target.role === 'switch');
   const query: PageQuery = {
     name: target.name,
-    roles: target.role ? (strict ? [target.role] : [...ROLE_FAMILIES[target.role]]) : null,
+    roles: target.role
+      ? strict
+        ? [target.role]
+        : [...ROLE_FAMILIES[target.role]]
+      : target.control
+        ? [...CONTROL_ROLES]
+        : null,
     prefer: target.role ? null : (prefer ?? null),
     nth: target.nth ?? null,
     near: target.near ?? null,
@@ -240,8 +258,12 @@ export async function findOnce(
     const counted = COUNTED_RE.exec(target.name)?.[1];
     // "the Box" read as a box named Box: with none named so, the box is any one of that role.
     const roleOnly = target.role && ROLE_WORD_NAMES.test(target.name.trim()) ? [''] : [];
-    for (const name of counted ? [counted] : [...otherNames(target.name), ...roleOnly]) {
-      const again = await findOnce(page, { ...target, name }, prefer, { ...options, asWritten: true });
+    const also = (target.alsoNamed ?? []).flatMap((other) => [other, ...otherNames(other)]);
+    for (const name of counted ? [counted] : [...otherNames(target.name), ...roleOnly, ...also]) {
+      const again = await findOnce(page, { ...target, name, alsoNamed: [] }, prefer, {
+        ...options,
+        asWritten: true,
+      });
       if (again.match) return again;
       await again.hover?.dispose().catch(() => undefined);
     }

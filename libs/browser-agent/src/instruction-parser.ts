@@ -31,6 +31,8 @@ import type {
   TargetRole,
 } from './step-types.js';
 import { phraseVariants } from './phrase-variants.js';
+import { namedControlStep } from './control-phrase.js';
+import { isAssertion } from './step-types.js';
 import { TABLE_PHRASINGS, tableAssertion } from './table-phrases.js';
 import { EARLY_RULES, LATE_RULES, ordinalListSteps, startsEndsSteps, valueSteps } from './sentence-rules.js';
 import { listOnlySteps, todoSteps } from './todo-phrases.js';
@@ -198,7 +200,36 @@ export function parseInstructions(query: string): ParseResult {
       }
     }
   }
-  return { steps, unknown };
+  return { steps: formLinesAsChecks(steps), unknown };
+}
+
+const FORM_LINE_RE = /^\s*([^:=\n]{1,40}?)\s*[:=]\s*(\S.{0,200})$/;
+
+/**
+ * "Set Volume to 80" and then "Volume: 80": a form line naming a field an earlier step already
+ * set says what the page now shows, as terse notes do ("Total: $30.00" after filling the cart is
+ * read the same way by the rules). It becomes a check that the page says that line.
+ */
+function formLinesAsChecks(steps: Step[]): Step[] {
+  const set = new Set<string>();
+  return steps.map((step) => {
+    const line = FORM_LINE_RE.exec(step.text);
+    const label = line?.[1]?.trim().toLowerCase();
+    if (step.action === 'type' && line?.[2] && label && set.has(label)) {
+      const value = line[2].trim().replace(/^(["“'])(.*)["”']$/, '$2');
+      return {
+        action: 'assertText',
+        expected: `${line[1]?.trim()}: ${value}`,
+        negate: false,
+        index: step.index,
+        text: step.text,
+      };
+    }
+    const target = 'target' in step ? step.target : undefined;
+    // Only a field set in other words: "Name: Ada" then "Name: Bob" fills it twice.
+    if (target?.name && !line && !isAssertion(step)) set.add(target.name.trim().toLowerCase());
+    return step;
+  });
 }
 
 interface ParsedPiece {
@@ -261,7 +292,7 @@ export function parseStep(masked: string, tokens: readonly MaskToken[]): StepBod
     const read = rewritten ? readCanonical(rewritten, tokens) : undefined;
     if (read) return read;
   }
-  return undefined;
+  return namedControlStep(canonical) ?? namedControlStep(tidy(masked));
 }
 
 function readCanonical(canonical: string, tokens: readonly MaskToken[]): StepBody | undefined {

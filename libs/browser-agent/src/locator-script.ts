@@ -701,6 +701,8 @@ export function findInPage(query: PageQuery): PageMatch {
     [/^(?:(.+?)\s+)?search(?:\s+(?:box|field|bar|input))?$/, 'searchbox'],
     [/^(?:(.+?)\s+)?(?:dropdown|drop-down|drop down|select|select box|list|options|choices)$/, 'select'],
     [/^(?:(.+?)\s+)?date(?:\s+(?:field|input|box|picker))?$/, 'date'],
+    // "The departure calendar": the date field it belongs to ("the calendar" alone is the open one).
+    [/^(.+?)\s+(?:calendar|datepicker|date\s+picker)$/, 'date'],
     [/^(?:(.+?)\s+)?time(?:\s+(?:field|input|box|picker))?$/, 'time'],
   ];
   const kindQuery = ((): { kind: string; qualifier: string } | null => {

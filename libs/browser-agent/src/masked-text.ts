@@ -29,8 +29,10 @@ const URL_ONLY_RE = new RegExp(`^${OPEN}u(\\d+)${CLOSE}$`);
 // space or an opening bracket and only close before a space or punctuation.
 // A quote's text never holds its own opening mark: an unclosed mark then reads only up to the next
 // one, so a line of thousands of unclosed marks takes linear time, not a scan to the end per mark.
+// A quote may hold a quote ("Moved "Fix login bug" to Done"): an inner mark opens after a space and
+// before a letter, and closes before a space or punctuation, so the outer pair is one value.
 const QUOTE_RE =
-  /"([^"\n]*)"|“([^“”\n]*)”|„([^„“”\n]*)[“”]|‘([^‘’\n]*)’|«([^«»\n]*)»|`([^`\n]*)`|(?<=^|[\s([{:,=])'((?:[^'\n]|(?<=\w)'(?=\w))*?)'(?=$|[\s.,;:!?)\]}])/g;
+  /"([^"\n]*\s"[^"\s][^"\n]*"(?=[\s.,;:!?])[^"\n]*)"(?=$|[\s.,;:!?)\]}])|"([^"\n]*)"|“([^“”\n]*)”|„([^„“”\n]*)[“”]|‘([^‘’\n]*)’|«([^«»\n]*)»|`([^`\n]*)`|(?<=^|[\s([{:,=])'((?:[^'\n]|(?<=\w)'(?=\w))*?)'(?=$|[\s.,;:!?)\]}])/g;
 
 // A scheme starts where a run of scheme characters starts (not at every \b inside "a.a.a…", each of
 // which would rescan the rest of the run).
@@ -50,7 +52,7 @@ export function maskQuery(query: string): MaskedQuery {
     return `${OPEN}${token.kind === 'quote' ? 'q' : 'u'}${tokens.length - 1}${CLOSE}`;
   };
   let masked = query.replace(QUOTE_RE, (raw, ...groups: unknown[]) => {
-    const value = groups.slice(0, 7).find((g) => typeof g === 'string') as string;
+    const value = groups.slice(0, 8).find((g) => typeof g === 'string') as string;
     return push({ kind: 'quote', value, raw });
   });
   const maskUrls = (re: RegExp) => {

@@ -274,7 +274,7 @@ const VARIANTS: readonly Variant[] = [
       `^([a-z][\\w-]*(?:\\s+[a-z][\\w-]*){0,3})\\s*(?::|=)\\s*(${Q}|[^\\s:=].{0,200})$`,
       'i',
     ),
-    rewrite: (m) => `type ${m[2]} into the ${m[1]} field`,
+    rewrite: (m) => `set the ${m[1]} to ${m[2]}`,
     unless: NOT_A_FORM_LINE,
   },
   // "Go to the next page", "next page", "the previous page": the pager's control by its word.
@@ -283,11 +283,6 @@ const VARIANTS: readonly Variant[] = [
       /^(?:(?:go|move|navigate|skip|turn|switch)\s+(?:on\s+)?to\s+)?(?:the\s+)?(next|previous|prev|last|first)\s+page$/i,
     rewrite: (m) =>
       `click ${/^prev/i.test(m[1] ?? '') ? 'Previous' : (m[1] ?? '').replace(/^./, (c) => c.toUpperCase())}`,
-  },
-  // "Go to page 2": the pager's page by its number.
-  {
-    pattern: /^(?:go|move|navigate|skip|turn|switch)\s+to\s+page\s+(\d{1,4})$/i,
-    rewrite: (m) => `click the ${m[1]} link`,
   },
   // "Go to the Pricing page", "navigate to the About Us page": the link that names it.
   {
@@ -393,7 +388,7 @@ const VARIANTS: readonly Variant[] = [
   // "quantity 4", "guests 6": a labelled number field and its value (terse notes).
   {
     pattern: /^([a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2})\s+(-?\d{1,9}(?:[.,]\d+)?)$/i,
-    rewrite: (m) => `type ${m[2]} into the ${m[1]} field`,
+    rewrite: (m) => `set the ${m[1]} to ${m[2]}`,
     unless:
       /^(?:wait|sleep|pause|scroll|open|go|visit|click|tap|press|hit|type|enter|select|choose|pick|check|uncheck|tick|hover|reload|refresh|zoom|step|page|row|item|option|tab|line|chapter|section|level|version|top|bottom|up|down|verify|assert|expect|ensure|confirm|control|make|see|the|a|an)\b|\b(?:is|are|was|equals?|shows?|reads?|says?|has|have|contains?|should|must|becomes?|remains?|stays?)\s/i,
   },
@@ -563,6 +558,53 @@ const VARIANTS: readonly Variant[] = [
   {
     pattern: new RegExp(`^(${Q})$`),
     rewrite: (m) => `the page shows ${m[1]}`,
+  },
+  // Tried last: descriptions of what the page says, and menus and pages named in passing.
+  // "A little notification saying "Saved" should pop up", "a toast with "Saved" appears": the page
+  // shows that text.
+  {
+    pattern: new RegExp(
+      `^(?:an?|the)\\s+(?:(?:little|small|short|green|red|new|success|error)\\s+)?(?:notification|toast|message|alert|banner|popup|pop-up|snackbar|notice|confirmation|text|label|tooltip|hint)\\s+(?:saying|that says|which says|reading|with(?: the text)?|stating)\\s+(${Q})\\s+(?:should\\s+|must\\s+|will\\s+)?(?:pop(?:s)? up|appears?|shows? up|be (?:shown|displayed|visible)|is (?:shown|displayed|visible)|comes? up)$`,
+      'i',
+    ),
+    rewrite: (m) => `the page contains ${m[1]}`,
+  },
+  // "The answer mentions "30 days"", "the label reads "From $100 to $500"", "the message tells
+  // "Done"": a thing the page says, named by what it is rather than where it is.
+  {
+    pattern: new RegExp(
+      `^(?:the\\s+)?(?:answer|reply|response|label|caption|message|notice|banner|status|description|explanation|info|information|summary|note|hint|tooltip|text)\\s+(?:should\\s+|must\\s+)?(?:mentions?|reads?|says?|tells?(?: me)?|states?|shows?|displays?|contains?|includes?|talks about|be|is)\\s+(${Q})$`,
+      'i',
+    ),
+    rewrite: (m) => `the page contains ${m[1]}`,
+  },
+  // "Open the help center at <url>", "visit our shop on <url>": the page by its address.
+  {
+    pattern: new RegExp(
+      `^(?:open|visit|go to|navigate to|load|browse to)\\s+(?:the\\s+|a\\s+|our\\s+|my\\s+)?[\\p{L}\\d' -]{1,40}?\\s+(?:at|on|via|under)\\s+(${U}\\S*)$`,
+      'iu',
+    ),
+    rewrite: (m) => `open ${m[1]}`,
+  },
+  // "From the Settings menu click on Sign out", "in the File menu choose Export": a menu path.
+  {
+    pattern:
+      /^(?:from|in|on|under|via)\s+(?:the\s+)?(?!the\s)(.{1,40}?)\s+(?:menu|dropdown|drop-down)\s*,?\s+(?:(?:do\s+)?click(?:\s+on)?|select|choose|pick|tap(?:\s+on)?|press)\s+(?:the\s+)?(.{1,60}?)(?:\s+(?:item|option|entry|link))?$/i,
+    rewrite: (m) => `open ${m[1]} > ${m[2]}`,
+  },
+  // "Donald Knuth is listed there", "Ada is shown on the page": the page shows that name.
+  {
+    pattern:
+      /^(\p{Lu}[\p{L}'’.-]*(?:\s+\p{Lu}[\p{L}'’.-]*){0,3})\s+(?:is|are)\s+(?:listed|shown|displayed|present|there)(?:\s+(?:there|here|on (?:the|this) page|in the (?:table|list|results)))?$/u,
+    rewrite: (m) => `the page contains ${m[1]}`,
+  },
+  // "… has a bulleted item "first point"", "the list shows an item "Milk"": a list item with that text.
+  {
+    pattern: new RegExp(
+      `^(?:.{1,60}?)\\s+(?:should\\s+|must\\s+)?(?:has|have|contains?|shows?|includes?)\\s+(?:a|an|the)\\s+(?:bulleted|bullet|numbered|list)\\s+(?:item|point|entry|line)\\s+(${Q})$`,
+      'i',
+    ),
+    rewrite: (m) => `the list item ${m[1]} is visible`,
   },
 ];
 

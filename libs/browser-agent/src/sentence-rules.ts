@@ -1,4 +1,4 @@
-import { type MaskToken, quotedValue, TOKEN_PATTERN, unmask } from './masked-text.js';
+import { FILE_NAME_RE, type MaskToken, quotedValue, TOKEN_PATTERN, unmask } from './masked-text.js';
 import type { StepBody, Target, TargetRole, TextTransform } from './step-types.js';
 import { parseTarget, POSITION_WORDS, positionOf } from './target-phrase.js';
 
@@ -216,11 +216,46 @@ const dragging: Rule = (s, tokens) => {
   // "Move to the cart page" is not a drag: the drop place must be an element a rule can name.
   if (/^move$/i.test(s.split(/\s/)[0] ?? '') && !containsQuoteToken(match[1])) return undefined;
   const onto = match[4] ? parseTarget(match[4], tokens) : undefined;
-  return onto ? { action: 'drag', target: what, to: onto } : undefined;
+  if (!onto) return undefined;
+  // "to the Done column", "onto the Archive lane": the place may be named without its noun.
+  const zone = DROP_ZONE_RE.exec(onto.name);
+  return { action: 'drag', target: what, to: zone?.[1] ? { ...onto, alsoNamed: [zone[1]] } : onto };
 };
+const DROP_ZONE_RE =
+  /^(.+?)\s+(?:column|lane|list|section|panel|area|zone|bucket|group|stage|box|folder|bin|pile|category)$/i;
 const containsQuoteToken = (text: string) => new RegExp(Q).test(text);
 
-export const EARLY_RULES: readonly Rule[] = [controlValue, pasting, remembering, highlighting, dragging];
+/**
+ * "Upload a file named "cv.pdf" to "Attach your CV"", "attach a text file called notes.txt as the
+ * CV", "Upload "photo.png"": the file's name, and where it goes when said.
+ */
+/** An unquoted file name ("notes.txt"): a word, a dot, a known extension. */
+const FILE_NAME_WORD = '[\\w-]+(?:\\.[\\w-]+)*\\.[a-z0-9]{2,5}';
+const FILE_NOUN =
+  '(?:(?:a|an|the|one)\\s+)?(?:(?:text|pdf|image|word|csv|json|zip|small|sample|test|dummy)\\s+)?(?:file|document|attachment|image|photo|picture)\\s+(?:named|called|with the name)\\s+';
+const UPLOAD_RE = new RegExp(
+  `^(?:(?:upload|attach)\\s+(?:${FILE_NOUN})?|(?:choose|select|add|pick)\\s+${FILE_NOUN})(?<file>${Q}|${FILE_NAME_WORD})(?:\\s+(?:to|into|in|as|for|using|with|via|on)\\s+(?<place>.+))?$`,
+  'i',
+);
+const uploading: Rule = (s, tokens) => {
+  const { file, place: written } = UPLOAD_RE.exec(s)?.groups ?? {};
+  if (!file) return undefined;
+  const fileName = (quotedValue(file, tokens) ?? file).trim();
+  if (!FILE_NAME_RE.test(fileName)) return undefined;
+  const place = written?.replace(/^(?:the\s+)?(?:file\s+)?(?:field|input|picker)\s+/i, '');
+  const where = place ? parseTarget(place, tokens) : undefined;
+  if (place && !where) return undefined;
+  return { action: 'upload', fileName, ...(where ? { target: where } : {}) };
+};
+
+export const EARLY_RULES: readonly Rule[] = [
+  controlValue,
+  pasting,
+  remembering,
+  highlighting,
+  dragging,
+  uploading,
+];
 export const LATE_RULES: readonly Rule[] = [namedValue, namedPlainValue];
 
 // ---------------------------------------------------------------------------------------------

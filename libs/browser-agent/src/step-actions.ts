@@ -1,5 +1,5 @@
 import { navigationSchemeProblem } from '@suite/egress-policy';
-import type { ElementHandle, KeyInput, Page } from 'puppeteer-core';
+import type { Browser, ElementHandle, KeyInput, Page } from 'puppeteer-core';
 import { describeTarget, findOnce, locate } from './element-locator.js';
 import {
   checkboxInRow,
@@ -43,6 +43,8 @@ import type {
   WaitForTextStep,
 } from './step-types.js';
 import { typeVisibly } from './visible-typing.js';
+import type { Point } from './page-pointer.js';
+import { upload } from './file-upload.js';
 import { isoDate, nativeInputValue } from './date-values.js';
 import {
   openMenuPath,
@@ -102,6 +104,8 @@ export async function runAction(ctx: StepContext, step: ActionStep): Promise<str
       return check(ctx, step);
     case 'drag':
       return drag(ctx, step);
+    case 'upload':
+      return upload(ctx, step);
     case 'hover': {
       const found = await findElement(ctx, step.target);
       try {
@@ -561,6 +565,25 @@ async function type(ctx: StepContext, step: TypeStep): Promise<string> {
   }
   const found = await findElement(ctx, step.target, { prefer: 'editable' });
   try {
+    return await typeIntoFound(ctx, step, found, true);
+  } finally {
+    await disposeQuietly(found.handle);
+  }
+}
+
+/**
+ * Types the step's value into the element found for it. An element that takes no typing may still
+ * name the field a person means: the radio group it heads ("Plan: Team"), or the one field it
+ * labels from beside or around it (a "Volume" paragraph over its slider, a table column's header
+ * holding its filter box); that field takes the value instead (`governs`: looked for once).
+ */
+async function typeIntoFound(
+  ctx: StepContext,
+  step: TypeStep,
+  found: FoundElement,
+  governs: boolean,
+): Promise<string> {
+  {
     const state = await found.handle.evaluate(readElementState);
     if (state.isSelect) return await selectNative(ctx, found, step.value, state);
     // A date field that takes no typing (flatpickr's default): open its calendar and pick the day.
@@ -576,6 +599,27 @@ async function type(ctx: StepContext, step: TypeStep): Promise<string> {
         ? undefined
         : await editInPlace(ctx, found, step.value);
       if (edited) return edited;
+      if (governs) {
+        const radio = (
+          await found.handle.evaluateHandle(radioInGroup, step.value)
+        ).asElement() as ElementHandle | null;
+        if (radio) {
+          try {
+            await ctx.pointer.clickOn(radio, `"${step.value}"`, timing(ctx));
+            return `chose "${step.value}" in ${found.describe}`;
+          } finally {
+            await disposeQuietly(radio);
+          }
+        }
+        const field = (await found.handle.evaluateHandle(fieldNamedBy)).asElement() as ElementHandle | null;
+        if (field) {
+          try {
+            return await typeIntoFound(ctx, step, { ...found, handle: field }, false);
+          } finally {
+            await disposeQuietly(field);
+          }
+        }
+      }
       throw new StepFailedError(`${found.describe} is a <${state.tag}>, not a field that can be typed into`);
     }
     await focusField(ctx, found, state);
@@ -591,9 +635,30 @@ async function type(ctx: StepContext, step: TypeStep): Promise<string> {
     if (!step.submit) return typed;
     const navigated = await followingNavigation(ctx, () => ctx.page.keyboard.press('Enter'));
     return navigated ? `${typed} and pressed Enter, which opened ${navigated}` : `${typed} and pressed Enter`;
-  } finally {
-    await disposeQuietly(found.handle);
   }
+}
+
+/**
+ * In the page: the one field `el` names without being its label: the first field among the next
+ * two elements after it ("<p>Volume</p><div role=slider>"), else the one field of the smallest
+ * container around it (up to three levels) that holds exactly one.
+ */
+function fieldNamedBy(el: DomElement): DomElement | null {
+  const FIELD =
+    'input:not([type=hidden]):not([type=checkbox]):not([type=radio]):not([type=button]):not([type=submit]), textarea, select, [role=slider], [role=spinbutton], [role=textbox], [role=combobox], [contenteditable=""], [contenteditable=true]';
+  const fieldIn = (node: DomElement | null): DomElement | null =>
+    !node ? null : node.matches(FIELD) ? node : node.querySelector(FIELD);
+  let next = el.nextElementSibling;
+  for (let i = 0; next && i < 2; i++, next = next.nextElementSibling) {
+    const field = fieldIn(next);
+    if (field) return field;
+  }
+  for (let scope = el.parentElement, up = 0; scope && up < 3; scope = scope.parentElement, up++) {
+    const fields = Array.from(scope.querySelectorAll(FIELD));
+    if (fields.length === 1) return fields[0] ?? null;
+    if (fields.length > 1) return null;
+  }
+  return null;
 }
 
 /**
@@ -797,7 +862,7 @@ async function select(ctx: StepContext, step: SelectStep): Promise<string> {
  * the element's own list (over its upper part when moving up, its lower part when moving down, so
  * the list puts the element there).
  */
-async function drag(ctx: StepContext, step: DragStep): Promise<string> {
+async function drag(ctx: StepContext, step: DragStep, attempt = 1): Promise<string> {
   const found = await findElement(ctx, step.target);
   const report = { ...ctx.report };
   let place: ElementHandle | null = null;
@@ -825,22 +890,41 @@ async function drag(ctx: StepContext, step: DragStep): Promise<string> {
       (el: DomElement, other: DomElement) => Boolean(el.compareDocumentPosition(other) & 2),
       place,
     );
+    const watch = await watchChanges(ctx.page, found.handle);
     const start = await ctx.pointer.moveOnto(found.handle, found.describe, timing(ctx));
-    await ctx.page.mouse.down();
     const box = await place.boundingBox();
     if (!box) throw new StepFailedError(`${placeName} has no size on the page to drop onto`);
     const end = {
       x: box.x + box.width / 2,
       y: step.to ? box.y + box.height / 2 : box.y + box.height * (before ? 0.25 : 0.75),
     };
-    // A first small move starts the drag (libraries wait for a few pixels), then the way there.
-    await ctx.pointer.moveTo({ x: start.x + 3, y: start.y + 3 });
-    for (let i = 1; i <= DRAG_MOVES; i++)
-      await ctx.pointer.moveTo({
-        x: start.x + ((end.x - start.x) * i) / DRAG_MOVES,
-        y: start.y + ((end.y - start.y) * i) / DRAG_MOVES,
-      });
-    await ctx.page.mouse.up();
+    const native = await found.handle.evaluate((el: DomElement) => Boolean(el.closest('[draggable="true"]')));
+    if (!native || !(await nativeDrag(ctx.page, start, end))) {
+      await ctx.page.mouse.down();
+      // A first small move starts the drag (libraries wait for a few pixels), then the way there.
+      await ctx.pointer.moveTo({ x: start.x + 3, y: start.y + 3 });
+      for (let i = 1; i <= DRAG_MOVES; i++)
+        await ctx.pointer.moveTo({
+          x: start.x + ((end.x - start.x) * i) / DRAG_MOVES,
+          y: start.y + ((end.y - start.y) * i) / DRAG_MOVES,
+        });
+      await ctx.page.mouse.up();
+    }
+    // A drag the page ignored must not pass as done (a list that did not reorder, a card not moved).
+    if (!(await watch.changed(DRAG_EFFECT_WAIT_MS)))
+      throw new StepFailedError(
+        `dragged ${found.describe} to ${placeName}, but the page did not change: nothing took the drop`,
+      );
+    if (!step.to) {
+      const position = step.toPosition ?? 1;
+      const at = await placeOf(found.handle, position, DRAG_EFFECT_WAIT_MS);
+      // A list that reorders while the drag passes may stop one place short: a person drags again.
+      if (at !== undefined && at !== position && attempt === 1) return await drag(ctx, step, 2);
+      if (at !== undefined && at !== position)
+        throw new StepFailedError(
+          `dragged ${found.describe} to ${placeName}, but it is now at place ${at} of its list`,
+        );
+    }
     return `dragged ${found.describe} to ${placeName}`;
   } finally {
     await disposeQuietly(found.handle);
@@ -848,6 +932,132 @@ async function drag(ctx: StepContext, step: DragStep): Promise<string> {
   }
 }
 const DRAG_MOVES = 10;
+const DRAG_EFFECT_WAIT_MS = 1000;
+
+/**
+ * The element's place in its list (1-based) once it is `wanted` (-1: the last), waiting up to `ms`
+ * for a list that animates; undefined when the element left the page (the list drew new ones).
+ */
+async function placeOf(handle: ElementHandle, wanted: number, ms: number): Promise<number | undefined> {
+  const read = () =>
+    handle
+      .evaluate((el: DomElement, n: number) => {
+        if (!el.isConnected || !el.parentElement) return undefined;
+        const items = Array.from(el.parentElement.children).filter((c) => c.tagName === el.tagName);
+        const at = items.indexOf(el) + 1;
+        return n === -1 && at === items.length ? -1 : at;
+      }, wanted)
+      .catch(() => undefined);
+  const until = Date.now() + ms;
+  let at = await read();
+  while (at !== undefined && at !== wanted && Date.now() < until) {
+    await sleep(50);
+    at = await read();
+  }
+  return at;
+}
+
+/**
+ * HTML5 drag and drop (`draggable="true"`, dragstart/dragover/drop handlers): Chromium starts no
+ * native drag from synthetic mouse input, so the drag is intercepted at its start and its payload
+ * carried over the drop place with the browser's own drag events, as a person's drag would. False
+ * when the page started no drag (the mouse path is tried instead).
+ */
+async function nativeDrag(page: Page, start: Point, end: Point): Promise<boolean> {
+  // The browser carries one drag at a time: tabs of one browser take turns.
+  const browser = page.browser();
+  const before = nativeDrags.get(browser) ?? Promise.resolve(false);
+  const mine = before.then(
+    () => nativeDragAlone(page, start, end),
+    () => nativeDragAlone(page, start, end),
+  );
+  nativeDrags.set(browser, mine);
+  return mine;
+}
+const nativeDrags = new WeakMap<Browser, Promise<boolean>>();
+
+async function nativeDragAlone(page: Page, start: Point, end: Point): Promise<boolean> {
+  await page.setDragInterception(true);
+  try {
+    const started = page.mouse.drag(start, end);
+    const data = await Promise.race([started, sleep(NATIVE_DRAG_START_MS).then(() => undefined)]);
+    if (!data) {
+      await page.mouse.up();
+      return false;
+    }
+    // Over the way there, as a hand moves: lists that reorder on dragover see each item passed.
+    await page.mouse.dragEnter(start, data);
+    for (let i = 1; i <= NATIVE_DRAG_MOVES; i++) {
+      await sleep(NATIVE_DRAG_MOVE_MS);
+      const t = i / NATIVE_DRAG_MOVES;
+      await page.mouse.dragOver(
+        { x: start.x + (end.x - start.x) * t, y: start.y + (end.y - start.y) * t },
+        data,
+      );
+    }
+    await sleep(NATIVE_DRAG_MOVE_MS);
+    await page.mouse.dragOver(end, data);
+    await page.mouse.drop(end, data);
+    await page.mouse.up();
+    return true;
+  } finally {
+    await page.setDragInterception(false);
+  }
+}
+const NATIVE_DRAG_START_MS = 1000;
+const NATIVE_DRAG_MOVES = 5;
+const NATIVE_DRAG_MOVE_MS = 40;
+
+/**
+ * Watches what a drag changes from now on: elements added, moved or removed, text changed, or the
+ * dragged element itself moved by its style (a draggable box). A class or style toggled by a press
+ * alone is no effect. `changed` waits up to `ms` for one.
+ */
+async function watchChanges(
+  page: Page,
+  dragged: ElementHandle,
+): Promise<{ changed(ms: number): Promise<boolean> }> {
+  const key = `__dragChanges${Math.random().toString(36).slice(2)}`;
+  await dragged.evaluate((el: DomElement, name: string) => {
+    const box = el.getBoundingClientRect();
+    const state = {
+      count: 0,
+      moved: () => {
+        const now = el.getBoundingClientRect();
+        return Math.abs(now.left - box.left) + Math.abs(now.top - box.top) > 5;
+      },
+    };
+    (globalThis as unknown as Record<string, unknown>)[name] = state;
+    const Observer = (
+      globalThis as unknown as {
+        MutationObserver: new (callback: (records: unknown[]) => void) => {
+          observe(target: unknown, options: object): void;
+        };
+      }
+    ).MutationObserver;
+    new Observer((records) => {
+      state.count += records.length;
+    }).observe(document, { subtree: true, childList: true, characterData: true });
+  }, key);
+  return {
+    changed: async (ms) =>
+      page
+        .waitForFunction(
+          (name: string) => {
+            const state = (
+              globalThis as unknown as Record<string, { count: number; moved(): boolean } | undefined>
+            )[name];
+            return state !== undefined && (state.count > 0 || state.moved());
+          },
+          { timeout: ms, polling: 50 },
+          key,
+        )
+        .then(
+          () => true,
+          () => false,
+        ),
+  };
+}
 
 /** In the page: the radio button labelled `wanted` in the group around `el` (a question, a legend), or null. */
 function radioInGroup(el: DomElement, wanted: string): DomElement | null {
@@ -956,6 +1166,16 @@ async function selectNative(
   return `selected "${choice.label}" in ${found.describe}`;
 }
 
+/** In the page: whether a toggle button is on (aria-pressed, an "active" class), or null if it says neither. */
+function toggledOn(el: DomElement): boolean | null {
+  const pressed = el.getAttribute('aria-pressed');
+  if (pressed === 'true' || pressed === 'false') return pressed === 'true';
+  const classes = el.getAttribute('class') ?? '';
+  if (/(?:^|[\s_-])(?:active|pressed|selected|on)(?:$|\s)/i.test(classes)) return true;
+  // A toolbar's buttons (Trix, Quill, TinyMCE): a toggle that is off says nothing; count it as off.
+  return el.closest('[role=toolbar], trix-toolbar, .ql-toolbar, [class*="toolbar"]') ? false : null;
+}
+
 /**
  * The checkbox a check step means: the element named, or, when that is only text ("Check 'Buy
  * milk'" on a list whose labels are not tied to their checkboxes), the one checkbox in its row.
@@ -984,6 +1204,16 @@ async function check(ctx: StepContext, step: CheckStep): Promise<string> {
   const found = await findCheckable(ctx, step);
   try {
     const before = await found.handle.evaluate(readElementState);
+    // "Turn on the bullet list", "switch off Bold": a toolbar's toggle button is on when it says
+    // it is pressed (aria-pressed) or draws itself active; clicked only when not already so.
+    if ((!before.checkable || before.checked === null) && before.tag === 'button') {
+      const on = await found.handle.evaluate(toggledOn);
+      if (on !== null) {
+        if (on === wanted) return `${found.describe} was already ${wanted ? 'on' : 'off'}`;
+        await ctx.pointer.clickOn(found.handle, found.describe, timing(ctx));
+        return `turned ${wanted ? 'on' : 'off'} ${found.describe}`;
+      }
+    }
     if (!before.checkable || before.checked === null) {
       throw new StepFailedError(
         `${found.describe} is a <${before.tag}>, not a checkbox, radio button or switch`,

@@ -1,4 +1,5 @@
 import type { Dialog, Page } from 'puppeteer-core';
+import { removeMadeFiles } from './file-upload.js';
 import type { AgentLog } from './agent-log.js';
 import { CursorOverlay } from './cursor-overlay.js';
 import type { ElementLocator } from './element-description-script.js';
@@ -175,6 +176,7 @@ export class StepExecutor {
   async close(): Promise<void> {
     this.guard.release();
     this.page.off('dialog', this.onDialog);
+    await removeMadeFiles(this.page);
     await this.log.flush();
   }
 

@@ -64,6 +64,10 @@ export interface Target {
   holding?: string;
   /** The colour it is drawn in ("the red box", "the green button"): a colour word. */
   color?: string;
+  /** Names tried in order when `name` finds nothing ("delete the account": "Delete account", …). */
+  alsoNamed?: string[];
+  /** Only a control counts (button, link, tab, menu or tree item, switch), whatever its role. */
+  control?: boolean;
 }
 
 export type MatchMode = 'equals' | 'contains' | 'startsWith' | 'endsWith' | 'matches';
@@ -202,6 +206,16 @@ export interface DragStep extends StepBase {
   /** Dropped at this place (1-based; -1 the last) among the items of the target's list. */
   toPosition?: number;
 }
+/**
+ * "Upload a file named "cv.pdf"", "attach notes.txt as the CV": a file of that name, made up by the
+ * runner (never read from the machine), is put into the file input.
+ */
+export interface UploadStep extends StepBase {
+  action: 'upload';
+  fileName: string;
+  /** The file input or what names it ("Attach your CV"); the page's one file input when left out. */
+  target?: Target;
+}
 export interface FocusStep extends StepBase {
   action: 'focus';
   target: Target;
@@ -335,6 +349,7 @@ export type Step =
   | CheckStep
   | HoverStep
   | DragStep
+  | UploadStep
   | FocusStep
   | ScrollStep
   | ScrollToStep

@@ -307,6 +307,28 @@ export async function checkTable(ctx: StepContext, step: AssertTableStep): Promi
       );
       if (item) return item;
     }
+    // "The In progress column contains "Update docs"" on a board: the column is a section of the
+    // page headed or labelled so, not a table's.
+    if (tables.length === 0 && !step.table && check.kind === 'column') {
+      const texts = await ctx.page.evaluate(namedSectionTexts, check.column).catch(() => [] as string[]);
+      if (texts.length === 1 && texts[0] !== undefined) {
+        const text = texts[0];
+        const found =
+          check.mode === 'contains'
+            ? cellShows(text, check.expected)
+            : textMatches(text, check.expected, check.mode);
+        const ok = found !== check.negate;
+        const what = `the ${check.column} column ${check.negate ? 'not ' : ''}to contain "${check.expected}"`;
+        return {
+          ok,
+          key: text,
+          vacuous: check.negate,
+          message: ok
+            ? `the ${check.column} column ${check.negate ? 'does not show' : 'shows'} "${check.expected}"`
+            : `expected ${what} but it shows ${quote(text, 120)}`,
+        };
+      }
+    }
     return { ok: false, message: `cannot check ${subject}: ${problem}` };
   }
   return judgeTable(table, step.check, subject);
@@ -326,4 +348,37 @@ export async function countTableRows(
   const { table, problem } = pickTable(tables, '');
   if (!table) return { ok: false, message: `cannot count the rows: ${problem}` };
   return judgeTable(table, { kind: 'rowCount', count, comparison }, 'the table');
+}
+
+/**
+ * In the page: the text of each section the name labels (its aria-label, or a heading that is its
+ * first element), without that label: the columns of a board, the lanes of a list.
+ */
+function namedSectionTexts(name: string): string[] {
+  const norm = (text: string | null | undefined) => (text ?? '').replace(/\s+/g, ' ').trim().toLowerCase();
+  const want = norm(name);
+  const doc = (
+    globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<SectionElement> } }
+  ).document;
+  const sections = new Set<SectionElement>();
+  for (const el of Array.from(doc.querySelectorAll('[aria-label]')))
+    if (norm(el.getAttribute('aria-label')) === want) sections.add(el);
+  for (const heading of Array.from(doc.querySelectorAll('h1,h2,h3,h4,h5,h6,[role=heading],legend,header')))
+    if (norm(heading.textContent) === want && heading.parentElement?.firstElementChild === heading)
+      sections.add(heading.parentElement);
+  return [...sections]
+    .filter((el) => ![...sections].some((other) => other !== el && other.contains(el)))
+    .map((el) => {
+      const text = (el.innerText ?? el.textContent ?? '').replace(/\s+/g, ' ').trim();
+      return norm(text).startsWith(want) ? text.slice(want.length).trim() : text;
+    });
+}
+
+interface SectionElement {
+  getAttribute(name: string): string | null;
+  textContent: string | null;
+  innerText?: string;
+  parentElement: SectionElement | null;
+  firstElementChild: SectionElement | null;
+  contains(other: SectionElement): boolean;
 }

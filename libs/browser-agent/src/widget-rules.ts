@@ -42,6 +42,16 @@ const menuPath: WidgetRule = (s, tokens) => {
     /^(?:open|click(?: on)?|choose|select|pick|go to|navigate to|use)\s+(?:the\s+)?(?:menu(?:\s+item)?\s+)?(.+)$/i.exec(
       s,
     );
+  // "Open the Billing page from the Settings menu": the path said the other way round.
+  const from =
+    /^(?:open|click(?:\s+on)?|choose|select|pick)\s+(?:the\s+)?(.{1,40}?)(?:\s+(?:page|item|option|entry|link))?\s+(?:from|in|under)\s+(?:the\s+)?(?!the\s)(.{1,40}?)\s+menu$/i.exec(
+      s,
+    );
+  if (from?.[1] && from[2]) {
+    const item = plainValue(from[1], tokens);
+    const menu = plainValue(from[2], tokens);
+    if (item && menu) return click({ name: item }, { menuPath: [menu] });
+  }
   if (!match?.[1] || !MENU_SEPARATOR_RE.test(match[1])) return undefined;
   const parts = match[1].split(MENU_SEPARATOR_RE).map((part) => part.trim());
   if (parts.length < 2 || parts.some((part) => !part)) return undefined;

@@ -91,6 +91,8 @@ export function playwrightLine(action: RecordedAction, initialUrl: string): stri
       return step.to
         ? `await ${el}.dragTo(page.getByText(${jsString(step.to.name)}, { exact: true }).first());`
         : `await ${el}.dragTo(${el}.locator('xpath=..').locator(':scope > *').nth(${(step.toPosition ?? 1) > 0 ? (step.toPosition ?? 1) - 1 : step.toPosition}));`;
+    case 'upload':
+      return `await ${step.target ? el : "page.locator('input[type=file]')"}.setInputFiles(${jsString(step.fileName)}); // a file of that name next to the script`;
     case 'hover':
       return `await ${el}.hover();`;
     case 'focus':

@@ -201,6 +201,8 @@ export function puppeteerLine(action: RecordedAction, initialUrl: string): strin
         `}`,
       ].join('\n');
     }
+    case 'upload':
+      return `await (${step.target ? `await ${el}.waitHandle()` : `await page.waitForSelector('input[type=file]')`}).uploadFile(${jsString(step.fileName)}); // a file of that name next to the script`;
     case 'hover':
       return `await ${el}.hover();`;
     case 'focus':
