@@ -52,7 +52,7 @@ interface Segment {
 
 /** Verbs that start a clause. The phrase rules know more forms; these are the ones people chain. */
 const CLAUSE_VERBS =
-  '(?:open|go|visit|navigate|browse|click|double[- ]?click|right[- ]?click|tap|press|hit|type|enter|fill|input|write|clear|select|choose|pick|check|uncheck|tick|untick|hover|scroll|wait|reload|refresh|verify|assert|expect|ensure|confirm|make sure|submit|focus|delete|remove|change|rename|edit|set|mark|toggle|turn|switch|copy|paste|remember|store|save|apply|continue|send|proceed|publish|update|register|checkout|finish|agree|accept|read|note|add|create|expand|collapse|drag|highlight|log\\s*in|login|sign\\s*in)\\b';
+  '(?:open|go|visit|navigate|browse|click|double[- ]?click|right[- ]?click|tap|press|hit|type|enter|fill|input|write|clear|select|choose|pick|check|uncheck|tick|untick|hover|scroll|wait|reload|refresh|verify|assert|expect|ensure|confirm|make sure|submit|focus|delete|remove|change|rename|edit|set|mark|toggle|turn|switch|copy|paste|remember|store|save|apply|continue|send|proceed|publish|update|register|checkout|finish|agree|accept|read|note|add|create|expand|collapse|drag|highlight|attach|upload|log\\s*in|login|sign\\s*in)\\b';
 const LEAD_FILLER =
   '(?:(?:please|also|then|now|just|so|finally|next|lastly|first(?:ly)?|and|after(?:wards|\\s+that)?)\\s*,?\\s+)*';
 const VERB_START_RE = new RegExp(`^${LEAD_FILLER}${CLAUSE_VERBS}`, 'i');

@@ -139,3 +139,32 @@ export function namedControlStep(canonical: string): StepBody | undefined {
     button: 'left',
   };
 }
+
+/** Words a check in other words drops: the frame around what is said. */
+const FRAME_WORD_RE =
+  /^(?:a|an|the|me|us|you|to|for|on|in|at|of|and|or|with|that|it|is|are|be|my|your|our|their|his|her|its)$/i;
+/** Verbs that only frame what is said ("it tells me to write to X"): the rest is what is said. */
+const SAYING_VERBS = new Set(['tell', 'ask', 'show', 'say', 'display', 'mention', 'list', 'confirm', 'read']);
+
+const SAID_RE =
+  /^(?:and\s+)?(?:it|the page|the site|the app|the screen)\s+(?:should|must|will|does|shall)?\s*(?:now\s+|then\s+|also\s+)?(welcome|thank|greet|congratulate|tell|ask|show|say|display|mention|list|confirm|read)s?\s+(.{2,160})$/i;
+
+/**
+ * "It should thank Grace for notes.txt", "it should welcome Tom Baker (tom@example.com) on the Free
+ * plan", "check that it tells me to write to help@example.com": what the page says, in the
+ * writer's words. Read as a check that one element of the page says every word that matters, in
+ * any order (see AssertTextStep.words); `plain` is the step with its quotes put back.
+ */
+export function saidInOtherWordsStep(plain: string): StepBody | undefined {
+  const match = SAID_RE.exec(plain.trim().replace(/^(?:check|verify|make sure|ensure)\s+(?:that\s+)?/i, ''));
+  if (!match?.[1] || !match[2]) return undefined;
+  const verb = match[1].toLowerCase();
+  const words = match[2]
+    .replace(/["“”'‘’()[\]{},;:!?]/g, ' ')
+    .replace(/\.(?=\s|$)/g, ' ')
+    .split(/\s+/)
+    .filter((w) => w && !FRAME_WORD_RE.test(w));
+  if (!SAYING_VERBS.has(verb)) words.unshift(verb);
+  if (words.length === 0 || words.length > 12) return undefined;
+  return { action: 'assertText', expected: words.join(' '), negate: false, words: true };
+}

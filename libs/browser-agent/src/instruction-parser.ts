@@ -31,12 +31,12 @@ import type {
   TargetRole,
 } from './step-types.js';
 import { phraseVariants } from './phrase-variants.js';
-import { namedControlStep } from './control-phrase.js';
+import { namedControlStep, saidInOtherWordsStep } from './control-phrase.js';
 import { isAssertion } from './step-types.js';
 import { TABLE_PHRASINGS, tableAssertion } from './table-phrases.js';
 import { EARLY_RULES, LATE_RULES, ordinalListSteps, startsEndsSteps, valueSteps } from './sentence-rules.js';
 import { listOnlySteps, todoSteps } from './todo-phrases.js';
-import { loginSteps } from './login-phrases.js';
+import { loginSteps, signUpSteps } from './login-phrases.js';
 import { parseTarget } from './target-phrase.js';
 import { meansAndPurpose, WIDGET_RULES } from './widget-rules.js';
 
@@ -105,6 +105,12 @@ export const SUPPORTED_PHRASINGS: string[] = [
   'enter the value of Color from the table into the field (also: copy the text in the textarea and paste it into the Notes box; remember the order number as ORDER, then type ORDER into the Reference field)',
   'type "ADA" in lower case into the Name field (also: in upper case, without spaces, reversed, trimmed)',
   'double-click "Buy milk", change it to "Buy bread", press Enter, then delete it (also: "it" is the item named last)',
+  'Create account / delete the account / cancel the confirmation / Open Warranty (a short imperative clicks the control those words name)',
+  'drag "Fix bug" to the Done column / drag "Write report" to the top of the list (also: HTML5 drag and drop; a drop the page ignores fails)',
+  'upload a file named "cv.pdf" to "Attach your CV" (also: attach notes.txt as the CV; the runner makes up a small file of that name)',
+  'make the Notes box taller by dragging its corner / resize the textarea so that its width is smaller',
+  'Create an account for Tom Baker with tom@example.com and the password "x1" on the Free plan, accepting the terms',
+  'It should thank Grace for notes.txt (also: it should welcome …, it tells me to …: one message of the page says every word)',
 ];
 
 type Rule = (s: string, tokens: readonly MaskToken[]) => StepBody | undefined;
@@ -112,7 +118,7 @@ type Rule = (s: string, tokens: readonly MaskToken[]) => StepBody | undefined;
 const Q = TOKEN_PATTERN.replace('[qu]', 'q');
 
 const VERB_START =
-  '(?:open|go|visit|navigate|browse|click|double[- ]?click|right[- ]?click|tap|press|hit|type|enter|fill|input|write|clear|select|choose|pick|check|uncheck|tick|untick|hover|scroll|wait|reload|refresh|verify|assert|expect|ensure|confirm|make sure|submit|focus|delete|remove|drag|highlight)\\b';
+  '(?:open|go|visit|navigate|browse|click|double[- ]?click|right[- ]?click|tap|press|hit|type|enter|fill|input|write|clear|select|choose|pick|check|uncheck|tick|untick|hover|scroll|wait|reload|refresh|verify|assert|expect|ensure|confirm|make sure|submit|focus|delete|remove|drag|highlight|attach|upload)\\b';
 const CONJUNCTION_RE = /\s*,\s*(?:and\s+)?|\s+and\s+/g;
 
 /**
@@ -173,6 +179,7 @@ export function parseInstructions(query: string): ParseResult {
         todoSteps(trimmed, tokens) ??
         listOnlySteps(trimmed, tokens) ??
         loginSteps(trimmed, tokens) ??
+        signUpSteps(trimmed, tokens) ??
         ordinalListSteps(trimmed, (piece) => parseStep(piece, tokens))
       );
     },
@@ -292,7 +299,11 @@ export function parseStep(masked: string, tokens: readonly MaskToken[]): StepBod
     const read = rewritten ? readCanonical(rewritten, tokens) : undefined;
     if (read) return read;
   }
-  return namedControlStep(canonical) ?? namedControlStep(tidy(masked));
+  return (
+    namedControlStep(canonical) ??
+    namedControlStep(tidy(masked)) ??
+    saidInOtherWordsStep(unmask(tidy(masked), tokens, 'raw'))
+  );
 }
 
 function readCanonical(canonical: string, tokens: readonly MaskToken[]): StepBody | undefined {

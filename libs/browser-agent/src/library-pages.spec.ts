@@ -65,6 +65,22 @@ describe('pages built as component libraries build them (real Chromium)', () => 
          <p>Volume</p><input id="volume" type="range" min="0" max="100" step="10" value="50"><p>Volume: <span id="v">50</span></p>
          <script>volume.addEventListener('input', () => { v.textContent = volume.value; });</script>`,
       ),
+      '/feedback': page(
+        'Feedback',
+        `<label for="notes">Notes</label><textarea id="notes" style="width:200px;height:50px;resize:both"></textarea>
+         <textarea id="fixed" aria-label="Fixed" style="width:200px;height:50px;resize:none"></textarea>`,
+      ),
+      '/welcome': page(
+        'Sign up',
+        `<form id="f"><label>First name <input name="first"></label><label>Last name <input name="last"></label>
+           <label>Email <input name="email" type="email"></label><label>Password <input name="pw" type="password"></label>
+           <fieldset><legend>Plan</legend><label><input type="radio" name="plan" value="Free"> Free</label><label><input type="radio" name="plan" value="Pro" checked> Pro</label></fieldset>
+           <label><input type="checkbox" name="terms" required> I accept the terms</label><button>Create account</button></form>
+         <p id="out"></p><button type="button" id="trips">Search trips</button>
+         <script>f.addEventListener('submit', (e) => { e.preventDefault(); const d = new FormData(f);
+           out.textContent = 'Welcome ' + d.get('first') + ' ' + d.get('last') + ' (' + d.get('email') + '), you are on the ' + d.get('plan') + ' plan.'; });
+           trips.addEventListener('click', () => { out.textContent = 'No trips yet.'; });</script>`,
+      ),
       '/editor': page(
         'Editor',
         `<div role="toolbar"><button id="bullets" title="Bullets">•</button></div><p id="state">off</p>
@@ -143,6 +159,32 @@ describe('pages built as component libraries build them (real Chromium)', () => 
     );
     expect(outcome.verdict).toBe('succeeded');
     expect(outcome.steps[2]?.message).toMatch(/was already on/);
+  });
+
+  it('resizes a text area by its corner, and fails on one that cannot be resized', async () => {
+    const outcome = await run('Open $SITE/feedback\nMake the Notes box taller by dragging its corner down');
+    expect(outcome.verdict).toBe('succeeded');
+    expect(outcome.steps[1]?.message).toMatch(/^resized the textbox "Notes" from (\d+)×56 to \1×(?!56)\d+$/);
+    const fixed = await run('Open $SITE/feedback\nResize the Fixed text area so that the width is smaller');
+    expect(fixed.verdict).toBe('failed');
+    expect(fixed.steps[1]?.error).toMatch(/did not get smaller in width/);
+  });
+
+  it('signs up from one sentence, and reads what the page says in other words, but only said together', async () => {
+    const query =
+      'Open $SITE/welcome\nCreate an account for Tom Baker with tom@example.com and the password "S3cret!" on the Free plan, accepting the terms.\n';
+    const outcome = await run(`${query}It should welcome Tom Baker (tom@example.com) on the Free plan.`);
+    expect(outcome.verdict).toBe('succeeded');
+    // "Pro" is on the page (a radio button's label), but not in the message that welcomes Tom.
+    const wrong = await run(`${query}It should welcome Tom Baker (tom@example.com) on the Pro plan.`);
+    expect(wrong.verdict).toBe('failed');
+    expect(wrong.steps.at(-1)?.error).toMatch(/expected one part of the page to say/);
+  });
+
+  it("clicks the button a step's own words name when its first reading finds nothing", async () => {
+    const outcome = await run('Open $SITE/welcome\nSearch trips\nThe page says "No trips yet."');
+    expect(outcome.verdict).toBe('succeeded');
+    expect(outcome.steps[1]?.message).toMatch(/the step's own words name that control/);
   });
 
   it('reads a quote that holds a quote as one value', () => {

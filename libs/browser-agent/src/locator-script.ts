@@ -1327,8 +1327,19 @@ export function findInPage(query: PageQuery): PageMatch {
     // Without a role, a button beats a link of the same name: on a sign-in page "Click 'Sign in'"
     // means the form's button, not the header's link to the page already open.
     const buttonFirst = (el: DomElement) => (roleSet === null && implicitRole(el) === 'button' ? 0.5 : 0);
+    // A day of the month before or after in a calendar, a disabled twin: the other one is meant.
+    const muted = (el: DomElement) =>
+      el.getAttribute('aria-disabled') === 'true' ||
+      el.hasAttribute('disabled') ||
+      /(?:^|\s|-)(?:other-month|outside|prevMonthDay|nextMonthDay|disabled)(?:$|\s|-)/i.test(
+        el.getAttribute('class') ?? '',
+      );
     const scoreOf = (el: DomElement) =>
-      (favoured(el) ? 2 : 0) + (interactive(el) ? 1 : 0) + buttonFirst(el) + (offers(el) ? 1.5 : 0);
+      (favoured(el) ? 2 : 0) +
+      (interactive(el) ? 1 : 0) +
+      buttonFirst(el) +
+      (offers(el) ? 1.5 : 0) -
+      (muted(el) ? 0.25 : 0);
     const ranked = found
       .map((el, order) => ({
         el,

@@ -43,3 +43,43 @@ export function loginSteps(s: string, tokens: readonly MaskToken[]): StepBody[] 
     { action: 'submit' },
   ];
 }
+
+/**
+ * Signing up in one sentence: "Create an account for Tom Baker with tom@example.com and the
+ * password "S3cret!" on the Free plan, accepting the terms". The steps a person takes: the name
+ * (a first and a last name, or one name field), the email, the password, the plan, the terms box,
+ * then the form submitted. Each part is optional but the account and at least an email or name.
+ */
+const SIGN_UP_RE = new RegExp(
+  `^(?:create|open|register|make|set\\s+up)\\s+(?:an?\\s+|the\\s+|a\\s+new\\s+)?(?:new\\s+)?(?:account|profile|user)` +
+    `(?:\\s+for\\s+(?<name>\\p{Lu}[\\p{L}'’-]*(?:\\s+\\p{Lu}[\\p{L}'’-]*){0,2}))?` +
+    `(?:\\s+(?:with|using)\\s+(?:the\\s+)?(?:e-?mail(?:\\s+address)?\\s+)?(?<email>${Q}|[^\\s@"']+@[^\\s"']+))?` +
+    `(?:\\s*,?\\s+(?:and|with)\\s+(?:the\\s+|a\\s+)?password\\s+(?<password>${VALUE}))?` +
+    `(?:\\s*,?\\s+(?:on|with)\\s+the\\s+(?<plan>\\p{L}[\\p{L}\\d+-]*(?:\\s+\\p{L}[\\p{L}\\d+-]*)?)\\s+plan)?` +
+    `(?:\\s*,?\\s+(?:and\\s+)?(?:accepting|agreeing\\s+to|accept(?:ing)?)\\s+the\\s+(?<terms>terms(?:\\s+(?:of\\s+(?:service|use)|and\\s+conditions))?|conditions))?$`,
+  'iu',
+);
+
+export function signUpSteps(s: string, tokens: readonly MaskToken[]): StepBody[] | undefined {
+  const groups = SIGN_UP_RE.exec(s)?.groups;
+  if (!groups || (!groups.name && !groups.email)) return undefined;
+  const steps: StepBody[] = [];
+  if (groups.name) {
+    const [first, ...rest] = groups.name.split(/\s+/);
+    if (first && rest.length > 0) {
+      steps.push({ action: 'type', value: first, target: { name: 'first name' } });
+      steps.push({ action: 'type', value: rest.join(' '), target: { name: 'last name' } });
+    } else steps.push({ action: 'type', value: groups.name, target: { name: 'name' } });
+  }
+  const email = groups.email ? valueOf(groups.email, tokens) : undefined;
+  if (groups.email && !email) return undefined;
+  if (email) steps.push({ action: 'type', value: email, target: { name: 'email' } });
+  const password = groups.password ? valueOf(groups.password, tokens) : undefined;
+  if (groups.password && !password) return undefined;
+  if (password)
+    steps.push({ action: 'type', value: password, target: { name: 'password', role: 'textbox' } });
+  if (groups.plan) steps.push({ action: 'check', target: { name: groups.plan, role: 'radio' } });
+  if (groups.terms) steps.push({ action: 'check', target: { name: 'terms', role: 'checkbox' } });
+  steps.push({ action: 'submit' });
+  return steps;
+}

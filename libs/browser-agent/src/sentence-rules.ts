@@ -248,7 +248,50 @@ const uploading: Rule = (s, tokens) => {
   return { action: 'upload', fileName, ...(where ? { target: where } : {}) };
 };
 
+const GROW_WORDS: Readonly<Record<string, ['width' | 'height' | 'both', boolean]>> = {
+  taller: ['height', true],
+  higher: ['height', true],
+  shorter: ['height', false],
+  lower: ['height', false],
+  wider: ['width', true],
+  broader: ['width', true],
+  narrower: ['width', false],
+  thinner: ['width', false],
+  bigger: ['both', true],
+  larger: ['both', true],
+  greater: ['both', true],
+  smaller: ['both', false],
+  less: ['both', false],
+};
+const GROW = Object.keys(GROW_WORDS).join('|');
+
+/**
+ * "Resize the textarea so that the width is smaller than its initial width", "make the Notes box
+ * taller by dragging its corner down", "resize the editor to be wider".
+ */
+const RESIZE_RE = new RegExp(
+  `^(?:resize\\s+(?<a>.+?)\\s+(?:so\\s+(?:that\\s+)?(?:(?:its|the)\\s+(?<dim>width|height|size)\\s+is|it\\s+is)|to\\s+(?:be|make\\s+it)|making\\s+it)\\s+(?<grow>${GROW})(?:\\s+than\\s+.{1,40})?|make\\s+(?<b>.+?)\\s+(?<grow2>${GROW})(?:\\s+than\\s+.{1,40})?(?:\\s+by\\s+(?:dragging|pulling)\\s+(?:its|the)\\s+(?:(?:bottom(?:-|\\s)right\\s+)?corner|handle|edge|resize\\s+handle|grip)(?:\\s+(?:down|up|right|left|outwards?|inwards?))?)?)$`,
+  'i',
+);
+const resizing: Rule = (s, tokens) => {
+  const groups = RESIZE_RE.exec(s)?.groups;
+  const written = groups?.a ?? groups?.b;
+  const grow = (groups?.grow ?? groups?.grow2)?.toLowerCase();
+  if (!written || !grow) return undefined;
+  const target = parseTarget(written, tokens);
+  const [dimension, larger] = GROW_WORDS[grow] ?? ['both', true];
+  const said = groups?.dim?.toLowerCase();
+  if (!target) return undefined;
+  return {
+    action: 'resize',
+    target,
+    dimension: said === 'width' || said === 'height' ? said : dimension,
+    grow: larger,
+  };
+};
+
 export const EARLY_RULES: readonly Rule[] = [
+  resizing,
   controlValue,
   pasting,
   remembering,

@@ -34,6 +34,7 @@ import type {
   CheckStep,
   ClickStep,
   DragStep,
+  ResizeStep,
   PressStep,
   ReadValueStep,
   SelectStep,
@@ -106,6 +107,8 @@ export async function runAction(ctx: StepContext, step: ActionStep): Promise<str
       return drag(ctx, step);
     case 'upload':
       return upload(ctx, step);
+    case 'resize':
+      return resize(ctx, step);
     case 'hover': {
       const found = await findElement(ctx, step.target);
       try {
@@ -931,6 +934,40 @@ async function drag(ctx: StepContext, step: DragStep, attempt = 1): Promise<stri
     await disposeQuietly(place ?? undefined);
   }
 }
+/**
+ * Drags the element's resize handle (its bottom-right corner, where a textarea or a `resize: both`
+ * box has it) the way asked, as a person does, and fails when the size did not change that way.
+ */
+async function resize(ctx: StepContext, step: ResizeStep): Promise<string> {
+  const found = await findElement(ctx, step.target);
+  try {
+    const before = await found.handle.boundingBox();
+    if (!before) throw new StepFailedError(`${found.describe} has no size on the page`);
+    const corner = { x: before.x + before.width - 3, y: before.y + before.height - 3 };
+    const sign = step.grow ? 1 : -1;
+    const dx = step.dimension === 'height' ? 0 : sign * Math.max(20, Math.round(before.width * 0.4));
+    const dy = step.dimension === 'width' ? 0 : sign * Math.max(20, Math.round(before.height * 0.6));
+    await ctx.pointer.moveTo(corner);
+    await ctx.page.mouse.down();
+    for (let i = 1; i <= DRAG_MOVES; i++)
+      await ctx.pointer.moveTo({ x: corner.x + (dx * i) / DRAG_MOVES, y: corner.y + (dy * i) / DRAG_MOVES });
+    await ctx.page.mouse.up();
+    const after = await found.handle.boundingBox();
+    const changed = (from: number, to: number) => (step.grow ? to > from + 1 : to < from - 1);
+    const width = after !== null && changed(before.width, after.width);
+    const height = after !== null && changed(before.height, after.height);
+    const ok = step.dimension === 'width' ? width : step.dimension === 'height' ? height : width || height;
+    const way = `${step.grow ? 'larger' : 'smaller'}${step.dimension === 'both' ? '' : ` in ${step.dimension}`}`;
+    if (!ok || !after)
+      throw new StepFailedError(
+        `dragged the corner of ${found.describe}, but it did not get ${way} (it cannot be resized there)`,
+      );
+    return `resized ${found.describe} from ${Math.round(before.width)}×${Math.round(before.height)} to ${Math.round(after.width)}×${Math.round(after.height)}`;
+  } finally {
+    await disposeQuietly(found.handle);
+  }
+}
+
 const DRAG_MOVES = 10;
 const DRAG_EFFECT_WAIT_MS = 1000;
 

@@ -218,6 +218,22 @@ function excerptAround(text: string, needle: string): string {
 }
 
 async function checkPageText(ctx: StepContext, step: AssertTextStep): Promise<Check> {
+  if (step.words) {
+    const words = step.expected.split(/\s+/).filter(Boolean);
+    const said = await ctx.page.evaluate(elementSayingAll, words).catch(() => undefined);
+    if (said === undefined)
+      return { ok: false, message: 'the page text could not be read (the page was navigating)' };
+    const ok = (said !== null) !== step.negate;
+    const list = words.map((w) => `"${w}"`).join(', ');
+    return {
+      ok,
+      ...(step.negate ? { vacuous: said === null } : {}),
+      message:
+        said !== null
+          ? `${step.negate ? 'expected no part of the page to say' : 'the page says'} ${list} together: ${quote(said, 160)}`
+          : `expected one part of the page to say ${list} together, but none does`,
+    };
+  }
   const text = await safePageText(ctx.page);
   if (text === undefined)
     return { ok: false, message: 'the page text could not be read (the page was navigating)' };
@@ -518,4 +534,57 @@ async function checkCount(ctx: StepContext, step: AssertCountStep): Promise<Chec
     ok: false,
     message: `expected ${wanted} visible ${step.count === 1 ? 'match' : 'matches'} for ${describe} but found ${actual}${extra}`,
   };
+}
+
+/**
+ * In the page: the text of the smallest visible element that says every word (case aside; a word
+ * may go on: "thank" is in "Thanks", "deliver" in "delivered"), or null, also when that element is
+ * much longer than the words (a form holding each word in a label of its own says none of them).
+ */
+function elementSayingAll(words: string[]): string | null {
+  const doc = (globalThis as unknown as { document: { body: SaysElement | null } }).document;
+  const escape = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const patterns = words.map((w) => new RegExp(`(?:^|[^\\p{L}\\p{N}])${escape(w)}`, 'iu'));
+  const says = (text: string) => patterns.every((p) => p.test(text));
+  let best: SaysElement | null = null;
+  const visit = (el: SaysElement): void => {
+    const text = el.innerText ?? '';
+    if (!says(text)) return;
+    best = el;
+    for (const child of Array.from(el.children)) visit(child);
+  };
+  if (doc.body) visit(doc.body);
+  const found = best as SaysElement | null;
+  if (!found) return null;
+  const text = (found.innerText ?? '').replace(/\s+/g, ' ').trim();
+  // One message says them all, close together: not a form or a page that happens to hold each
+  // word somewhere ("Pro" in a radio label, "Welcome … on the Free plan" below it).
+  const hits: Array<{ at: number; end: number; word: number }> = [];
+  patterns.forEach((pattern, word) => {
+    const global = new RegExp(pattern.source, 'giu');
+    for (const match of text.matchAll(global))
+      hits.push({ at: match.index ?? 0, end: (match.index ?? 0) + match[0].length, word });
+  });
+  hits.sort((a, b) => a.at - b.at);
+  const counts = new Array<number>(words.length).fill(0);
+  let covered = 0;
+  let narrowest = Infinity;
+  for (let left = 0, right = 0; right < hits.length; right++) {
+    const add = hits[right] as { at: number; end: number; word: number };
+    counts[add.word] = (counts[add.word] ?? 0) + 1;
+    if (counts[add.word] === 1) covered++;
+    while (covered === words.length) {
+      const first = hits[left] as { at: number; word: number };
+      narrowest = Math.min(narrowest, add.end - first.at);
+      counts[first.word] = (counts[first.word] ?? 1) - 1;
+      if (counts[first.word] === 0) covered--;
+      left++;
+    }
+  }
+  return narrowest <= 1.6 * words.join(' ').length + 10 ? text : null;
+}
+
+interface SaysElement {
+  innerText?: string;
+  children: ArrayLike<SaysElement>;
 }

@@ -218,6 +218,7 @@ export class StepExecutor {
     let message: string | undefined;
     let error: string | undefined;
     let notFound = false;
+    let recordAs: Step | undefined;
     const report: StepReport = {};
     try {
       message = await this.withBudget(
@@ -229,6 +230,26 @@ export class StepExecutor {
     } catch (caught) {
       error = rewrite(errorMessage(caught));
       notFound = caught instanceof ElementNotFoundError || propertyTargetMissing(step, report);
+      // "Search trips" where the page has no search box but a "Search trips" button: the step's
+      // own words are the control's name, as a person reads them.
+      const ownWords = caught instanceof ElementNotFoundError ? ownWordsClick(step) : undefined;
+      if (ownWords) {
+        const again: StepReport = {};
+        try {
+          message = await this.withBudget(
+            ownWords,
+            (ctx) => runStep(ctx, ownWords).finally(() => noteActionDone(ctx.page)),
+            again,
+          );
+          message = `${message} (the step's own words name that control)`;
+          Object.assign(report, again);
+          recordAs = ownWords;
+          error = undefined;
+          notFound = false;
+        } catch {
+          // The first reading's error stands.
+        }
+      }
     }
     const status: StepStatus = error === undefined ? 'passed' : 'failed';
     const durationMs = Date.now() - started;
@@ -293,7 +314,9 @@ export class StepExecutor {
       ...(message ? { message: redact(shown) } : {}),
       ...(error ? { error: redact(error) } : {}),
       ...(url ? { url: redact(url) } : {}),
-      ...(status === 'passed' ? { recorded: recordAction(view.recordAs ?? step, element, this.log) } : {}),
+      ...(status === 'passed'
+        ? { recorded: recordAction(recordAs ?? view.recordAs ?? step, element, this.log) }
+        : {}),
       ...(view.resolvedBy ? { resolvedBy: view.resolvedBy } : {}),
     };
     const stopped = status === 'failed' ? this.guard.stopped : undefined;
@@ -422,4 +445,23 @@ function safeUrl(page: Page): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A click on the control named by the step's own words, for an action step of at most five plain
+ * words whose reading found no element ("Search trips" read as a search); undefined otherwise.
+ */
+function ownWordsClick(step: Step): Step | undefined {
+  if (isAssertion(step)) return undefined;
+  const words = step.text.trim().replace(/[.!]+$/, '');
+  if (!/^[\p{L}\p{N}][\p{L}\p{N} '’-]{0,60}$/u.test(words) || words.split(/\s+/).length > 5) return undefined;
+  if ('target' in step && step.target?.name.toLowerCase() === words.toLowerCase()) return undefined;
+  return {
+    action: 'click',
+    index: step.index,
+    text: step.text,
+    target: { name: words, control: true },
+    clickCount: 1,
+    button: 'left',
+  };
 }

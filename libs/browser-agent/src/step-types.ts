@@ -216,6 +216,17 @@ export interface UploadStep extends StepBase {
   /** The file input or what names it ("Attach your CV"); the page's one file input when left out. */
   target?: Target;
 }
+/**
+ * "Resize the textarea so that it is narrower", "make the Notes box taller by dragging its
+ * corner": the element's resize handle (its bottom-right corner) is dragged that way.
+ */
+export interface ResizeStep extends StepBase {
+  action: 'resize';
+  target: Target;
+  /** Which size changes. */
+  dimension: 'width' | 'height' | 'both';
+  grow: boolean;
+}
 export interface FocusStep extends StepBase {
   action: 'focus';
   target: Target;
@@ -264,6 +275,12 @@ export interface AssertTextStep extends StepBase, WaitingAssertion {
    * picked: Apple, Kiwi" is not said by "You picked: Apple, Kiwi, Plum"); see `saysWhole`.
    */
   whole?: boolean;
+  /**
+   * "It should thank Grace for notes.txt": the words are said in other words, so the check is that
+   * one element of the page says every word of `expected` (a word may end differently: "thank"
+   * is in "Thanks"), in any order.
+   */
+  words?: boolean;
 }
 export interface AssertTitleStep extends StepBase, WaitingAssertion {
   action: 'assertTitle';
@@ -350,6 +367,7 @@ export type Step =
   | HoverStep
   | DragStep
   | UploadStep
+  | ResizeStep
   | FocusStep
   | ScrollStep
   | ScrollToStep

@@ -5,6 +5,7 @@ import {
   keepValue,
   loc,
   locatorOf,
+  resizeDelta,
   elementScrollExpression,
   scrollExpression,
   SHOWN_VALUE_SOURCE,
@@ -93,6 +94,16 @@ export function playwrightLine(action: RecordedAction, initialUrl: string): stri
         : `await ${el}.dragTo(${el}.locator('xpath=..').locator(':scope > *').nth(${(step.toPosition ?? 1) > 0 ? (step.toPosition ?? 1) - 1 : step.toPosition}));`;
     case 'upload':
       return `await ${step.target ? el : "page.locator('input[type=file]')"}.setInputFiles(${jsString(step.fileName)}); // a file of that name next to the script`;
+    case 'resize':
+      return [
+        `{`,
+        `  const box = await ${el}.boundingBox();`,
+        `  await page.mouse.move(box.x + box.width - 3, box.y + box.height - 3);`,
+        `  await page.mouse.down();`,
+        `  await page.mouse.move(box.x + box.width - 3 + ${resizeDelta(step).dx}, box.y + box.height - 3 + ${resizeDelta(step).dy}, { steps: 10 });`,
+        `  await page.mouse.up();`,
+        `}`,
+      ].join('\n');
     case 'hover':
       return `await ${el}.hover();`;
     case 'focus':

@@ -6,6 +6,7 @@ import {
   keepValue,
   loc,
   locatorOf,
+  resizeDelta,
   elementScrollExpression,
   scrollExpression,
   SHOWN_VALUE_SOURCE,
@@ -203,6 +204,16 @@ export function puppeteerLine(action: RecordedAction, initialUrl: string): strin
     }
     case 'upload':
       return `await (${step.target ? `await ${el}.waitHandle()` : `await page.waitForSelector('input[type=file]')`}).uploadFile(${jsString(step.fileName)}); // a file of that name next to the script`;
+    case 'resize':
+      return [
+        `{`,
+        `  const box = await (await ${el}.waitHandle()).boundingBox();`,
+        `  await page.mouse.move(box.x + box.width - 3, box.y + box.height - 3);`,
+        `  await page.mouse.down();`,
+        `  await page.mouse.move(box.x + box.width - 3 + ${resizeDelta(step).dx}, box.y + box.height - 3 + ${resizeDelta(step).dy}, { steps: 10 });`,
+        `  await page.mouse.up();`,
+        `}`,
+      ].join('\n');
     case 'hover':
       return `await ${el}.hover();`;
     case 'focus':

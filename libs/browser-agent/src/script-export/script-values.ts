@@ -1,7 +1,7 @@
 import type { ElementLocator } from '../element-description-script.js';
 import type { RecordedAction } from '../recorded-action.js';
 import { shownValue, tableValue } from '../page-values.js';
-import type { MatchMode, ReadValueStep, Target, TypeStep } from '../step-types.js';
+import type { MatchMode, ReadValueStep, ResizeStep, Target, TypeStep } from '../step-types.js';
 import { transformExpression } from '../text-transforms.js';
 import { escapeRegExp, javaScriptPattern } from '../user-pattern.js';
 
@@ -128,4 +128,10 @@ export const SHOWN_VALUE_SOURCE = shownValue.toString();
 /** `values[name] = <expr>` with the step's transforms applied. */
 export function keepValue(step: Pick<ReadValueStep, 'name' | 'transforms'>, expr: string): string {
   return `values[${JSON.stringify(step.name)}] = ${transformExpression(`(${expr})`, step.transforms)};`;
+}
+
+/** How far an exported script drags a resize handle: the interpreter's run measured the element; a script uses fixed steps. */
+export function resizeDelta(step: Pick<ResizeStep, 'dimension' | 'grow'>): { dx: number; dy: number } {
+  const sign = step.grow ? 1 : -1;
+  return { dx: step.dimension === 'height' ? 0 : sign * 80, dy: step.dimension === 'width' ? 0 : sign * 60 };
 }
