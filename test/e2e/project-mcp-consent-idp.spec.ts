@@ -159,6 +159,11 @@ beforeAll(async () => {
   });
   [p, closed, other] = await Promise.all([project(), project({ allowSignups: false }), project()]);
   clientId = await registerMcpClient(p, 'IdP probe');
+  // The page waits for the provider's discovery a short while only: until the host has it cached
+  // (one request in flight), a page may offer the provider without naming it in form-action.
+  while ((await openConsent(new TwoHostBrowser())).page.text.includes('idp_undiscovered')) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }, 180_000);
 
 afterAll(async () => {

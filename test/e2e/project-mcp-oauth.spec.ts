@@ -332,6 +332,50 @@ describe('the authorization code flow and its hostile cases', () => {
     expect((await initialize(p, second.body.access_token)).status).toBe(401);
   });
 
+  it('takes a code or a refresh token only from the client it was issued to, on its own project', async () => {
+    const thief = (await register(p, { client_name: 'Thief' })).body.client_id;
+    const first = await authorizeNewUser(p, clientId);
+    const exchange = {
+      grant_type: 'authorization_code',
+      code: first.code,
+      redirect_uri: REDIRECT,
+      code_verifier: first.pkce.verifier,
+    };
+    // Project B does not know the client; on project A another client gets nothing.
+    const elsewhere = await token(other, { ...exchange, client_id: clientId });
+    expect(elsewhere.status).toBe(401);
+    expect(elsewhere.body.error).toBe('invalid_client');
+    const stolen = await token(p, { ...exchange, client_id: thief });
+    expect(stolen.status).toBe(400);
+    expect(stolen.body.error).toBe('invalid_grant');
+    expect(stolen.body.access_token).toBeUndefined();
+
+    const second = await authorizeNewUser(p, clientId);
+    const issued = await token(p, {
+      grant_type: 'authorization_code',
+      client_id: clientId,
+      code: second.code,
+      redirect_uri: REDIRECT,
+      code_verifier: second.pkce.verifier,
+    });
+    expect(issued.status).toBe(200);
+    const refreshAs = (target: TestProject, client: string) =>
+      token(target, {
+        grant_type: 'refresh_token',
+        client_id: client,
+        refresh_token: issued.body.refresh_token,
+      });
+    const byThief = await refreshAs(p, thief);
+    expect(byThief.status).toBe(400);
+    expect(byThief.body.error).toBe('invalid_grant');
+    expect(byThief.body.access_token).toBeUndefined();
+    expect((await refreshAs(other, clientId)).status).toBe(401);
+    // Neither spent nor revoked the grant: its own client still refreshes it.
+    const own = await refreshAs(p, clientId);
+    expect(own.status).toBe(200);
+    expect((await initialize(p, own.body.access_token)).status).toBe(200);
+  });
+
   it('keeps MCP refresh tokens and /api/user refresh tokens apart', async () => {
     const { pkce, code, email, password } = await authorizeNewUser(p, clientId);
     const mcp = await token(p, {

@@ -8,6 +8,8 @@ import { OAuth2Server } from 'oauth2-mock-server';
 export interface MockProvider {
   /** Discovery base (IDP_ISSUER_URL). */
   issuer: string;
+  /** Where the provider listens (the issuer, unless `issuerUrl` named another, e.g. a proxy's). */
+  origin: string;
   /** Claims put on the next tokens (after the provider's own sub, aud and nonce). */
   claims: Record<string, unknown>;
   /** An `error` the authorize endpoint answers with instead of a code (e.g. access_denied). */
@@ -17,8 +19,10 @@ export interface MockProvider {
   stop(): Promise<void>;
 }
 
-export async function startMockProvider(): Promise<MockProvider> {
+/** `issuerUrl`: the issuer the provider names in discovery and tokens (a proxy in front of it). */
+export async function startMockProvider(options: { issuerUrl?: string } = {}): Promise<MockProvider> {
   const server = new OAuth2Server();
+  if (options.issuerUrl) server.issuer.url = options.issuerUrl;
   // Under Jest's VM modules, a key object made by node:crypto (as keys.generate does) fails the
   // library's plain-object check; one copied into this realm passes.
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -27,6 +31,7 @@ export async function startMockProvider(): Promise<MockProvider> {
   await server.start(0, '127.0.0.1');
   const provider: MockProvider = {
     issuer: server.issuer.url!,
+    origin: `http://127.0.0.1:${server.address().port}`,
     claims: {},
     authorizeError: undefined,
     authorizeRequests: [],

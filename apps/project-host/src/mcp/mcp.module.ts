@@ -9,7 +9,10 @@ import { McpController } from './mcp.controller.js';
 import { McpToolCatalog } from './mcp-tool-catalog.js';
 import { AuthorizationCodes } from './oauth/authorization-codes.js';
 import { ClientMetadataDocuments } from './oauth/client-metadata-documents.js';
+import { ConsentSeals } from './oauth/consent-seals.js';
+import { ConsentSignInService } from './oauth/consent-sign-in.service.js';
 import { ConsentController } from './oauth/consent.controller.js';
+import { ConsentService } from './oauth/consent.service.js';
 import { McpGrants } from './oauth/mcp-grants.js';
 import { McpGrantsController } from './oauth/mcp-grants.controller.js';
 import { McpOAuthService } from './oauth/mcp-oauth.service.js';
@@ -28,6 +31,9 @@ import { OAuthController } from './oauth/oauth.controller.js';
     McpAccessTokens,
     McpToolCatalog,
     McpOAuthService,
+    ConsentService,
+    ConsentSignInService,
+    ConsentSeals,
     OAuthClients,
     AuthorizationCodes,
     McpGrants,

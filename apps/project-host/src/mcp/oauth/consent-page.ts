@@ -1,3 +1,4 @@
+import { pageSecurityHeaders } from '@suite/nest-core';
 import { createHash } from 'node:crypto';
 
 /** What the consent page shows. */
@@ -10,20 +11,33 @@ export interface ConsentView {
   publishedBy?: string;
   /** Hidden fields every form carries (the sealed request, the CSRF token, the sign-in ticket). */
   hidden: Record<string, string>;
-  step: 'sign-in' | 'consent' | 'unavailable';
+  /** `continue`: on the way to the identity provider (an instant redirect the page policy does not govern). */
+  step: 'sign-in' | 'consent' | 'unavailable' | 'continue';
   /** A problem to tell the user (role="alert"). */
   error?: string;
   /** What happened, e.g. a sign-in link was mailed (role="status"). */
   notice?: string;
   /** Offer a sign-in link by mail (the project's email sign-in is on). */
   magicLink?: boolean;
-  /** Offer sign-in with the project's identity provider, named so (its host). */
-  idp?: string;
+  /**
+   * Offer sign-in with the project's identity provider, named so (its host). Not `discovered`:
+   * the page's form-action does not name the provider yet, so the press answers a `continue` page.
+   */
+  idp?: { name: string; discovered: boolean };
   signedInAs?: string;
   allowSignups?: boolean;
   emailPassword?: boolean;
   email?: string;
+  /** The client's redirect URI (form-action lets its origin through: the answer redirects there). */
+  redirectUri?: string;
+  /** Further origins the sign-in step's forms lead through (the identity provider's sign-in). */
+  formOrigins?: string[];
+  /** For `continue`: where the browser goes on to. */
+  continueTo?: string;
 }
+
+/** The field that tells the `idp` press its page could not name the provider in form-action. */
+export const IDP_UNDISCOVERED_FIELD = 'idp_undiscovered';
 
 const STYLE = `
 :root{color-scheme:light dark;--bg:#f6f7f9;--fg:#1b1f24;--card:#fff;--muted:#57606a;--accent:#0b5cad;--border:#c9d1d9;--err:#a40e26}
@@ -73,8 +87,15 @@ export function consentPage(view: ConsentView): string {
     (view.error ? `<p class="error" role="alert">${escape(view.error)}</p>` : '') +
     (view.notice ? `<p class="notice" role="status">${escape(view.notice)}</p>` : '');
   let body: string;
+  let head = '';
   if (view.step === 'unavailable') {
     body = `<h1>${project}</h1>${error}`;
+  } else if (view.step === 'continue') {
+    const to = escape(view.continueTo ?? '');
+    head = `<meta http-equiv="refresh" content="0;url=${to}">`;
+    body = `<h1>Sign in to ${project}</h1>
+<p role="status">On the way to ${escape(view.idp?.name ?? '')}…</p>
+<p><a href="${to}">Continue to ${escape(view.idp?.name ?? '')}</a></p>`;
   } else if (view.step === 'consent') {
     body = `<h1>Allow ${escape(view.clientName)}?</h1>${intro}
 <p>Signed in as <strong>${escape(view.signedInAs ?? '')}</strong>.</p>${error}
@@ -106,13 +127,45 @@ ${view.allowSignups ? `<label for="name">Name <span class="muted">(to create an 
     }
   }
   return `<!doctype html><html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width,initial-scale=1"><meta name="referrer" content="no-referrer">
+<meta name="viewport" content="width=device-width,initial-scale=1"><meta name="referrer" content="no-referrer">${head}
 <title>Sign in – ${escape(view.projectName)}</title><style>${STYLE}</style></head>
 <body><main>${body}</main></body></html>`;
 }
 
 /** Sign-in with the project's identity provider: the browser goes there and comes back here. */
-function idpForm(provider: string, hidden: string, primary: boolean): string {
-  return `<form method="post" action="/oauth/authorize">${hidden}
-<div class="actions"><button${primary ? ' class="primary"' : ''} type="submit" name="action" value="idp">Sign in with ${escape(provider)}</button></div></form>`;
+function idpForm(provider: { name: string; discovered: boolean }, hidden: string, primary: boolean): string {
+  const undiscovered = provider.discovered
+    ? ''
+    : `<input type="hidden" name="${IDP_UNDISCOVERED_FIELD}" value="1">`;
+  return `<form method="post" action="/oauth/authorize">${hidden}${undiscovered}
+<div class="actions"><button${primary ? ' class="primary"' : ''} type="submit" name="action" value="idp">Sign in with ${escape(provider.name)}</button></div></form>`;
+}
+
+/**
+ * The page's headers: the suite's page policy with this page's one inline style and no script.
+ * The forms' answer is a redirect to the client, which form-action governs too: it lets exactly
+ * that client's origin (or app scheme) through, and on the sign-in step the origins the identity
+ * provider's sign-in redirects pass (the callback's host and the provider's authorization endpoint).
+ */
+export function consentPageHeaders(view: ConsentView): Record<string, string> {
+  const base = pageSecurityHeaders();
+  let target = '';
+  if (view.redirectUri) {
+    const url = new URL(view.redirectUri);
+    target = url.protocol === 'http:' || url.protocol === 'https:' ? ` ${url.origin}` : ` ${url.protocol}`;
+  }
+  // Only the sign-in step's forms lead through the identity provider.
+  if (view.step === 'sign-in') for (const origin of view.formOrigins ?? []) target += ` ${origin}`;
+  const csp = base['content-security-policy']!.replace(
+    "style-src 'self'",
+    `style-src ${CONSENT_STYLE_SOURCE}`,
+  )
+    .replace(/script-src [^;]*/, "script-src 'none'")
+    .replace("form-action 'self'", `form-action 'self'${target}`);
+  return {
+    ...base,
+    'content-security-policy': csp,
+    'referrer-policy': 'no-referrer',
+    'cache-control': 'no-store',
+  };
 }

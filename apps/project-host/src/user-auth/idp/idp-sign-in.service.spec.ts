@@ -41,6 +41,13 @@ class FakeProvider extends OidcClients {
     };
   }
 
+  /** The provider's discovery, as the consent page's offer waits for it. */
+  discovery: Promise<string> = Promise.resolve(ISSUER);
+
+  override authorizationOrigin(): Promise<string> {
+    return this.discovery;
+  }
+
   override async exchange(): Promise<IdpIdentity> {
     if (this.identity instanceof Error) throw this.identity;
     return this.identity;
@@ -107,6 +114,31 @@ function setup(auth?: Partial<ProjectContext['auth']>) {
 }
 
 describe('IdpSignInService for the MCP consent page', () => {
+  it('offers the provider with the origins its sign-in passes once discovery answers', async () => {
+    const { idp, ctx, config } = setup();
+    expect(await idp.consentOption(ctx)).toEqual({
+      name: new URL(ISSUER).host,
+      origins: [new URL(config.PUBLIC_URL).origin, ISSUER],
+      discovered: true,
+    });
+  });
+
+  it('does not hold the page for a discovery that has not answered: the button, without the provider origin', async () => {
+    const { idp, ctx, config, provider } = setup();
+    provider.discovery = new Promise<string>(() => undefined);
+    expect(await idp.consentOption(ctx, 0)).toEqual({
+      name: new URL(ISSUER).host,
+      origins: [new URL(config.PUBLIC_URL).origin],
+      discovered: false,
+    });
+  });
+
+  it('offers no provider whose discovery failed', async () => {
+    const { idp, ctx, provider } = setup();
+    provider.discovery = Promise.reject(new Error('discovery failed'));
+    expect(await idp.consentOption(ctx)).toBeUndefined();
+  });
+
   it('hands the user back to the consent page with a code, mints no tokens and starts no session', async () => {
     const { signInForConsent, ctx, idp, tables, events } = setup();
     const back = await signInForConsent({});

@@ -52,6 +52,22 @@ type SignInResult =
 /** Starts the signed-in user's /api/user session in the sign-in's transaction (or none). */
 type StartSession = SignedIn<TokenPair | undefined>;
 
+/**
+ * How long the consent page waits for the provider's discovery (when not cached) before it renders
+ * without it: the page never waits out a slow provider's 10 s discovery timeout.
+ */
+export const CONSENT_DISCOVERY_BUDGET_MS = 1_500;
+
+/** How the consent page offers identity-provider sign-in. */
+export interface ConsentIdpOption {
+  /** The provider's name on the button (its issuer's host). */
+  name: string;
+  /** The origins the sign-in's redirects pass, as far as known (form-action lets them through). */
+  origins: string[];
+  /** False: discovery did not answer within the budget, so the provider's origin is not among `origins`. */
+  discovered: boolean;
+}
+
 /** Where the provider's callback hands a consent page's sign-in back to, on the project host. */
 export const IDP_CONSENT_PATH = '/oauth/authorize/idp';
 
@@ -110,19 +126,32 @@ export class IdpSignInService {
    * browser passes through (the callback's host and the provider's authorization endpoint; its
    * form-action must let them through, as Chromium checks every redirect of a form's answer).
    * Undefined when the project has no usable provider (Off, keys missing, discovery failing).
+   *
+   * Discovery (cached) is waited for `budgetMs` at most, so a slow provider never holds the page:
+   * past the budget the button is offered anyway (`discovered: false`, the provider's origin not
+   * yet known) and discovery goes on in the background; the press resolves it (`startForConsent`).
    */
-  async consentOption(ctx: ProjectContext): Promise<{ name: string; origins: string[] } | undefined> {
+  async consentOption(
+    ctx: ProjectContext,
+    budgetMs = CONSENT_DISCOVERY_BUDGET_MS,
+  ): Promise<ConsentIdpOption | undefined> {
     const resolution = this.clients.resolve(ctx);
     if (!resolution.ok) return undefined;
+    const name = new URL(resolution.client.issuerUrl).host;
+    const hop = new URL(this.hopUri).origin;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), budgetMs);
+    });
     try {
-      const provider = await this.oidc.authorizationOrigin(resolution.client);
-      return {
-        name: new URL(resolution.client.issuerUrl).host,
-        origins: [new URL(this.hopUri).origin, provider],
-      };
+      const provider = await Promise.race([this.oidc.authorizationOrigin(resolution.client), late]);
+      if (provider === undefined) return { name, origins: [hop], discovered: false };
+      return { name, origins: [hop, provider], discovered: true };
     } catch (error) {
       this.logger.warn({ err: error, projectId: ctx.project.id }, 'identity-provider discovery failed');
       return undefined;
+    } finally {
+      clearTimeout(timer);
     }
   }
 
