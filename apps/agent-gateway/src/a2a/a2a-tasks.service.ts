@@ -1,7 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  CreateJobDto,
   invalidParams,
   JobStatus,
+  validateBody,
   type GetTaskParamsDto,
   type InlinePushConfigDto,
   type ListTasksParamsDto,
@@ -166,7 +168,7 @@ export class A2aTasksService {
       if (needsInput(job)) {
         // The follow-up carries the corrected instructions: the same task runs again with them.
         await this.storeMessage(message, await this.taskContext(principal, job), job.id);
-        await this.jobs.resubmit(principal, job.id, this.instructionsOf(message));
+        await this.jobs.resubmit(principal, job.id, this.followUpQuery(message));
         return {
           job: await this.findJob(principal, job.id),
           historyLength: length,
@@ -318,14 +320,23 @@ export class A2aTasksService {
     return query;
   }
 
-  private jobBody(message: Message, requestMetadata: JsonObject | undefined): JsonObject {
+  /**
+   * A2A's edge of the job request: the message's text and options as a `POST /v1/jobs` body,
+   * checked with the same DTO (its problems are the task's InvalidParams).
+   */
+  private jobBody(message: Message, requestMetadata: JsonObject | undefined): CreateJobDto {
     const query = this.instructionsOf(message);
     const options: JsonObject = {
       ...jobOptions(requestMetadata),
       ...jobOptions(message.metadata),
     };
     for (const part of message.parts) Object.assign(options, jobOptions(part.data));
-    return { ...options, query };
+    return validateBody(CreateJobDto, { ...options, query }).value;
+  }
+
+  /** The corrected instructions of a follow-up message, checked as `CreateJobDto.query`. */
+  private followUpQuery(message: Message): string {
+    return validateBody(CreateJobDto, { query: this.instructionsOf(message) }).value.query;
   }
 
   private async storeMessage(message: Message, contextId: string, taskId: string): Promise<void> {

@@ -201,3 +201,33 @@ describe('CreateJobDto validation (pydantic-compatible 422s)', () => {
     }
   });
 });
+
+describe('CreateJobDto: NUL characters (Postgres cannot store them)', () => {
+  it.each([
+    ['query', { query: 'a\u0000b' }, 'a\u0000b'],
+    ['initial_url', { query: 'x', initial_url: 'https://example.com/\u0000' }, 'https://example.com/\u0000'],
+    ['model', { query: 'x', model: 'm\u0000' }, 'm\u0000'],
+  ])('refuses one in %s with a 422 value_error naming it', (field, body, input) => {
+    expect(rejection(body)).toEqual({
+      status: 422,
+      detail: [
+        {
+          type: 'value_error',
+          loc: ['body', field],
+          msg: 'Value error, the text must not contain NUL (\\u0000) characters',
+          input,
+          ctx: { error: 'the text must not contain NUL (\\u0000) characters' },
+        },
+      ],
+    });
+  });
+
+  it('refuses one in a metadata key or a nested metadata value', () => {
+    for (const metadata of [{ note: { deep: ['a\u0000b'] } }, { 'k\u0000': 1 }]) {
+      const { status, detail } = rejection({ query: 'x', metadata });
+      expect(status).toBe(422);
+      expect(detail).toEqual([expect.objectContaining({ type: 'value_error', loc: ['body', 'metadata'] })]);
+      expect(detail[0]!.msg).toMatch(/must not contain NUL/);
+    }
+  });
+});
