@@ -15,21 +15,27 @@ import { isUuid, newId, type MainDb } from '@suite/db';
 import { A2aError, A2aErrorCode } from '@suite/errors';
 import {
   A2aConversationRepository,
+  A2aTaskViews,
   isFinalStatus,
   isSettledStatus,
+  jobStatusesOf,
   JobEventsHub,
   JobRepository,
   JobService,
+  needsInput,
   type CreateJobOptions,
   type JobFilter,
+  type JsonObject,
+  type Message,
   type Principal,
+  type Task,
+  type TaskPushNotificationConfig,
+  type TaskViewRequest,
 } from '@suite/jobs';
 import type { AgentGatewayConfig } from '../agent-gateway.config.js';
 import { AGENT_GATEWAY_CONFIG } from '../app.tokens.js';
 import { requestMetadata, toAuthentication, toMessage } from './a2a-params.js';
-import type { JsonObject, Message, Task, TaskPushNotificationConfig } from './a2a.types.js';
 import { checkInputModes } from './media-types.js';
-import { contextOf, jobStatusesOf, needsInput, toTask } from './task.mapper.js';
 
 /** What SendMessage / SendStreamingMessage resolved to, before anyone waits on it. */
 export interface SentMessage {
@@ -101,7 +107,11 @@ export class A2aTasksService {
     private readonly contexts: A2aConversationRepository,
     private readonly events: JobEventsHub,
     @Inject(AGENT_GATEWAY_CONFIG) private readonly config: AgentGatewayConfig,
-  ) {}
+  ) {
+    this.views = new A2aTaskViews(contexts, config.PUBLIC_RUNNER_URL);
+  }
+
+  private readonly views: A2aTaskViews;
 
   /** A task waiting for input is interrupted, not terminal: a follow-up message continues it. */
   isTerminal(job: MainDb.Job): boolean {
@@ -120,19 +130,13 @@ export class A2aTasksService {
     return job;
   }
 
-  async view(
-    job: MainDb.Job,
-    options: { historyLength?: number; includeArtifacts?: boolean; history?: MainDb.A2aMessage[] } = {},
-  ): Promise<Task> {
-    const { history: known, ...rest } = options;
-    const history = rest.historyLength === 0 ? [] : (known ?? (await this.contexts.history(job.id)));
-    const contextId = await this.contextIdOf(job);
-    return toTask(job, { publicUrl: this.config.PUBLIC_RUNNER_URL, ...rest, history, contextId });
+  view(job: MainDb.Job, options: TaskViewRequest = {}): Promise<Task> {
+    return this.views.view(job, options);
   }
 
   /** The task's contextId as clients see it: the name a client gave the context, or its id. */
   contextIdOf(job: MainDb.Job): Promise<string> {
-    return job.contextId ? this.contexts.wireId(job.contextId) : Promise.resolve(contextOf(job));
+    return this.views.contextIdOf(job);
   }
 
   async taskById(principal: Principal, id: string, historyLength?: number): Promise<Task> {
