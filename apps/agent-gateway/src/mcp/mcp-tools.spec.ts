@@ -78,7 +78,7 @@ describe('MCP runner tools: arguments are the runner’s DTOs', () => {
       'run_browser_test',
       'a NUL in metadata',
       { query: 'x', metadata: { a: '\u0000' } },
-      [['value_error', 'metadata']],
+      [['value_error', 'metadata.a']],
     ],
     [
       'run_browser_test',

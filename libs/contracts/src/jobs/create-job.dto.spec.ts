@@ -222,12 +222,24 @@ describe('CreateJobDto: NUL characters (Postgres cannot store them)', () => {
     });
   });
 
-  it('refuses one in a metadata key or a nested metadata value', () => {
-    for (const metadata of [{ note: { deep: ['a\u0000b'] } }, { 'k\u0000': 1 }]) {
-      const { status, detail } = rejection({ query: 'x', metadata });
-      expect(status).toBe(422);
-      expect(detail).toEqual([expect.objectContaining({ type: 'value_error', loc: ['body', 'metadata'] })]);
-      expect(detail[0]!.msg).toMatch(/must not contain NUL/);
-    }
+  it('refuses one in a nested metadata value or key at its own place, as before', () => {
+    expect(
+      rejection({ query: 'x', metadata: { note: { deep: ['a\u0000b'] }, 'k\u0000': 1 } }).detail,
+    ).toEqual([
+      {
+        type: 'value_error',
+        loc: ['body', 'metadata', 'note', 'deep', 0],
+        msg: 'Value error, the text must not contain NUL (\\u0000) characters',
+        input: 'a\u0000b',
+        ctx: { error: 'the text must not contain NUL (\\u0000) characters' },
+      },
+      {
+        type: 'value_error',
+        loc: ['body', 'metadata', 'k\u0000'],
+        msg: 'Value error, keys must not contain NUL (\\u0000) characters',
+        input: 'k\u0000',
+        ctx: { error: 'keys must not contain NUL (\\u0000) characters' },
+      },
+    ]);
   });
 });
