@@ -255,8 +255,8 @@ describe('A2A push notifications', () => {
       },
     });
     const { id } = res.body.result!.task as { id: string };
-    // The first delivery (the task starts working) is refused; the gateway, which follows the task,
-    // dies before it ends (the push worker retries the refused delivery).
+    // The first delivery (the task starts working) is refused; the gateway dies before the task
+    // ends (the push worker, which follows the task, retries the refused delivery).
     const deadline = Date.now() + 30_000;
     while (!refused.restart) {
       if (Date.now() > deadline) throw new Error('no delivery attempt');
@@ -274,5 +274,38 @@ describe('A2A push notifications', () => {
     }
     expect(mine().map((d) => Object.keys(d.body)[0])).toEqual(['statusUpdate', 'task']);
     expect(mine()[1]!.body).toMatchObject({ task: { id, status: { state: 'TASK_STATE_COMPLETED' } } });
+  }, 300_000);
+
+  it('the gateway down while a task runs: the push worker still follows it and delivers its end', async () => {
+    const res = await rpc('SendMessage', {
+      message: {
+        messageId: 'push-gateway-down',
+        parts: [
+          { text: 'Open /slow?ms=6000. The page contains "Loaded"' },
+          { data: { initial_url: stack.siteUrl } },
+        ],
+      },
+      configuration: {
+        returnImmediately: true,
+        taskPushNotificationConfig: { url: hookUrl, token: 'gateway-down' },
+      },
+    });
+    expect(res.body.error).toBeUndefined();
+    const { id } = res.body.result!.task as { id: string };
+    const mine = () => deliveries.filter((d) => d.headers['x-a2a-notification-token'] === 'gateway-down');
+    // The task works; no gateway is left running to follow it until it has ended.
+    while (!mine().length) await new Promise((r) => setTimeout(r, 50));
+    await stack.stopGateway('SIGKILL');
+    try {
+      while (!mine().some((d) => (d.body.task as { id?: string } | undefined)?.id === id))
+        await new Promise((r) => setTimeout(r, 200));
+      expect(mine().map((d) => Object.keys(d.body)[0])).toEqual(['statusUpdate', 'task']);
+      expect(mine()[0]!.body).toMatchObject({
+        statusUpdate: { taskId: id, status: { state: 'TASK_STATE_WORKING' } },
+      });
+      expect(mine()[1]!.body).toMatchObject({ task: { id, status: { state: 'TASK_STATE_COMPLETED' } } });
+    } finally {
+      await stack.restartGateway();
+    }
   }, 300_000);
 });

@@ -29,7 +29,7 @@ const portVar: Record<AppName, string> = {
 /** The queues an HTTP app fills, which its /health counts the workers of. */
 const produced: Partial<Record<AppName, string[]>> = {
   'project-host': ['mail', 'auth-hooks', 'project-jobs', 'domain-checks', 'tenant-upgrades'],
-  'agent-gateway': ['push-notifications'],
+  'agent-gateway': ['push-follows'],
 };
 
 describe('every app boots and reports its dependencies on /health', () => {

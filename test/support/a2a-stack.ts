@@ -76,8 +76,13 @@ export class A2aStack {
   }
 
   async restartGateway(signal: NodeJS.Signals = 'SIGKILL'): Promise<AppProcess> {
-    await this.gateway?.stop(signal);
+    await this.stopGateway(signal);
     return this.startGateway();
+  }
+
+  /** Stops the gateway (until `restartGateway`). */
+  async stopGateway(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+    await this.gateway?.stop(signal);
   }
 
   /** jobs-api on the same database and Redis, forwarding the gateway's paths (one origin). */
@@ -102,10 +107,14 @@ export class A2aStack {
     return worker;
   }
 
-  /** The push worker: without it, notifications wait in their queue. */
+  /** The push worker: without it, tasks are not followed and notifications wait in their queue. */
   async startPushWorker(): Promise<AppProcess> {
     const port = await freePort();
-    const worker = startApp('push-worker', { ...this.env, HEALTH_PORT: String(port) });
+    const worker = startApp('push-worker', {
+      ...this.env,
+      HEALTH_PORT: String(port),
+      PUBLIC_RUNNER_URL: this.gatewayUrl,
+    });
     this.apps.push(worker);
     await waitForHttp(`http://127.0.0.1:${port}/health`, worker);
     this.pushWorker = worker;

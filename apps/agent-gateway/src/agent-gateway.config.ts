@@ -40,17 +40,10 @@ export const agentGatewayEnv = z.object({
   A2A_BLOCKING_TIMEOUT_MS: envFields.positiveInt(120_000),
   /** PUSH_ALLOWED_HOSTS, PUSH_DNS_SERVERS: where webhooks may go (checked when a config is stored). */
   ...webhookEnv,
-  /** Delivery attempts of one notification (the push worker POSTs them). */
-  PUSH_ATTEMPTS: envFields.positiveInt(5),
   /** Push notification configs one task may hold. */
   PUSH_CONFIGS_PER_TASK: envFields.positiveInt(10),
   /** Configs one owner may hold on open tasks and create within an hour, all tasks together. */
   PUSH_CONFIGS_PER_OWNER: envFields.positiveInt(1000),
-  /** Webhook deliveries one owner gets on average per minute, and at once; then they are queued. */
-  PUSH_DELIVERIES_PER_OWNER_PER_MINUTE: envFields.positiveInt(120),
-  PUSH_DELIVERY_BURST: envFields.positiveInt(60),
-  /** An owner's deliveries queued longer than this are dropped (logged) instead. */
-  PUSH_DELIVERY_MAX_DELAY_S: envFields.positiveInt(900),
   /** Extra Host header values /mcp accepts besides the listener's and PUBLIC_RUNNER_URL's. */
   MCP_ALLOWED_HOSTS: envFields.list(),
   /** Origins /mcp accepts from browsers besides PUBLIC_RUNNER_URL's (requests without Origin pass). */

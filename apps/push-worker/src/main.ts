@@ -6,7 +6,7 @@ import { Logger } from 'nestjs-pino';
 import { loadPushWorkerConfig } from './push-worker.config.js';
 import { PushWorkerModule } from './push-worker.module.js';
 
-/** An application context, not an HTTP app: it consumes the push-notifications queue (and answers probes). */
+/** An application context, not an HTTP app: it consumes the push-follows and push-notifications queues (and answers probes). */
 async function bootstrap(): Promise<void> {
   const config = loadPushWorkerConfig();
   startTelemetry({

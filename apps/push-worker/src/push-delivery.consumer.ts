@@ -16,10 +16,10 @@ import { consumeQueue, QueueName, type QueueConsumer, type TypedJob } from '@sui
 import { PUSH_WORKER_CONFIG, type PushWorkerConfig } from './push-worker.config.js';
 
 /**
- * Consumes the push-notifications queue the gateway fills (one job per task change and config):
+ * Consumes the push-notifications queue the task follower fills (one job per task change and config):
  * POSTs the StreamResponse to the config's webhook as it is at delivery time (a config deleted
  * meanwhile gets nothing). A failure is thrown back to BullMQ, which retries it with backoff
- * (PUSH_ATTEMPTS, set by the gateway on the queue).
+ * (PUSH_ATTEMPTS, set by the producer on the queue).
  */
 @Injectable()
 export class PushDeliveryConsumer implements OnApplicationBootstrap, OnApplicationShutdown {

@@ -1,20 +1,21 @@
-import { Injectable, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import { Module, type DynamicModule } from '@nestjs/common';
 import { SUITE_VERSION } from '@suite/config';
-import { createMainClient, type MainClient } from '@suite/db';
+import {
+  A2aConversationRepository,
+  A2aTaskViews,
+  JobEventsHub,
+  JobEventsPublisher,
+  JobRepository,
+  PrismaJobRepository,
+} from '@suite/jobs';
 import { ConfigValueModule, WorkerCoreModule } from '@suite/nest-core';
-import { PushConfigRepository } from '@suite/push-delivery';
+import { PushConfigRepository, PushFollowQueue } from '@suite/push-delivery';
 import { PushDeliveryConsumer } from './push-delivery.consumer.js';
+import { PushFollowConsumer } from './push-follow.consumer.js';
+import { PushNotificationQueue } from './push-notification.queue.js';
 import { PUSH_WORKER_CONFIG, type PushWorkerConfig } from './push-worker.config.js';
-
-/** The main database, opened once and closed after the consumer stopped. */
-@Injectable()
-class MainDatabase implements OnApplicationShutdown {
-  constructor(readonly db: MainClient) {}
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.db.$disconnect();
-  }
-}
+import { PushWorkerConnections } from './push-worker.connections.js';
+import { TaskFollower } from './task-follower.js';
 
 @Module({})
 export class PushWorkerModule {
@@ -26,12 +27,37 @@ export class PushWorkerModule {
         WorkerCoreModule.forRoot('push-worker', SUITE_VERSION, config),
       ],
       providers: [
-        { provide: MainDatabase, useFactory: () => new MainDatabase(createMainClient(config.DATABASE_URL)) },
+        PushWorkerConnections,
         {
           provide: PushConfigRepository,
-          inject: [MainDatabase],
-          useFactory: (main: MainDatabase) => new PushConfigRepository(main.db),
+          inject: [PushWorkerConnections],
+          useFactory: (c: PushWorkerConnections) => new PushConfigRepository(c.db),
         },
+        {
+          provide: JobRepository,
+          inject: [PushWorkerConnections],
+          useFactory: (c: PushWorkerConnections): JobRepository =>
+            new PrismaJobRepository(c.db, new JobEventsPublisher(c.redis)),
+        },
+        {
+          provide: A2aTaskViews,
+          inject: [PushWorkerConnections],
+          useFactory: (c: PushWorkerConnections) =>
+            new A2aTaskViews(new A2aConversationRepository(c.db), config.PUBLIC_RUNNER_URL),
+        },
+        {
+          provide: JobEventsHub,
+          inject: [PushWorkerConnections],
+          useFactory: (c: PushWorkerConnections) => c.events,
+        },
+        {
+          provide: PushFollowQueue,
+          inject: [PushWorkerConnections],
+          useFactory: (c: PushWorkerConnections) => new PushFollowQueue(c.redis),
+        },
+        PushNotificationQueue,
+        TaskFollower,
+        PushFollowConsumer,
         PushDeliveryConsumer,
       ],
     };

@@ -24,6 +24,15 @@ export { FINAL_JOB_STATUSES, JobStatus, StepStatus } from './jobs/job-status.enu
 export { JobStepDto } from './jobs/job-step.dto.js';
 export { ListJobsQueryDto } from './jobs/list-jobs-query.dto.js';
 export { IsOmittable } from './validation/is-omittable.decorator.js';
+export { dtoJsonSchema, type JsonSchemaObject } from './validation/dto-json-schema.js';
+export { containsNul, NoNulCharacters, NUL_MESSAGE } from './validation/no-nul-characters.decorator.js';
+export { JobIdArgsDto } from './mcp/job-id-args.dto.js';
+export { ListJobsArgsDto } from './mcp/list-jobs-args.dto.js';
+export {
+  RUN_WAIT_SECONDS_DEFAULT,
+  RUN_WAIT_SECONDS_MAX,
+  RunBrowserTestArgsDto,
+} from './mcp/run-browser-test-args.dto.js';
 export { exceedsJsonDepth, MAX_JSON_DEPTH } from './validation/json-depth.js';
 export { jsonByteLength, MAX_JSON_BYTES, MaxJsonBytes } from './validation/max-json-bytes.decorator.js';
 export { validateDto, type DtoCheck, type DtoClass, type DtoOptions } from './validation/validate-dto.js';
@@ -53,7 +62,7 @@ export { SuiteTestDto } from './suites/suite-test.dto.js';
 export { validateUserInput } from './validation/validate-user-input.js';
 export { toFieldProblems } from './validation/field-problems.mapper.js';
 export { toFirstFieldProblem } from './validation/first-field-problem.mapper.js';
-export { ADMIN_INPUT, DtoInputPipe, USER_INPUT } from './validation/dto-input.pipe.js';
+export { ADMIN_INPUT, DtoInputPipe, RUNNER_INPUT, USER_INPUT } from './validation/dto-input.pipe.js';
 export { validateAdminInput } from './validation/validate-admin-input.js';
 export { AddDomainDto, normaliseDomain } from './control-plane/add-domain.dto.js';
 export { AdminTokenCheckDto } from './control-plane/admin-token-check.dto.js';

@@ -24,6 +24,34 @@ export {
 } from './job-events.js';
 export { assertInstructionLimits } from './instruction-limits.js';
 export { JobEventsHub } from './job-events-hub.js';
+export { A2aTaskViews, type TaskViewRequest } from './a2a-task-views.js';
+export {
+  contextOf,
+  jobStatusesOf,
+  logArtifact,
+  needsInput,
+  storedMessage,
+  taskArtifacts,
+  taskStateOf,
+  taskStateOfJob,
+  toTask,
+  type TaskViewOptions,
+} from './a2a-task.mapper.js';
+export {
+  TaskState,
+  TERMINAL_STATES,
+  type Artifact,
+  type AuthenticationInfo,
+  type JsonObject,
+  type Message,
+  type Part,
+  type StreamResponse,
+  type Task,
+  type TaskArtifactUpdateEvent,
+  type TaskPushNotificationConfig,
+  type TaskStatus,
+  type TaskStatusUpdateEvent,
+} from './a2a-wire.types.js';
 export {
   INSTRUCTIONS_NOT_UNDERSTOOD,
   isFinalStatus,

@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
+import { CreateJobDto, ListJobsQueryDto, validateBody, validateQuery } from '@suite/contracts';
 import { RunnerErrorCode, toHttpProblem, toJsonRpcError, toMcpToolError } from '@suite/errors';
 import { LocalArtifactStore } from './artifact-store.js';
 import { INSTRUCTIONS_NOT_UNDERSTOOD } from './job-state.js';
@@ -10,6 +11,10 @@ const ada = { owner: 'ada', keyId: 'k1' };
 const bob = { owner: 'bob', keyId: 'k2' };
 
 const failure = runnerFailure;
+
+/** Requests as each transport's edge hands them to the service (validated DTOs). */
+const request = (body: Record<string, unknown>) => validateBody(CreateJobDto, body).value;
+const listQuery = (query: Record<string, string>) => validateQuery(ListJobsQueryDto, query).value;
 
 describe('JobService', () => {
   let jobs: InMemoryJobRepository;
@@ -29,14 +34,14 @@ describe('JobService', () => {
   });
 
   it('stores a new job as queued and queues its id', async () => {
-    const job = await service.create(ada, { query: 'Open /', initial_url: 'http://127.0.0.1/' });
+    const job = await service.create(ada, request({ query: 'Open /', initial_url: 'http://127.0.0.1/' }));
     expect(job).toMatchObject({ status: 'queued', query: 'Open /', model: 'instruction-interpreter' });
     expect([...queue.entries.keys()]).toEqual([job.id]);
   });
 
   it('keeps no job the queue refused, and says the queue is unavailable', async () => {
     queue.failNext = true;
-    const error = await failure(service.create(ada, { query: 'Open /' }));
+    const error = await failure(service.create(ada, request({ query: 'Open /' })));
     expect(error.code).toBe(RunnerErrorCode.ServiceUnavailable);
     expect(error.message).toBe('The job queue is unavailable; try again shortly.');
     expect(jobs.jobs.size).toBe(0);
@@ -88,7 +93,7 @@ describe('JobService', () => {
       status: 'failed',
       error: 'instructions not understood',
     });
-    const failed = await service.list(ada, { status: 'failed' });
+    const failed = await service.list(ada, listQuery({ status: 'failed' }));
     expect(failed.jobs.map((job) => [job.id, job.status])).toEqual([[waiting.id, 'failed']]);
   });
 
@@ -104,14 +109,11 @@ describe('JobService', () => {
     jobs.seed({ owner: 'ada', query: 'Click y', createdAt: day(3) });
     const bobs = jobs.seed({ owner: 'bob', query: 'checkout', createdAt: day(4) });
     const ids = async (query: Record<string, string>) =>
-      (await service.list(ada, query)).jobs.map((j) => j.id);
+      (await service.list(ada, listQuery(query))).jobs.map((j) => j.id);
     expect(await ids({ q: 'CHECKOUT' })).toEqual([b.id, a.id]);
     expect(await ids({ q: 'checkout', limit: '1', before: b.id })).toEqual([a.id]);
-    const refused = await failure(service.list(ada, { before: bobs.id }));
+    const refused = await failure(service.list(ada, listQuery({ before: bobs.id })));
     expect(refused.details.issues?.[0]).toMatchObject({ loc: ['query', 'before'], type: 'value_error' });
-    expect((await failure(service.list(ada, { q: '' }))).details.issues?.[0]).toMatchObject({
-      loc: ['query', 'q'],
-    });
   });
 
   it('cancels a job waiting for input: it reads cancelled from then on', async () => {
@@ -146,7 +148,7 @@ describe('JobService', () => {
 
   it('refuses instructions over the interpreter limits in every transport, queueing nothing', async () => {
     const tooMany = Array.from({ length: 201 }, (_, i) => `Click "Item ${i}"`).join('\n');
-    const error = await failure(service.create(ada, { query: tooMany }));
+    const error = await failure(service.create(ada, request({ query: tooMany })));
     expect(error.code).toBe(RunnerErrorCode.ValidationFailed);
     const limit =
       'the instructions have more than 200 steps (the limit is 200); split the test into smaller tests';

@@ -1,15 +1,13 @@
 import {
   type CancelJobResultDto,
-  CreateJobDto,
+  type CreateJobDto,
   type JobListDto,
   type JobRecordDto,
   JobStatus,
-  ListJobsQueryDto,
-  validateBody,
-  validateQuery,
+  type ListJobsQueryDto,
 } from '@suite/contracts';
 import type { MainDb } from '@suite/db';
-import { issue, RunnerError, RunnerErrorCode, type ValidationIssue } from '@suite/errors';
+import { issue, RunnerError, RunnerErrorCode } from '@suite/errors';
 import { injectTraceContext, withSpan, type TraceCarrier } from '@suite/telemetry';
 import type { Principal } from './api-key.service.js';
 import type { ArtifactStore } from './artifact-store.js';
@@ -69,19 +67,30 @@ export interface ScreenshotResponse {
 /**
  * The runner's one job service, shared by `/v1`, A2A and MCP: Postgres holds the truth, the queue
  * carries only the job id (and trace context). Every read and write is scoped to the caller's owner.
+ * Requests arrive validated (each transport checks its DTO at its edge); what is checked here needs
+ * the deployment (models, the hosted browser) or is the engine's own rule (instruction limits,
+ * which also bound the queries suites build).
  */
 export class JobService {
   constructor(private readonly deps: JobServiceDeps) {}
 
   /** Starts the job's trace: the worker's spans join it through the context stored with the job. */
-  async create(principal: Principal, body: unknown, options: CreateJobOptions = {}): Promise<JobRecordDto> {
-    return toJobRecord((await this.createJob(principal, body, options)).job, false);
+  async create(
+    principal: Principal,
+    request: CreateJobDto,
+    options: CreateJobOptions = {},
+  ): Promise<JobRecordDto> {
+    return toJobRecord((await this.createJob(principal, request, options)).job, false);
   }
 
   /** As `create`, answering with the stored rows (the A2A gateway shows them as a task). */
-  createJob(principal: Principal, body: unknown, options: CreateJobOptions = {}): Promise<CreatedJob> {
+  createJob(
+    principal: Principal,
+    request: CreateJobDto,
+    options: CreateJobOptions = {},
+  ): Promise<CreatedJob> {
     return withSpan('job.create', (span) =>
-      this.createInSpan(principal, body, options).then((created) => {
+      this.createInSpan(principal, request, options).then((created) => {
         span.setAttribute('job.id', created.job.id);
         return created;
       }),
@@ -90,12 +99,9 @@ export class JobService {
 
   private async createInSpan(
     principal: Principal,
-    body: unknown,
+    value: CreateJobDto,
     options: CreateJobOptions,
   ): Promise<CreatedJob> {
-    const { value } = validateBody(CreateJobDto, body);
-    const nul = nulIssues(value, ['body']);
-    if (nul.length) throw RunnerError.validation(nul);
     assertInstructionLimits(value.query);
     const model = this.deps.models.resolve(value.model);
     if (value.env === 'hosted_browser' && !this.deps.hostedBrowser) {
@@ -139,8 +145,7 @@ export class JobService {
     return created;
   }
 
-  async list(principal: Principal, query: unknown): Promise<JobListDto> {
-    const { value } = validateQuery(ListJobsQueryDto, query);
+  async list(principal: Principal, value: ListJobsQueryDto): Promise<JobListDto> {
     const after = value.before ? await this.listCursor(principal, value.before) : undefined;
     const jobs = await this.deps.jobs.list({
       owner: principal.owner,
@@ -304,15 +309,13 @@ export class JobService {
 
   /**
    * New instructions for a job that is waiting for them (its instructions were not understood):
-   * the job is queued again with the new query, keeping its id, context and options.
+   * the job is queued again with the new query, keeping its id, context and options. The query
+   * arrives validated as `CreateJobDto.query` (A2A checks it at its edge).
    */
-  async resubmit(principal: Principal, id: string, query: string): Promise<JobRecordDto> {
-    const { value } = validateBody(CreateJobDto, { query });
-    const nul = nulIssues(value.query, ['body', 'query']);
-    if (nul.length) throw RunnerError.validation(nul);
-    assertInstructionLimits(value.query);
+  async resubmit(principal: Principal, id: string, query: CreateJobDto['query']): Promise<JobRecordDto> {
+    assertInstructionLimits(query);
     const job = await this.find(principal, id);
-    const queued = await this.deps.jobs.resubmit(principal.owner, job.id, value.query);
+    const queued = await this.deps.jobs.resubmit(principal.owner, job.id, query);
     if (!queued) {
       throw new RunnerError(
         RunnerErrorCode.JobNotCancelable,
@@ -338,26 +341,4 @@ export class JobService {
     if (!job) throw new RunnerError(RunnerErrorCode.JobNotFound, `Job ${JSON.stringify(id)} was not found.`);
     return job;
   }
-}
-
-/**
- * Postgres text and jsonb cannot hold U+0000, so a string containing it is refused up front as
- * a validation error (pydantic would accept it; storing it is impossible) instead of failing later.
- */
-function nulIssues(value: unknown, loc: (string | number)[]): ValidationIssue[] {
-  if (typeof value === 'string') {
-    return value.includes('\u0000')
-      ? [issue.valueError(loc, value, 'the text must not contain NUL (\\u0000) characters')]
-      : [];
-  }
-  if (Array.isArray(value)) return value.flatMap((item, i) => nulIssues(item, [...loc, i]));
-  if (value && typeof value === 'object') {
-    return Object.entries(value).flatMap(([key, item]) => [
-      ...(key.includes('\u0000')
-        ? [issue.valueError([...loc, key], key, 'keys must not contain NUL (\\u0000) characters')]
-        : []),
-      ...nulIssues(item, [...loc, key]),
-    ]);
-  }
-  return [];
 }

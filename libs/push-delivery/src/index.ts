@@ -8,3 +8,4 @@ export {
 export { webhookEnv } from './push-env.js';
 export { postNotification, postWebhook, webhookPolicy, type WebhookOptions } from './webhook.js';
 export { checkWebhookUrl, type WebhookUrlCheck } from './webhook-url.js';
+export { PushFollowQueue } from './push-follow.queue.js';

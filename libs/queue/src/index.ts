@@ -6,6 +6,7 @@ export {
   type AuthHookPayload,
   type BrowserJobPayload,
   type MailPayload,
+  type PushFollowPayload,
   type PushNotificationPayload,
   type SuiteSchedulePayload,
   type DomainCheckPayload,

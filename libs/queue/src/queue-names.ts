@@ -6,6 +6,7 @@ export const QueueName = {
   AuthHooks: 'auth-hooks',
   Mail: 'mail',
   PushNotifications: 'push-notifications',
+  PushFollows: 'push-follows',
   ProjectJobs: 'project-jobs',
   SuiteSchedules: 'suite-schedules',
   DomainChecks: 'domain-checks',
@@ -24,6 +25,7 @@ export const JobNames = {
   [QueueName.AuthHooks]: ['batch'],
   [QueueName.Mail]: ['send'],
   [QueueName.PushNotifications]: ['deliver'],
+  [QueueName.PushFollows]: ['follow'],
   [QueueName.ProjectJobs]: ['run'],
   [QueueName.SuiteSchedules]: ['run'],
   [QueueName.DomainChecks]: ['verify'],
@@ -72,6 +74,17 @@ export interface PushNotificationPayload {
   trace: TraceCarrier;
 }
 
+/**
+ * A task with A2A push notification configs to follow until it settles: the push worker turns each
+ * of its status changes into push-notifications jobs (so no gateway replica follows tasks). Its
+ * BullMQ id is the task's, so a task is followed once at a time.
+ */
+export interface PushFollowPayload {
+  jobId: string;
+  /** The task had settled when this config was stored: only this config is told its end. */
+  configId?: string;
+}
+
 /** A scheduled run of a suite, added by the suite's BullMQ job scheduler (its id is the suite id). */
 export interface SuiteSchedulePayload {
   suiteId: string;
@@ -97,6 +110,7 @@ export interface QueuePayloads {
   [QueueName.AuthHooks]: AuthHookPayload;
   [QueueName.Mail]: MailPayload;
   [QueueName.PushNotifications]: PushNotificationPayload;
+  [QueueName.PushFollows]: PushFollowPayload;
   [QueueName.ProjectJobs]: ProjectJobPayload;
   [QueueName.SuiteSchedules]: SuiteSchedulePayload;
   [QueueName.DomainChecks]: DomainCheckPayload;

@@ -20,3 +20,4 @@ export {
   type SuiteRun,
 } from './suite.repository.js';
 export { jobRequestOf, SuiteService, toSuiteRecord, type SuiteServiceDeps } from './suite.service.js';
+export { SuiteInputValidator, type SuiteInputValidatorDeps } from './suite-input.validator.js';

@@ -1,14 +1,10 @@
 import {
-  CreateSuiteDto,
-  ListSuiteRunsQueryDto,
+  CreateJobDto,
+  type ListSuiteRunsQueryDto,
   SUITES_PER_OWNER_MAX,
-  SUITE_TESTS_MAX,
-  SuiteOverviewQueryDto,
+  type SuiteOverviewQueryDto,
   SuiteRunStatus,
-  SuiteTestDto,
-  validateBody,
-  validateItem,
-  validateQuery,
+  type SuiteTestDto,
   type SuiteListDto,
   type SuiteOverviewListDto,
   type SuiteRecordDto,
@@ -16,11 +12,9 @@ import {
   type SuiteRunListDto,
 } from '@suite/contracts';
 import type { MainDb } from '@suite/db';
-import type { EgressPolicy, HostResolver } from '@suite/egress-policy';
-import { issue, RunnerError, RunnerErrorCode, type ValidationIssue } from '@suite/errors';
+import { issue, RunnerError, RunnerErrorCode } from '@suite/errors';
 import { JobService, type Principal } from '@suite/jobs';
-import { checkWebhookUrl } from '@suite/push-delivery';
-import { scheduleProblem } from './cron-schedule.js';
+import { isHttpUrl } from './suite-input.validator.js';
 import { suiteOverviewOf } from './suite-overview.js';
 import { toRunDto } from './suite-run.mapper.js';
 import type { SuiteScheduler } from './suite-scheduler.js';
@@ -39,23 +33,18 @@ export interface SuiteServiceDeps {
   suites: SuiteRepository;
   jobs: JobService;
   scheduler: SuiteScheduler;
-  /** The webhook policy of A2A push notifications (public-only, PUSH_ALLOWED_HOSTS). */
-  webhookPolicy: EgressPolicy;
-  resolve: HostResolver;
-  /** SUITE_MIN_SCHEDULE_SECONDS: the shortest interval of a schedule. */
-  minScheduleSeconds: number;
 }
 
 /**
  * Suites kept by the runner: CRUD scoped to the API key's owner (another owner's suite is simply
  * not found), and runs that queue one job per test through the one `JobService` (so fair share
- * and the per-owner limits apply as to any job).
+ * and the per-owner limits apply as to any job). Suites arrive validated (`SuiteInputValidator`
+ * at the edge), so this service never parses a body.
  */
 export class SuiteService {
   constructor(private readonly deps: SuiteServiceDeps) {}
 
-  async create(principal: Principal, body: unknown): Promise<SuiteRecordDto> {
-    const data = await this.validate(body);
+  async create(principal: Principal, data: SuiteData): Promise<SuiteRecordDto> {
     if ((await this.deps.suites.count(principal.owner)) >= SUITES_PER_OWNER_MAX) {
       throw new RunnerError(
         RunnerErrorCode.RateLimited,
@@ -67,9 +56,8 @@ export class SuiteService {
     return toSuiteRecord(suite);
   }
 
-  async replace(principal: Principal, id: string, body: unknown): Promise<SuiteRecordDto> {
+  async replace(principal: Principal, id: string, data: SuiteData): Promise<SuiteRecordDto> {
     await this.find(principal, id);
-    const data = await this.validate(body);
     const suite = await this.deps.suites.replace(principal.owner, id, data).catch(nameTaken);
     if (!suite) throw notFound(id);
     await this.syncSchedule(suite);
@@ -121,8 +109,7 @@ export class SuiteService {
     return toRunDto(run, new Map(created.map((job) => [job.id, job])));
   }
 
-  async runs(principal: Principal, id: string, query: unknown): Promise<SuiteRunListDto> {
-    const { value } = validateQuery(ListSuiteRunsQueryDto, query);
+  async runs(principal: Principal, id: string, value: ListSuiteRunsQueryDto): Promise<SuiteRunListDto> {
     const suite = await this.find(principal, id);
     const runs = await this.deps.suites.listRuns(suite.id, value.limit);
     return { runs: await this.present(suite.owner, runs) };
@@ -143,8 +130,7 @@ export class SuiteService {
   }
 
   /** Every suite of the owner with its last runs, their pass rate and the tests that flip (the hub). */
-  async overview(principal: Principal, query: unknown): Promise<SuiteOverviewListDto> {
-    const { value } = validateQuery(SuiteOverviewQueryDto, query);
+  async overview(principal: Principal, value: SuiteOverviewQueryDto): Promise<SuiteOverviewListDto> {
     const suites = await this.deps.suites.list(principal.owner);
     const overviews = [];
     for (const suite of suites) {
@@ -194,78 +180,15 @@ export class SuiteService {
       );
     }
   }
-
-  private async validate(body: unknown): Promise<SuiteData> {
-    const problems: ValidationIssue[] = [];
-    // Every problem at once, the tests' included, even when the suite's own fields have some.
-    const value = issuesOf(problems, () => validateBody(CreateSuiteDto, body).value);
-    const rawTests = (body as { tests?: unknown } | null)?.tests;
-    const tests: StoredSuiteTest[] = [];
-    const at = new Map<StoredSuiteTest, number>();
-    const items = Array.isArray(rawTests) && rawTests.length <= SUITE_TESTS_MAX ? rawTests : [];
-    items.forEach((raw, i) => {
-      const test = issuesOf(problems, () => validateItem(SuiteTestDto, raw, ['body', 'tests', i]).value);
-      if (test) {
-        const stored: StoredSuiteTest = {
-          title: test.title,
-          steps: test.steps,
-          ...(test.start_url !== undefined ? { start_url: test.start_url } : {}),
-          ...(test.tags?.length ? { tags: test.tags } : {}),
-          ...(test.timeout_seconds !== undefined ? { timeout_seconds: test.timeout_seconds } : {}),
-        };
-        tests.push(stored);
-        at.set(stored, i);
-      }
-    });
-    // The checks below read what was sent, so they are reported with the DTO's own problems.
-    const sent = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
-    const text = (field: string) => (typeof sent[field] === 'string' ? sent[field] : null);
-    const baseUrl = text('base_url');
-    if (baseUrl !== null && !isHttpUrl(baseUrl)) {
-      problems.push(issue.valueError(['body', 'base_url'], baseUrl, 'must be an absolute http or https URL'));
-    }
-    tests.forEach((test) => {
-      const i = at.get(test)!;
-      if (test.start_url === undefined || isHttpUrl(test.start_url)) return;
-      if (/^[a-z][a-z0-9+.-]*:/i.test(test.start_url)) {
-        problems.push(
-          issue.valueError(['body', 'tests', i, 'start_url'], test.start_url, 'must be an http or https URL'),
-        );
-      } else if (baseUrl === null) {
-        problems.push(
-          issue.valueError(
-            ['body', 'tests', i, 'start_url'],
-            test.start_url,
-            'is relative; give the suite a base_url, or an absolute URL',
-          ),
-        );
-      }
-    });
-    const schedule = text('schedule')?.trim() || null;
-    if (schedule) {
-      const problem = scheduleProblem(schedule, this.deps.minScheduleSeconds);
-      if (problem) problems.push(issue.valueError(['body', 'schedule'], sent.schedule, problem));
-    }
-    const webhook = text('webhook') || null;
-    if (webhook) {
-      const checked = await checkWebhookUrl(webhook, this.deps.webhookPolicy, this.deps.resolve, 'webhook');
-      if (!checked.ok) problems.push(issue.valueError(['body', 'webhook'], webhook, checked.problem));
-    }
-    if (problems.length || !value) throw RunnerError.validation(problems);
-    return { name: value.name, baseUrl, tags: value.tags ?? [], tests, schedule, webhook };
-  }
 }
 
-/** The `POST /v1/jobs` body of one test of a suite. */
-export function jobRequestOf(
-  suite: Suite,
-  test: StoredSuiteTest,
-  trigger: RunTrigger,
-): Record<string, unknown> {
+/** The `POST /v1/jobs` request of one test of a suite (made of a suite validated when stored). */
+export function jobRequestOf(suite: Suite, test: StoredSuiteTest, trigger: RunTrigger): CreateJobDto {
   const tags = [...new Set([...suite.tags, ...(test.tags ?? [])])];
-  return {
+  const startUrl = startUrlOf(suite, test);
+  return Object.assign(new CreateJobDto(), {
     query: test.steps.map((step, i) => `${i + 1}. ${step}`).join('\n'),
-    ...(startUrlOf(suite, test) ? { initial_url: startUrlOf(suite, test) } : {}),
+    ...(startUrl ? { initial_url: startUrl } : {}),
     metadata: {
       title: test.title,
       source: 'suite',
@@ -273,7 +196,7 @@ export function jobRequestOf(
       ...(tags.length ? { tags } : {}),
       ...(test.timeout_seconds ? { timeout_seconds: test.timeout_seconds } : {}),
     },
-  };
+  });
 }
 
 /** Like the `browser-tests` command: a relative start URL stays under the base URL's path. */
@@ -282,12 +205,6 @@ function startUrlOf(suite: Suite, test: StoredSuiteTest): string | undefined {
   if (!suite.baseUrl) return undefined;
   const base = suite.baseUrl.endsWith('/') ? suite.baseUrl : `${suite.baseUrl}/`;
   return new URL((test.start_url ?? '').replace(/^\/(?!\/)/, ''), base).toString();
-}
-
-function isHttpUrl(value: string): boolean {
-  if (!URL.canParse(value)) return false;
-  const { protocol } = new URL(value);
-  return protocol === 'http:' || protocol === 'https:';
 }
 
 export function toSuiteRecord(suite: Suite): SuiteRecordDto {
@@ -302,17 +219,6 @@ export function toSuiteRecord(suite: Suite): SuiteRecordDto {
     created_at: suite.createdAt.toISOString(),
     updated_at: suite.updatedAt.toISOString(),
   };
-}
-
-/** The value `validate` returns, or undefined with its validation issues added to `problems`. */
-function issuesOf<T>(problems: ValidationIssue[], validate: () => T): T | undefined {
-  try {
-    return validate();
-  } catch (error) {
-    if (!(error instanceof RunnerError) || error.code !== RunnerErrorCode.ValidationFailed) throw error;
-    problems.push(...(error.details.issues ?? []));
-    return undefined;
-  }
 }
 
 function notFound(id: string): RunnerError {

@@ -1,5 +1,5 @@
 import { invalidParams, type AuthenticationInfoDto, type MessageDto, type PartDto } from '@suite/contracts';
-import type { AuthenticationInfo, JsonObject, Message, Part } from './a2a.types.js';
+import type { AuthenticationInfo, JsonObject, Message, Part } from '@suite/jobs';
 
 /**
  * Validated A2A params (the DTOs of `@suite/contracts`, `a2a/`) as the gateway's A2A types:

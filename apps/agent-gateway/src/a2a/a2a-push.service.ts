@@ -1,10 +1,4 @@
-import {
-  Inject,
-  Injectable,
-  Logger,
-  type OnApplicationBootstrap,
-  type OnApplicationShutdown,
-} from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import {
   invalidParams,
   type CreatePushConfigParamsDto,
@@ -14,17 +8,11 @@ import {
 } from '@suite/contracts';
 import { RunnerError, RunnerErrorCode } from '@suite/errors';
 import { createHostResolver, type EgressPolicy, type HostResolver } from '@suite/egress-policy';
-import {
-  isSettledStatus,
-  JobEventsHub,
-  JobRepository,
-  StoredJobStatus,
-  type JobEvent,
-  type Principal,
-} from '@suite/jobs';
+import { isSettledStatus, type Principal, type TaskPushNotificationConfig } from '@suite/jobs';
 import {
   PushConfigLimitError,
   PushConfigRepository,
+  PushFollowQueue,
   type PushConfig,
   type PushConfigLimits,
 } from '@suite/push-delivery';
@@ -33,13 +21,7 @@ import type { AgentGatewayConfig } from '../agent-gateway.config.js';
 import { AGENT_GATEWAY_CONFIG } from '../app.tokens.js';
 import { toAuthentication } from './a2a-params.js';
 import { A2aTasksService } from './a2a-tasks.service.js';
-import type { StreamResponse, TaskPushNotificationConfig } from './a2a.types.js';
-import { PushNotificationQueue } from './push-notification.queue.js';
-import { taskStateOf } from './task.mapper.js';
 import { assertPublicWebhookUrl, webhookPolicy } from './webhook-url.guard.js';
-
-/** How far back a restarted gateway looks for tasks whose final notification may be unsent. */
-const RESUME_WINDOW_MS = 6 * 3600_000;
 
 const toWire = (row: PushConfig): TaskPushNotificationConfig => ({
   id: row.id,
@@ -68,50 +50,26 @@ function limitReached(error: PushConfigLimitError): RunnerError {
 }
 
 /**
- * A2A push notifications, the gateway's half: configs live in Postgres (PushConfigRepository);
- * every change of a task with configs becomes one BullMQ job per config on the push-notifications
- * queue (so delivery survives a restart and is retried with backoff). The push worker
- * (apps/push-worker) consumes it and POSTs the StreamResponse to the webhook.
+ * A2A push notifications, the gateway's half: configs live in Postgres (PushConfigRepository),
+ * and a task with configs is handed to the push worker on the push-follows queue. The push worker
+ * (apps/push-worker) follows the task, turns each change into one push-notifications job per
+ * config and POSTs the StreamResponse to the webhook; the gateway follows nothing itself.
  */
 @Injectable()
-export class A2aPushService implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('a2a-push');
-  private readonly watched = new Map<string, () => Promise<void>>();
+export class A2aPushService {
   private readonly policy: EgressPolicy;
   private readonly resolve: HostResolver;
   private readonly limits: PushConfigLimits;
 
   constructor(
     private readonly configs: PushConfigRepository,
-    private readonly jobs: JobRepository,
-    private readonly queue: PushNotificationQueue,
+    private readonly follows: PushFollowQueue,
     private readonly tasks: A2aTasksService,
-    private readonly events: JobEventsHub,
     @Inject(AGENT_GATEWAY_CONFIG) config: AgentGatewayConfig,
   ) {
     this.policy = webhookPolicy(config.PUSH_ALLOWED_HOSTS);
     this.resolve = createHostResolver(config.PUSH_DNS_SERVERS);
     this.limits = { perTask: config.PUSH_CONFIGS_PER_TASK, perOwner: config.PUSH_CONFIGS_PER_OWNER };
-  }
-
-  async onApplicationBootstrap(): Promise<void> {
-    await this.resume().catch((error: unknown) =>
-      this.logger.warn({ err: error }, 'could not resume push notifications of open tasks'),
-    );
-  }
-
-  /**
-   * After a restart: follow the tasks with configs that are still open, and send the final
-   * notification of those that ended meanwhile (the queue id makes one that was sent a no-op).
-   */
-  private async resume(): Promise<void> {
-    const since = new Date(Date.now() - RESUME_WINDOW_MS);
-    for (const jobId of await this.configs.tasksToFollow(since)) await this.follow(jobId);
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    for (const stop of this.watched.values()) await stop().catch(() => undefined);
-    this.watched.clear();
   }
 
   async createFromParams(
@@ -153,8 +111,10 @@ export class A2aPushService implements OnApplicationBootstrap, OnApplicationShut
       throw error instanceof PushConfigLimitError ? limitReached(error) : error;
     });
     const job = await this.tasks.findJob(principal, jobId);
-    if (isSettledStatus(job.status)) await this.enqueue(job.id, job.status, [row]);
-    else await this.follow(job.id);
+    // A task that already settled: only the new config is told where it ended.
+    await this.follows.follow(
+      isSettledStatus(job.status) ? { jobId: job.id, configId: row.id } : { jobId: job.id },
+    );
     return toWire(row);
   }
 
@@ -191,65 +151,5 @@ export class A2aPushService implements OnApplicationBootstrap, OnApplicationShut
     const { id } = scoped.rest();
     if (!(await this.configs.delete(job.id, id)))
       throw invalidParams(`Task ${job.id} has no push notification config ${JSON.stringify(id)}`);
-  }
-
-  private async follow(jobId: string): Promise<void> {
-    if (this.watched.has(jobId)) return;
-    this.watched.set(jobId, async () => undefined);
-    let lastStatus: string | undefined;
-    const stop = await this.events.subscribe(jobId, (event: JobEvent) => {
-      if (event.type !== 'status' || event.status === lastStatus) return;
-      lastStatus = event.status;
-      void this.onStatus(jobId, event.status).catch((error: unknown) =>
-        this.logger.warn({ err: error, jobId }, 'could not queue push notifications'),
-      );
-    });
-    this.watched.set(jobId, stop);
-    // A change between the config's creation (or a restart) and the subscription is not lost: a
-    // task already working or settled is notified of where it is now (the queue id keeps one
-    // already sent from going out twice).
-    const job = await this.jobs.find(jobId);
-    if (job && job.status !== StoredJobStatus.queued && lastStatus === undefined) {
-      lastStatus = job.status;
-      // A task that ran and settled before anyone followed it still worked first: say so.
-      if (isSettledStatus(job.status) && job.startedAt)
-        await this.enqueue(jobId, StoredJobStatus.running, await this.configs.ofTask(jobId));
-      await this.onStatus(jobId, job.status);
-    }
-  }
-
-  private async onStatus(jobId: string, status: string): Promise<void> {
-    // Settled: ended, or waiting for input (its last notification until the client answers).
-    if (isSettledStatus(status)) {
-      const stop = this.watched.get(jobId);
-      this.watched.delete(jobId);
-      await stop?.().catch(() => undefined);
-    }
-    await this.enqueue(jobId, status, await this.configs.ofTask(jobId));
-  }
-
-  /** One queue job per config and status; the id makes replicas that all saw the change send once. */
-  private async enqueue(jobId: string, status: string, configs: PushConfig[]): Promise<void> {
-    if (!configs.length) return;
-    const job = await this.jobs.find(jobId);
-    if (!job) return;
-    const task = await this.tasks.view(job, {
-      historyLength: 0,
-      includeArtifacts: isSettledStatus(job.status),
-    });
-    // The event tells of `status`, which the task may have left since (it is then a past state).
-    const event: StreamResponse = isSettledStatus(status)
-      ? { task }
-      : {
-          statusUpdate: {
-            taskId: task.id,
-            contextId: task.contextId,
-            status:
-              status === job.status
-                ? task.status
-                : { state: taskStateOf(status), timestamp: task.status.timestamp },
-          },
-        };
-    for (const config of configs) await this.queue.add(config.owner, jobId, config.id, status, event);
   }
 }

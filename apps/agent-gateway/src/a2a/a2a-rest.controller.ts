@@ -1,7 +1,7 @@
 import { All, Controller, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { A2aError, A2aErrorCode, toA2aRestError } from '@suite/errors';
-import type { Principal } from '@suite/jobs';
+import type { JsonObject, Principal, StreamResponse } from '@suite/jobs';
 import { SseWriter } from '@suite/nest-core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerResponse } from 'node:http';
@@ -9,7 +9,6 @@ import { InvalidJsonBody } from '../http/json-rpc-body.parser.js';
 import { GatewayAuth } from '../runner/gateway-auth.js';
 import { A2aMethods, checkA2aVersion, STREAMING_METHODS } from './a2a-methods.js';
 import { isObject } from './a2a-params.js';
-import type { JsonObject, StreamResponse } from './a2a.types.js';
 import { contentTypeError } from './media-types.js';
 import type { SseStreamSink } from './task-stream.js';
 

@@ -1,7 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  CreateJobDto,
   invalidParams,
   JobStatus,
+  validateBody,
   type GetTaskParamsDto,
   type InlinePushConfigDto,
   type ListTasksParamsDto,
@@ -13,21 +15,27 @@ import { isUuid, newId, type MainDb } from '@suite/db';
 import { A2aError, A2aErrorCode } from '@suite/errors';
 import {
   A2aConversationRepository,
+  A2aTaskViews,
   isFinalStatus,
   isSettledStatus,
+  jobStatusesOf,
   JobEventsHub,
   JobRepository,
   JobService,
+  needsInput,
   type CreateJobOptions,
   type JobFilter,
+  type JsonObject,
+  type Message,
   type Principal,
+  type Task,
+  type TaskPushNotificationConfig,
+  type TaskViewRequest,
 } from '@suite/jobs';
 import type { AgentGatewayConfig } from '../agent-gateway.config.js';
 import { AGENT_GATEWAY_CONFIG } from '../app.tokens.js';
 import { requestMetadata, toAuthentication, toMessage } from './a2a-params.js';
-import type { JsonObject, Message, Task, TaskPushNotificationConfig } from './a2a.types.js';
 import { checkInputModes } from './media-types.js';
-import { contextOf, jobStatusesOf, needsInput, toTask } from './task.mapper.js';
 
 /** What SendMessage / SendStreamingMessage resolved to, before anyone waits on it. */
 export interface SentMessage {
@@ -99,7 +107,11 @@ export class A2aTasksService {
     private readonly contexts: A2aConversationRepository,
     private readonly events: JobEventsHub,
     @Inject(AGENT_GATEWAY_CONFIG) private readonly config: AgentGatewayConfig,
-  ) {}
+  ) {
+    this.views = new A2aTaskViews(contexts, config.PUBLIC_RUNNER_URL);
+  }
+
+  private readonly views: A2aTaskViews;
 
   /** A task waiting for input is interrupted, not terminal: a follow-up message continues it. */
   isTerminal(job: MainDb.Job): boolean {
@@ -118,19 +130,13 @@ export class A2aTasksService {
     return job;
   }
 
-  async view(
-    job: MainDb.Job,
-    options: { historyLength?: number; includeArtifacts?: boolean; history?: MainDb.A2aMessage[] } = {},
-  ): Promise<Task> {
-    const { history: known, ...rest } = options;
-    const history = rest.historyLength === 0 ? [] : (known ?? (await this.contexts.history(job.id)));
-    const contextId = await this.contextIdOf(job);
-    return toTask(job, { publicUrl: this.config.PUBLIC_RUNNER_URL, ...rest, history, contextId });
+  view(job: MainDb.Job, options: TaskViewRequest = {}): Promise<Task> {
+    return this.views.view(job, options);
   }
 
   /** The task's contextId as clients see it: the name a client gave the context, or its id. */
   contextIdOf(job: MainDb.Job): Promise<string> {
-    return job.contextId ? this.contexts.wireId(job.contextId) : Promise.resolve(contextOf(job));
+    return this.views.contextIdOf(job);
   }
 
   async taskById(principal: Principal, id: string, historyLength?: number): Promise<Task> {
@@ -166,7 +172,7 @@ export class A2aTasksService {
       if (needsInput(job)) {
         // The follow-up carries the corrected instructions: the same task runs again with them.
         await this.storeMessage(message, await this.taskContext(principal, job), job.id);
-        await this.jobs.resubmit(principal, job.id, this.instructionsOf(message));
+        await this.jobs.resubmit(principal, job.id, this.followUpQuery(message));
         return {
           job: await this.findJob(principal, job.id),
           historyLength: length,
@@ -318,14 +324,23 @@ export class A2aTasksService {
     return query;
   }
 
-  private jobBody(message: Message, requestMetadata: JsonObject | undefined): JsonObject {
+  /**
+   * A2A's edge of the job request: the message's text and options as a `POST /v1/jobs` body,
+   * checked with the same DTO (its problems are the task's InvalidParams).
+   */
+  private jobBody(message: Message, requestMetadata: JsonObject | undefined): CreateJobDto {
     const query = this.instructionsOf(message);
     const options: JsonObject = {
       ...jobOptions(requestMetadata),
       ...jobOptions(message.metadata),
     };
     for (const part of message.parts) Object.assign(options, jobOptions(part.data));
-    return { ...options, query };
+    return validateBody(CreateJobDto, { ...options, query }).value;
+  }
+
+  /** The corrected instructions of a follow-up message, checked as `CreateJobDto.query`. */
+  private followUpQuery(message: Message): string {
+    return validateBody(CreateJobDto, { query: this.instructionsOf(message) }).value.query;
   }
 
   private async storeMessage(message: Message, contextId: string, taskId: string): Promise<void> {

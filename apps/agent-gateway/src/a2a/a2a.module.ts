@@ -1,12 +1,11 @@
 import { Module } from '@nestjs/common';
 import { RunnerJobsConnections } from '@suite/jobs';
-import { PushConfigRepository } from '@suite/push-delivery';
+import { PushConfigRepository, PushFollowQueue } from '@suite/push-delivery';
 import { GatewayAuth } from '../runner/gateway-auth.js';
 import { A2aMethods } from './a2a-methods.js';
 import { A2aRestController } from './a2a-rest.controller.js';
 import { A2aPushService } from './a2a-push.service.js';
 import { A2aTasksService } from './a2a-tasks.service.js';
-import { PushNotificationQueue } from './push-notification.queue.js';
 import { A2aController } from './a2a.controller.js';
 import { TaskStreamer } from './task-stream.js';
 
@@ -19,7 +18,11 @@ import { TaskStreamer } from './task-stream.js';
       inject: [RunnerJobsConnections],
       useFactory: (c: RunnerJobsConnections) => new PushConfigRepository(c.db),
     },
-    PushNotificationQueue,
+    {
+      provide: PushFollowQueue,
+      inject: [RunnerJobsConnections],
+      useFactory: (c: RunnerJobsConnections) => new PushFollowQueue(c.redis),
+    },
     A2aTasksService,
     A2aPushService,
     TaskStreamer,

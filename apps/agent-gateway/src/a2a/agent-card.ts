@@ -1,7 +1,6 @@
 import { SUITE_VERSION } from '@suite/config';
-import type { ModelInfo } from '@suite/jobs';
+import type { JsonObject, ModelInfo } from '@suite/jobs';
 import { createHash } from 'node:crypto';
-import type { JsonObject } from './a2a.types.js';
 import { INPUT_MODES } from './media-types.js';
 
 export const A2A_PROTOCOL_VERSION = '1.0';

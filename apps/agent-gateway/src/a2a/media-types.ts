@@ -1,5 +1,5 @@
 import { A2aError, A2aErrorCode } from '@suite/errors';
-import type { Message, Part } from './a2a.types.js';
+import type { Message, Part } from '@suite/jobs';
 
 /**
  * What this agent reads from a message: text parts (the browser test instructions) and JSON data

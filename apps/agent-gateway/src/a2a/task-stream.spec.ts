@@ -2,9 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 import { JobService, LocalArtifactStore, ModelRegistry, type JobEvent, type JobEventsHub } from '@suite/jobs';
 import { InMemoryJobQueue, InMemoryJobRepository } from '../../../../libs/jobs/src/testing/index.js';
 import type { AgentGatewayConfig } from '../agent-gateway.config.js';
-import type { A2aConversationRepository } from '@suite/jobs';
+import type { A2aConversationRepository, StreamResponse } from '@suite/jobs';
 import { A2aTasksService } from './a2a-tasks.service.js';
-import type { StreamResponse } from './a2a.types.js';
 import { TaskStreamer } from './task-stream.js';
 
 /** The process's events hub in memory: `deliver` hands an event to the job's watchers. */

@@ -6,16 +6,20 @@ import {
   fromSnapshot,
   isSettledStatus,
   JobEventsHub,
+  logArtifact,
+  taskArtifacts,
+  taskStateOf,
+  TaskState,
   type JobEvent,
   type JobStatusEvent,
   type JobStepEvent,
   type Principal,
+  type StreamResponse,
+  type Task,
+  type TaskStatusUpdateEvent,
 } from '@suite/jobs';
 import type { ServerResponse } from 'node:http';
 import { A2aTasksService } from './a2a-tasks.service.js';
-import type { StreamResponse, Task, TaskStatusUpdateEvent } from './a2a.types.js';
-import { TaskState } from './a2a.types.js';
-import { logArtifact, taskArtifacts, taskStateOf } from './task.mapper.js';
 
 /** Where a followed task's events go (an SSE response, an MCP progress callback, a webhook queue). */
 export interface StreamSink {

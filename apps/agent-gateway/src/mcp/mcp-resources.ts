@@ -70,8 +70,7 @@ export function registerRunnerResources(
   const { jobs, publicUrl } = deps;
   let recent: Promise<JobRecordDto[]> | undefined;
   // Both templates list from one read of the caller's recent jobs.
-  const recentJobs = () =>
-    (recent ??= jobs.list(principal, { limit: String(LISTED_JOBS) }).then((l) => l.jobs));
+  const recentJobs = () => (recent ??= jobs.list(principal, { limit: LISTED_JOBS }).then((l) => l.jobs));
 
   const resource = (job: JobRecordDto, kind: keyof typeof KINDS): Resource => ({
     uri: `${publicUrl}/v1/jobs/${job.id}/${kind}`,

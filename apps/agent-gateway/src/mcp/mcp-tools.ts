@@ -1,13 +1,16 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import {
-  BrowserEnv,
+  type DtoClass,
+  dtoJsonSchema,
   FINAL_JOB_STATUSES,
+  JobIdArgsDto,
   type JobRecordDto,
   JobStatus,
-  LIST_LIMIT_DEFAULT,
-  LIST_LIMIT_MAX,
-  LIST_LIMIT_MIN,
+  ListJobsArgsDto,
+  RUN_WAIT_SECONDS_DEFAULT,
+  RunBrowserTestArgsDto,
+  validateBody,
 } from '@suite/contracts';
 import { Logger } from '@nestjs/common';
 import { APP_ERROR_MODEL, toMcpToolError } from '@suite/errors';
@@ -22,8 +25,26 @@ export interface McpToolDeps {
   publicUrl: string;
 }
 
-// The tools' arguments follow the runner's DTOs (CreateJobDto, ListJobsQueryDto): their values and
-// limits come from the same constants, and the job service validates the arguments with those DTOs.
+/**
+ * A tool's arguments are a DTO (RunBrowserTestArgsDto is CreateJobDto plus the wait options,
+ * ListJobsArgsDto picks ListJobsQueryDto's fields): `tools/list` shows the DTO's JSON Schema, made
+ * from its class-validator rules, and the handler validates with the DTO (`validateBody`), so a
+ * limit, an enum or a required field is written once. The SDK's own zod check lets any object
+ * through (a loose object whose `meta` is the published schema), so bad arguments reach the
+ * handler and come back as the runner's isError result with every problem listed.
+ */
+function argumentsSchema(dto: DtoClass<object>) {
+  return z.looseObject({}).meta(dtoJsonSchema(dto));
+}
+
+const RUN_ARGS = argumentsSchema(RunBrowserTestArgsDto);
+const JOB_ID_ARGS = argumentsSchema(JobIdArgsDto);
+const LIST_ARGS = argumentsSchema(ListJobsArgsDto);
+
+/** The tool's arguments as its DTO, or the runner's validation_failed (loc `arguments.<field>`). */
+const argumentsOf = <T extends object>(dto: DtoClass<T>, raw: unknown): T =>
+  validateBody(dto, raw, 'arguments').value;
+
 const jobStatus = z.enum(JobStatus);
 
 const jobSchema = z
@@ -71,8 +92,6 @@ const toolError = z
   })
   .optional()
   .describe('Present only when the call failed (isError).');
-
-const jobIdArg = z.string().min(1).describe('The id of a job, as returned by run_browser_test or list_jobs.');
 
 const absolute = (job: JobRecordDto, base: string): JobRecordDto => ({
   ...job,
@@ -159,44 +178,7 @@ export function registerRunnerTools(server: McpServer, principal: Principal, dep
       title: 'Run a browser test',
       description:
         'Runs natural-language browser test instructions in a real Chromium (open/go to, click, type, press, select, check, hover, scroll, wait for, and assertions on text, title, URL, visibility and state). Returns the job at once; with wait=true it waits for the verdict (sending progress notifications when the call carries a progress token).',
-      inputSchema: {
-        query: z
-          .string()
-          .min(1)
-          .describe(
-            'The test instructions, e.g. \'Open /login, type "ada" into Email, click "Sign in". The page contains "Welcome".\'',
-          ),
-        initial_url: z
-          .string()
-          .optional()
-          .describe('Start address of the browser; relative paths in the query resolve against it.'),
-        model: z
-          .string()
-          .optional()
-          .describe(
-            'Agent model; default: the deployment\u2019s default (the built-in instruction interpreter without an LLM provider).',
-          ),
-        env: z
-          .enum(BrowserEnv)
-          .optional()
-          .describe(`Where the browser runs; default ${BrowserEnv.LocalBrowser}.`),
-        highlight_mouse: z
-          .boolean()
-          .optional()
-          .describe('Draw the mouse pointer in the video; default true.'),
-        metadata: z
-          .record(z.string(), z.unknown())
-          .optional()
-          .describe('Free-form keys and values stored with the job.'),
-        wait: z.boolean().optional().describe('Wait for the job to end before answering; default false.'),
-        timeout_seconds: z
-          .number()
-          .int()
-          .min(1)
-          .max(600)
-          .optional()
-          .describe('With wait: answer with the job as it is after this many seconds; default 300.'),
-      },
+      inputSchema: RUN_ARGS,
       outputSchema: { job: jobSchema.optional(), error: toolError },
       annotations: {
         readOnlyHint: false,
@@ -205,9 +187,10 @@ export function registerRunnerTools(server: McpServer, principal: Principal, dep
         openWorldHint: true,
       },
     },
-    ({ wait, timeout_seconds, ...body }, extra) =>
+    (raw, extra) =>
       guarded(async () => {
-        let job = await jobs.create(principal, body);
+        const { wait, timeout_seconds, ...request } = argumentsOf(RunBrowserTestArgsDto, raw);
+        let job = await jobs.create(principal, request);
         if (wait) {
           const progressToken = extra._meta?.progressToken;
           let progress = 0;
@@ -229,7 +212,7 @@ export function registerRunnerTools(server: McpServer, principal: Principal, dep
             await events.waitUntilSettled(
               job.id,
               async () => (await jobs.get(principal, job.id)).status,
-              (timeout_seconds ?? 300) * 1000,
+              (timeout_seconds ?? RUN_WAIT_SECONDS_DEFAULT) * 1000,
               extra.signal,
             );
           } finally {
@@ -248,12 +231,13 @@ export function registerRunnerTools(server: McpServer, principal: Principal, dep
     {
       title: 'Get a browser test job',
       description: 'Returns a job: its status, summary, step results and links to its log and video.',
-      inputSchema: { job_id: jobIdArg },
+      inputSchema: JOB_ID_ARGS,
       outputSchema: { job: jobSchema.optional(), error: toolError },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    ({ job_id }) =>
+    (raw) =>
       guarded(async () => {
+        const { job_id } = argumentsOf(JobIdArgsDto, raw);
         const job = absolute(await jobs.get(principal, job_id), publicUrl);
         return jobResult(describeJob(job), job);
       }),
@@ -264,25 +248,14 @@ export function registerRunnerTools(server: McpServer, principal: Principal, dep
     {
       title: 'List browser test jobs',
       description: 'Lists your recent jobs, newest first, optionally only those with one status.',
-      inputSchema: {
-        limit: z
-          .number()
-          .int()
-          .min(LIST_LIMIT_MIN)
-          .max(LIST_LIMIT_MAX)
-          .optional()
-          .describe(`How many jobs, ${LIST_LIMIT_MIN} to ${LIST_LIMIT_MAX}; default ${LIST_LIMIT_DEFAULT}.`),
-        status: jobStatus.optional().describe('Only jobs with this status.'),
-      },
+      inputSchema: LIST_ARGS,
       outputSchema: { jobs: z.array(jobSchema).optional(), error: toolError },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    ({ limit, status }) =>
+    (raw) =>
       guarded(async () => {
-        const list = await jobs.list(principal, {
-          ...(limit !== undefined ? { limit: String(limit) } : {}),
-          ...(status ? { status } : {}),
-        });
+        const query = argumentsOf(ListJobsArgsDto, raw);
+        const list = await jobs.list(principal, query);
         const found = list.jobs.map((job) => absolute(job, publicUrl));
         const text = found.length
           ? found
@@ -299,7 +272,7 @@ export function registerRunnerTools(server: McpServer, principal: Principal, dep
       title: 'Cancel a browser test job',
       description:
         'Cancels a job that is still queued. Running jobs are not stopped (they finish on their own); finished jobs are left as they are. The result says which happened.',
-      inputSchema: { job_id: jobIdArg },
+      inputSchema: JOB_ID_ARGS,
       outputSchema: {
         id: z.string().optional(),
         status: jobStatus.optional(),
@@ -309,8 +282,9 @@ export function registerRunnerTools(server: McpServer, principal: Principal, dep
       },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     },
-    ({ job_id }) =>
+    (raw) =>
       guarded(async () => {
+        const { job_id } = argumentsOf(JobIdArgsDto, raw);
         const result = await jobs.cancel(principal, job_id);
         return ok(result.message, { ...result });
       }),
@@ -321,12 +295,13 @@ export function registerRunnerTools(server: McpServer, principal: Principal, dep
     {
       title: 'Read a job\u2019s agent log',
       description: 'Returns the agent log of a job so far (one line per entry), also while it runs.',
-      inputSchema: { job_id: jobIdArg },
+      inputSchema: JOB_ID_ARGS,
       outputSchema: { job_id: z.string().optional(), log: z.string().optional(), error: toolError },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    ({ job_id }) =>
+    (raw) =>
       guarded(async () => {
+        const { job_id } = argumentsOf(JobIdArgsDto, raw);
         const log = await jobs.log(principal, job_id, 'text');
         return ok(log || '(the log is empty so far)', { job_id, log });
       }),

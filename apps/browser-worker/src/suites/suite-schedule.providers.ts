@@ -39,23 +39,11 @@ export const suiteScheduleProviders = [
   },
   {
     provide: SuiteService,
-    inject: [SuiteRepository, JobService, WorkerConnections, BROWSER_WORKER_CONFIG],
-    useFactory: (
-      suites: SuiteRepository,
-      jobs: JobService,
-      c: WorkerConnections,
-      config: BrowserWorkerConfig,
-    ) => {
+    inject: [SuiteRepository, JobService, WorkerConnections],
+    useFactory: (suites: SuiteRepository, jobs: JobService, c: WorkerConnections) => {
       const queue = createQueue(QueueName.SuiteSchedules, c.redis);
       queue.on('error', () => undefined);
-      return new SuiteService({
-        suites,
-        jobs,
-        scheduler: new SuiteScheduler(queue),
-        webhookPolicy: webhookPolicy(config.PUSH_ALLOWED_HOSTS),
-        resolve: createHostResolver(config.PUSH_DNS_SERVERS),
-        minScheduleSeconds: 1,
-      });
+      return new SuiteService({ suites, jobs, scheduler: new SuiteScheduler(queue) });
     },
   },
   {

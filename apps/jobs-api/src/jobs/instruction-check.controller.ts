@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
-import { CreateJobDto, HttpValidationErrorDto } from '@suite/contracts';
+import { CreateJobDto, HttpValidationErrorDto, RUNNER_INPUT } from '@suite/contracts';
 import { RunnerApi } from '../auth/runner-api.decorator.js';
 import { InstructionCheckService, type InstructionCheck } from './instruction-check.service.js';
 
@@ -60,7 +60,7 @@ export class InstructionCheckController {
     description: 'The request is invalid (the same rules as `POST /v1/jobs`).',
     type: HttpValidationErrorDto,
   })
-  check(@Body() body: unknown): InstructionCheck {
-    return this.instructions.check(body);
+  check(@Body(RUNNER_INPUT) request: CreateJobDto): InstructionCheck {
+    return this.instructions.check(request);
   }
 }

@@ -1,7 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
+import { CreateJobDto, validateBody } from '@suite/contracts';
 import { toHttpProblem } from '@suite/errors';
 import { ModelRegistry } from '@suite/jobs';
 import { InstructionCheckService } from './instruction-check.service.js';
+
+/** The body as `RUNNER_INPUT` hands it to the service (a bad one is the edge's 422). */
+const request = (body: unknown) => validateBody(CreateJobDto, body).value;
 
 const llm = new ModelRegistry({ llmModels: [{ name: 'gpt-4.1-mini', provider: 'openai' }] });
 
@@ -9,7 +13,7 @@ describe('InstructionCheckService', () => {
   const service = new InstructionCheckService(new ModelRegistry());
 
   it('reads the steps as the interpreter will', () => {
-    expect(service.check({ query: 'Open https://example.com\nClick "More"' })).toEqual({
+    expect(service.check(request({ query: 'Open https://example.com\nClick "More"' }))).toEqual({
       model: 'instruction-interpreter',
       readable: true,
       steps: [
@@ -20,7 +24,7 @@ describe('InstructionCheckService', () => {
   });
 
   it('names the steps it cannot read, with the phrasings it knows, as a finding rather than an error', () => {
-    const check = service.check({ query: 'Click Save\nFrobnicate the widget' });
+    const check = service.check(request({ query: 'Click Save\nFrobnicate the widget' }));
     expect(check).toMatchObject({
       readable: false,
       steps: [],
@@ -31,10 +35,12 @@ describe('InstructionCheckService', () => {
   });
 
   it('with an LLM provider, reads a job with steps the interpreter cannot read as readable: the model resolves them once', () => {
-    const check = new InstructionCheckService(llm).check({
-      query: 'Open https://example.com\nFrobnicate the widget',
-      model: 'instruction-interpreter',
-    });
+    const check = new InstructionCheckService(llm).check(
+      request({
+        query: 'Open https://example.com\nFrobnicate the widget',
+        model: 'instruction-interpreter',
+      }),
+    );
     expect(check).toEqual({
       model: 'instruction-interpreter',
       readable: true,
@@ -44,17 +50,21 @@ describe('InstructionCheckService', () => {
     });
     // A job that opts out of the model is refused as without a provider.
     expect(
-      new InstructionCheckService(llm).check({
-        query: 'Frobnicate the widget',
-        model: 'instruction-interpreter',
-        metadata: { resolve_with_model: false },
-      }),
+      new InstructionCheckService(llm).check(
+        request({
+          query: 'Frobnicate the widget',
+          model: 'instruction-interpreter',
+          metadata: { resolve_with_model: false },
+        }),
+      ),
     ).toMatchObject({ readable: false });
   });
 
   it('leaves free text to an LLM model, and refuses an invalid request as POST /v1/jobs does', () => {
     expect(
-      new InstructionCheckService(llm).check({ query: 'Buy the cheapest mug', model: 'gpt-4.1-mini' }),
+      new InstructionCheckService(llm).check(
+        request({ query: 'Buy the cheapest mug', model: 'gpt-4.1-mini' }),
+      ),
     ).toEqual({
       model: 'gpt-4.1-mini',
       readable: true,
@@ -63,7 +73,7 @@ describe('InstructionCheckService', () => {
     for (const body of [{}, { query: '' }, { query: 'Click x', env: 'moon' }, 'not an object']) {
       let status = 0;
       try {
-        service.check(body);
+        service.check(request(body));
       } catch (error) {
         status = toHttpProblem(error).status;
       }
@@ -74,7 +84,9 @@ describe('InstructionCheckService', () => {
   it('refuses instructions over the interpreter limits with a 422 naming the limit', () => {
     const detailOf = (query: string, model?: string) => {
       try {
-        (model ? new InstructionCheckService(llm) : service).check({ query, ...(model ? { model } : {}) });
+        (model ? new InstructionCheckService(llm) : service).check(
+          request({ query, ...(model ? { model } : {}) }),
+        );
       } catch (error) {
         const problem = toHttpProblem(error);
         expect(problem.status).toBe(422);
@@ -99,7 +111,7 @@ describe('InstructionCheckService', () => {
     expect(detailOf(splits)[0]!.msg).toMatch(/too much work to read \(over 200,000 characters/);
     // Long quoted text is one word: a test typing a long paragraph is read.
     expect(
-      service.check({ query: `Type "${'lorem ipsum '.repeat(1_000)}" into the message field` }),
+      service.check(request({ query: `Type "${'lorem ipsum '.repeat(1_000)}" into the message field` })),
     ).toMatchObject({
       readable: true,
     });

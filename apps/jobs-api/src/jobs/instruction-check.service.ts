@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { interpretQuery, SUPPORTED_PHRASINGS } from '@suite/browser-agent';
-import { CreateJobDto, validateBody } from '@suite/contracts';
+import type { CreateJobDto } from '@suite/contracts';
 import { issue, RunnerError } from '@suite/errors';
 import { assertInstructionLimits, ModelRegistry } from '@suite/jobs';
 
@@ -35,8 +35,8 @@ export interface InstructionCheck {
 export class InstructionCheckService {
   constructor(@Inject(ModelRegistry) private readonly models: ModelRegistry) {}
 
-  check(body: unknown): InstructionCheck {
-    const { value } = validateBody(CreateJobDto, body);
+  /** `value` was validated at the edge (`RUNNER_INPUT`), as for `POST /v1/jobs`. */
+  check(value: CreateJobDto): InstructionCheck {
     assertInstructionLimits(value.query);
     const model = this.models.resolve(value.model);
     if (model.provider !== 'interpreter') return { model: model.id, readable: true, steps: [] };

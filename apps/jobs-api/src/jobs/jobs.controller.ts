@@ -30,6 +30,8 @@ import {
   JobListDto,
   JobRecordDto,
   JobStatus,
+  ListJobsQueryDto,
+  RUNNER_INPUT,
 } from '@suite/contracts';
 import { JobService, type Principal } from '@suite/jobs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -50,8 +52,11 @@ export class JobsController {
   @HttpCode(202)
   @ApiBody({ type: CreateJobDto })
   @ApiAcceptedResponse({ description: 'The job is queued.', type: JobRecordDto })
-  create(@CurrentPrincipal() principal: Principal, @Body() body: unknown): Promise<JobRecordDto> {
-    return this.jobs.create(principal, body);
+  create(
+    @CurrentPrincipal() principal: Principal,
+    @Body(RUNNER_INPUT) request: CreateJobDto,
+  ): Promise<JobRecordDto> {
+    return this.jobs.create(principal, request);
   }
 
   @Get()
@@ -77,7 +82,7 @@ export class JobsController {
   @ApiOkResponse({ description: 'Recent jobs of the key\u2019s owner, newest first.', type: JobListDto })
   list(
     @CurrentPrincipal() principal: Principal,
-    @Query() query: Record<string, unknown>,
+    @Query(RUNNER_INPUT) query: ListJobsQueryDto,
   ): Promise<JobListDto> {
     return this.jobs.list(principal, query);
   }

@@ -12,20 +12,24 @@ import {
   CreateSuiteDto,
   HttpErrorDto,
   HttpValidationErrorDto,
+  ListSuiteRunsQueryDto,
+  RUNNER_INPUT,
   SUITE_RUNS_LIMIT_DEFAULT,
   SUITE_RUNS_LIMIT_MAX,
   SUITE_OVERVIEW_RUNS_DEFAULT,
   SUITE_OVERVIEW_RUNS_MAX,
   SuiteListDto,
   SuiteOverviewListDto,
+  SuiteOverviewQueryDto,
   SuiteRecordDto,
   SuiteRunDto,
   SuiteRunListDto,
 } from '@suite/contracts';
 import type { Principal } from '@suite/jobs';
-import { SuiteService } from '@suite/suites';
+import { SuiteService, type SuiteData } from '@suite/suites';
 import { CurrentPrincipal } from '../auth/principal.decorator.js';
 import { RunnerApi } from '../auth/runner-api.decorator.js';
+import { SuiteInputPipe } from './suite-input.pipe.js';
 
 @RunnerApi('suites')
 @ApiUnprocessableEntityResponse({ description: 'Validation error.', type: HttpValidationErrorDto })
@@ -36,8 +40,11 @@ export class SuitesController {
   @Post()
   @ApiBody({ type: CreateSuiteDto })
   @ApiCreatedResponse({ description: 'The suite is stored (and scheduled).', type: SuiteRecordDto })
-  create(@CurrentPrincipal() principal: Principal, @Body() body: unknown): Promise<SuiteRecordDto> {
-    return this.suites.create(principal, body);
+  create(
+    @CurrentPrincipal() principal: Principal,
+    @Body(SuiteInputPipe) suite: SuiteData,
+  ): Promise<SuiteRecordDto> {
+    return this.suites.create(principal, suite);
   }
 
   @Get()
@@ -65,7 +72,7 @@ export class SuitesController {
   })
   overview(
     @CurrentPrincipal() principal: Principal,
-    @Query() query: Record<string, unknown>,
+    @Query(RUNNER_INPUT) query: SuiteOverviewQueryDto,
   ): Promise<SuiteOverviewListDto> {
     return this.suites.overview(principal, query);
   }
@@ -84,9 +91,9 @@ export class SuitesController {
   replace(
     @CurrentPrincipal() principal: Principal,
     @Param('suite_id') id: string,
-    @Body() body: unknown,
+    @Body(SuiteInputPipe) suite: SuiteData,
   ): Promise<SuiteRecordDto> {
-    return this.suites.replace(principal, id, body);
+    return this.suites.replace(principal, id, suite);
   }
 
   @Delete(':suite_id')
@@ -132,7 +139,7 @@ export class SuitesController {
   runs(
     @CurrentPrincipal() principal: Principal,
     @Param('suite_id') id: string,
-    @Query() query: Record<string, unknown>,
+    @Query(RUNNER_INPUT) query: ListSuiteRunsQueryDto,
   ): Promise<SuiteRunListDto> {
     return this.suites.runs(principal, id, query);
   }

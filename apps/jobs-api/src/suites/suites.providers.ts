@@ -2,11 +2,11 @@ import { createHostResolver } from '@suite/egress-policy';
 import { JobService, RunnerJobsConnections } from '@suite/jobs';
 import { webhookPolicy } from '@suite/push-delivery';
 import { createQueue, QueueName } from '@suite/queue';
-import { SuiteRepository, SuiteScheduler, SuiteService } from '@suite/suites';
+import { SuiteInputValidator, SuiteRepository, SuiteScheduler, SuiteService } from '@suite/suites';
 import { JOBS_API_CONFIG } from '../app.tokens.js';
 import type { JobsApiConfig } from '../jobs-api.config.js';
 
-/** The suite service of `/v1/suites`, on the job service's connections. */
+/** The suite service of `/v1/suites`, on the job service's connections, and its input check. */
 export const suitesProviders = [
   {
     provide: SuiteRepository,
@@ -24,17 +24,15 @@ export const suitesProviders = [
   },
   {
     provide: SuiteService,
-    inject: [SuiteRepository, JobService, SuiteScheduler, JOBS_API_CONFIG],
-    useFactory: (
-      suites: SuiteRepository,
-      jobs: JobService,
-      scheduler: SuiteScheduler,
-      config: JobsApiConfig,
-    ) =>
-      new SuiteService({
-        suites,
-        jobs,
-        scheduler,
+    inject: [SuiteRepository, JobService, SuiteScheduler],
+    useFactory: (suites: SuiteRepository, jobs: JobService, scheduler: SuiteScheduler) =>
+      new SuiteService({ suites, jobs, scheduler }),
+  },
+  {
+    provide: SuiteInputValidator,
+    inject: [JOBS_API_CONFIG],
+    useFactory: (config: JobsApiConfig) =>
+      new SuiteInputValidator({
         webhookPolicy: webhookPolicy(config.PUSH_ALLOWED_HOSTS),
         resolve: createHostResolver(config.PUSH_DNS_SERVERS),
         minScheduleSeconds: config.SUITE_MIN_SCHEDULE_SECONDS,

@@ -201,3 +201,45 @@ describe('CreateJobDto validation (pydantic-compatible 422s)', () => {
     }
   });
 });
+
+describe('CreateJobDto: NUL characters (Postgres cannot store them)', () => {
+  it.each([
+    ['query', { query: 'a\u0000b' }, 'a\u0000b'],
+    ['initial_url', { query: 'x', initial_url: 'https://example.com/\u0000' }, 'https://example.com/\u0000'],
+    ['model', { query: 'x', model: 'm\u0000' }, 'm\u0000'],
+  ])('refuses one in %s with a 422 value_error naming it', (field, body, input) => {
+    expect(rejection(body)).toEqual({
+      status: 422,
+      detail: [
+        {
+          type: 'value_error',
+          loc: ['body', field],
+          msg: 'Value error, the text must not contain NUL (\\u0000) characters',
+          input,
+          ctx: { error: 'the text must not contain NUL (\\u0000) characters' },
+        },
+      ],
+    });
+  });
+
+  it('refuses one in a nested metadata value or key at its own place, as before', () => {
+    expect(
+      rejection({ query: 'x', metadata: { note: { deep: ['a\u0000b'] }, 'k\u0000': 1 } }).detail,
+    ).toEqual([
+      {
+        type: 'value_error',
+        loc: ['body', 'metadata', 'note', 'deep', 0],
+        msg: 'Value error, the text must not contain NUL (\\u0000) characters',
+        input: 'a\u0000b',
+        ctx: { error: 'the text must not contain NUL (\\u0000) characters' },
+      },
+      {
+        type: 'value_error',
+        loc: ['body', 'metadata', 'k\u0000'],
+        msg: 'Value error, keys must not contain NUL (\\u0000) characters',
+        input: 'k\u0000',
+        ctx: { error: 'keys must not contain NUL (\\u0000) characters' },
+      },
+    ]);
+  });
+});

@@ -2,13 +2,16 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsObject, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { IsOmittable } from '../validation/is-omittable.decorator.js';
 import { MaxJsonBytes } from '../validation/max-json-bytes.decorator.js';
+import { NoNulCharacters } from '../validation/no-nul-characters.decorator.js';
 import { BROWSER_ENV_PATTERN, BrowserEnv } from './browser-env.enum.js';
 import { DEFAULT_START_URL, METADATA_MAX_BYTES, QUERY_MAX_LENGTH } from './job-limits.js';
 
 /**
  * Body of `POST /v1/jobs` (also what A2A SendMessage and the MCP tool are turned into). Field
- * names are the spec's snake_case. Validate with `validateBody(CreateJobDto, body)`: the result
- * carries the defaults below, except `model`, whose default depends on the deployment.
+ * names are the spec's snake_case. Each transport validates it at its edge (`/v1`'s `RUNNER_INPUT`
+ * pipe, A2A's message mapping, the MCP tool's `RunBrowserTestArgsDto`), so `JobService` takes it
+ * typed: the result carries the defaults below, except `model`, whose default depends on the
+ * deployment.
  */
 export class CreateJobDto {
   @ApiProperty({
@@ -22,6 +25,7 @@ export class CreateJobDto {
   @IsString()
   @MinLength(1)
   @MaxLength(QUERY_MAX_LENGTH)
+  @NoNulCharacters()
   query!: string;
 
   @ApiPropertyOptional({
@@ -31,6 +35,7 @@ export class CreateJobDto {
   })
   @IsOmittable()
   @IsString()
+  @NoNulCharacters()
   initial_url: string = DEFAULT_START_URL;
 
   @ApiPropertyOptional({
@@ -41,6 +46,7 @@ export class CreateJobDto {
   })
   @IsOmittable()
   @IsString()
+  @NoNulCharacters()
   model?: string;
 
   @ApiPropertyOptional({
@@ -74,5 +80,6 @@ export class CreateJobDto {
   @IsOptional()
   @IsObject()
   @MaxJsonBytes(METADATA_MAX_BYTES)
+  @NoNulCharacters()
   metadata?: Record<string, unknown> | null;
 }

@@ -8,7 +8,7 @@ import { JobStatus } from './job-status.enum.js';
 const LIST_SEARCH_MAX_LENGTH = 200;
 const UUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
-/** Query of `GET /v1/jobs`; validate with `validateQuery(ListJobsQueryDto, query)`. */
+/** Query of `GET /v1/jobs`, checked at the edge (`RUNNER_INPUT`, i.e. `validateQuery`). */
 export class ListJobsQueryDto {
   @ApiPropertyOptional({
     description: 'How many of the most recent jobs to return.',

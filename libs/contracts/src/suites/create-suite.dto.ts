@@ -20,7 +20,7 @@ import { SuiteTestDto } from './suite-test.dto.js';
 
 /**
  * Body of `POST /v1/suites` and `PUT /v1/suites/{id}` (a PUT replaces the whole suite). Each
- * item of `tests` is validated as a `SuiteTestDto` by the suite service (`validateItem`).
+ * item of `tests` is validated as a `SuiteTestDto` by `SuiteInputValidator` (`validateItem`).
  */
 export class CreateSuiteDto {
   @ApiProperty({

@@ -1,6 +1,7 @@
 import { issue, type ValidationIssue, type ValidationLoc } from '@suite/errors';
 import { getMetadataStorage, type ValidationError } from 'class-validator';
 import { jsonByteLength, MAX_JSON_BYTES } from './max-json-bytes.decorator.js';
+import { NO_NUL_CHARACTERS, nulProblems } from './no-nul-characters.decorator.js';
 
 export type InputMode = 'json' | 'query';
 
@@ -65,6 +66,11 @@ function mapError(
   const input =
     topLevel && Object.hasOwn(context.sent, error.property) ? context.sent[error.property] : value;
   const name = PRECEDENCE.find((candidate) => failed.includes(candidate)) ?? failed[0]!;
+  // Each NUL where it is (a metadata value at body.metadata.note, a key at its own place).
+  if (name === NO_NUL_CHARACTERS)
+    return nulProblems(value).map((problem) =>
+      issue.valueError([...here, ...problem.path], problem.input, problem.message),
+    );
   const constraints = constraintsOf(error, name);
   return [toIssue(name, constraints, here, input, value, context, error.constraints?.[name] ?? 'is invalid')];
 }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import { INSTRUCTIONS_NOT_UNDERSTOOD } from '@suite/jobs';
-import { InMemoryJobRepository } from '../../../../libs/jobs/src/testing/index.js';
-import { jobStatusesOf, needsInput, toTask } from './task.mapper.js';
+import { jobStatusesOf, needsInput, toTask } from './a2a-task.mapper.js';
+import { INSTRUCTIONS_NOT_UNDERSTOOD } from './job-state.js';
+import { InMemoryJobRepository } from './testing/index.js';
 
-describe('task.mapper', () => {
+describe('a2a-task.mapper', () => {
   it('shows a job waiting for input as INPUT_REQUIRED, with the failed run’s verdict and artifacts', () => {
     const waiting = new InMemoryJobRepository().seed({
       status: 'needs_input',

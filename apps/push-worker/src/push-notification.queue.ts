@@ -1,15 +1,15 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { RunnerJobsConnections } from '@suite/jobs';
+import type { StreamResponse } from '@suite/jobs';
 import { createQueue, QueueName, type TypedQueue } from '@suite/queue';
 import { createHash } from 'node:crypto';
-import type { AgentGatewayConfig } from '../agent-gateway.config.js';
-import { AGENT_GATEWAY_CONFIG } from '../app.tokens.js';
-import type { StreamResponse } from './a2a.types.js';
 import { PushDeliveryPacer } from './push-delivery-pacer.js';
+import { PUSH_WORKER_CONFIG, type PushWorkerConfig } from './push-worker.config.js';
+import { PushWorkerConnections } from './push-worker.connections.js';
 
 /**
- * The push-notifications queue, producer side: one BullMQ job per config and task status, for the
- * push worker (apps/push-worker) to POST, retried with backoff.
+ * The push-notifications queue, producer side: one BullMQ job per config and task status, filled
+ * by the task follower and POSTed by the delivery consumer (of any push worker), retried with
+ * backoff and paced per owner.
  */
 @Injectable()
 export class PushNotificationQueue implements OnApplicationShutdown {
@@ -17,12 +17,12 @@ export class PushNotificationQueue implements OnApplicationShutdown {
   private readonly pacer: PushDeliveryPacer;
   private readonly logger = new Logger('a2a-push');
 
-  constructor(connections: RunnerJobsConnections, @Inject(AGENT_GATEWAY_CONFIG) config: AgentGatewayConfig) {
+  constructor(connections: PushWorkerConnections, @Inject(PUSH_WORKER_CONFIG) config: PushWorkerConfig) {
     this.queue = createQueue(QueueName.PushNotifications, connections.redis, {
       defaultJobOptions: {
         attempts: config.PUSH_ATTEMPTS,
         backoff: { type: 'exponential', delay: 1_000 },
-        // Kept a while: their ids keep a restarted gateway from sending a notification twice.
+        // Kept a while: their ids keep a follow that starts again from sending a notification twice.
         removeOnComplete: { age: 24 * 3600, count: 100_000 },
         removeOnFail: { age: 7 * 24 * 3600 },
       },
@@ -35,7 +35,7 @@ export class PushNotificationQueue implements OnApplicationShutdown {
     });
   }
 
-  /** The id makes replicas that all saw the same change, and a restarted gateway, send it once. */
+  /** The id makes a change seen twice (a follow tried again, a worker restarted) go out once. */
   async add(
     owner: string,
     jobId: string,

@@ -1,8 +1,8 @@
 import { JobStatus } from '@suite/contracts';
 import type { MainDb } from '@suite/db';
-import { publicStatus, StoredJobStatus, type StoredStatus } from '@suite/jobs';
-import type { Artifact, Message, Part, Task, TaskState } from './a2a.types.js';
-import { TaskState as State } from './a2a.types.js';
+import type { Artifact, Message, Part, Task, TaskState } from './a2a-wire.types.js';
+import { TaskState as State } from './a2a-wire.types.js';
+import { publicStatus, StoredJobStatus, type StoredStatus } from './job-state.js';
 
 export function taskStateOf(status: string): TaskState {
   switch (status) {
