@@ -488,6 +488,34 @@ describe('other ways of saying a step (phrase variants)', () => {
     expect(read('Username: "ada"')).toEqual([formLine('Username', 'ada')]);
   });
 
+  it('descriptions of what the page says, menus named after their item, a searchable list', () => {
+    expect(read('a little notification saying "Settings saved" should pop up')).toEqual([
+      pageShows('Settings saved'),
+    ]);
+    expect(read('Verify the answer mentions "30 days"')).toEqual([pageShows('30 days')]);
+    expect(read('check that Donald Knuth is listed there')).toEqual([pageShows('Donald Knuth')]);
+    expect(read('Open the help center at https://example.com/help')).toEqual([
+      { action: 'navigate', url: 'https://example.com/help' },
+    ]);
+    expect(read('From the Settings menu do click on Sign out')).toEqual([
+      {
+        action: 'click',
+        target: { name: 'Sign out' },
+        clickCount: 1,
+        button: 'left',
+        menuPath: ['Settings'],
+      },
+    ]);
+    expect(read('open the Billing page from the Settings menu')).toEqual([
+      { action: 'click', target: { name: 'Billing' }, clickCount: 1, button: 'left', menuPath: ['Settings'] },
+    ]);
+    expect(read('Search the country list for "swe"')).toEqual([
+      { action: 'type', value: 'swe', target: { name: 'country', role: 'combobox' } },
+    ]);
+    // A dropdown is chosen from, not a menu path.
+    expect(read('select "Bob" in the Users dropdown')[0]).toMatchObject({ action: 'select', option: 'Bob' });
+  });
+
   it('word orders of other languages', () => {
     const click = (name: string, extra: Partial<Target> = {}): StepBody => ({
       action: 'click',

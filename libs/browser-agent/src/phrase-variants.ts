@@ -606,6 +606,14 @@ const VARIANTS: readonly Variant[] = [
     ),
     rewrite: (m) => `the list item ${m[1]} is visible`,
   },
+  // "Search the country list for "swe"": typed into that list's search (a searchable select's box).
+  {
+    pattern: new RegExp(
+      `^search\\s+(?:the\\s+|in\\s+the\\s+)?(.{1,40}?)\\s+(?:list|dropdown|drop-down|select|options|menu|field|box)\\s+for\\s+(${Q})$`,
+      'i',
+    ),
+    rewrite: (m) => `type ${m[2]} into the ${m[1]} dropdown`,
+  },
 ];
 
 /**
