@@ -6,7 +6,12 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'puppeteer-core';
-import { launchLocalBrowser } from '../libs/browser-agent/dist/index.js';
+import {
+  findXvfb,
+  launchLocalBrowser,
+  type VideoSource,
+  VirtualDisplay,
+} from '../libs/browser-agent/dist/index.js';
 import type { BenchContext } from './support/context.ts';
 import { CpuMeter, processTree } from './support/proc.ts';
 import { cpuBetween, cpuSnapshot } from './support/process-cpu.ts';
@@ -38,6 +43,10 @@ type Variant =
   | 'interpreter'
   | 'interpreter+video'
   | 'interpreter+video+cursor'
+  | 'interpreter+screencast'
+  | 'headful'
+  | 'interpreter+x11grab'
+  | 'interpreter+x11grab+cursor'
   | 'baseline+video'
   | 'baseline+video+cursor';
 const VARIANTS: readonly Variant[] = [
@@ -46,6 +55,23 @@ const VARIANTS: readonly Variant[] = [
   'interpreter+video',
   'interpreter+video+cursor',
 ];
+/**
+ * Issue 37: the other capture paths, side by side with Chromium's recorder (`interpreter+video`):
+ * the DevTools screencast, and a headful Chromium on a
+ * virtual display grabbed by ffmpeg (`x11grab`; `headful` is the same browser without video, to
+ * tell the cost of drawing to a display from the cost of grabbing it). The x11grab variants run
+ * only where Xvfb is installed. `BENCH_CAPTURES=none` leaves them all out, `x11grab` keeps only those.
+ */
+const CAPTURE_VARIANTS: readonly Variant[] = ['interpreter+screencast'];
+const DISPLAY_VARIANTS: readonly Variant[] = ['headful', 'interpreter+x11grab', 'interpreter+x11grab+cursor'];
+const onDisplay = (variant: Variant) => DISPLAY_VARIANTS.includes(variant);
+/** The video source a variant records with (undefined: no video). */
+function sourceOf(variant: Variant): VideoSource | undefined {
+  if (variant === 'puppeteer' || variant === 'interpreter' || variant === 'headful') return undefined;
+  if (variant.includes('x11grab')) return 'x11grab';
+  if (variant.endsWith('screencast')) return 'screencast';
+  return 'browser';
+}
 /** With BENCH_BASELINE: the same video variants run by the code before a change, in the same rounds. */
 const BASELINE_VARIANTS: readonly Variant[] = ['baseline+video', 'baseline+video+cursor'];
 
@@ -80,6 +106,11 @@ interface Sample {
    * (before this change the run returned only with the file complete).
    */
   toCaptureEndMs: number;
+  /**
+   * Until the recorder let go of the page (`released`: it may close, and the next job may use its
+   * browser); the x11grab capture holds it until ffmpeg has grabbed the final state and stopped.
+   */
+  toReleasedMs: number;
   stepMs: number[];
   ok: boolean;
   error?: string;
@@ -93,6 +124,8 @@ interface JobCpuSeconds {
   browser: number;
   node: number;
   ffmpeg: number;
+  /** Xvfb, for the variants on a virtual display. */
+  display: number;
   total: number;
 }
 
@@ -115,6 +148,7 @@ export interface InterpreterResult {
         totalMs: Summary;
         toVerdictMs: Summary;
         toCaptureEndMs: Summary;
+        toReleasedMs: Summary;
         /** Verdict → end of capture, and verdict → complete file, per run. */
         verdictToCaptureEndMs: Summary;
         verdictToFileMs: Summary;
@@ -131,6 +165,11 @@ export interface InterpreterResult {
    * ended, the job can be marked finished), percent: the aim's figure.
    */
   recordingOverheadPercent: number;
+  /**
+   * The variant the aims are measured on: the worker's default capture (`interpreter+video`,
+   * Chromium's own recorder; x11grab is opt-in).
+   */
+  headline?: Variant;
   /** The same until the video file is complete (after the job's end, off its path). */
   recordingOverheadToFilePercent: number;
   /** interpreter+video: verdict → job end (p95) and job end → file complete (max), ms. */
@@ -157,6 +196,21 @@ export interface InterpreterResult {
   cpuSeconds: Partial<Record<Variant, Record<keyof JobCpuSeconds, Summary>>>;
   cpuOverheadPercent: number;
   cpuOverheadOfMeansPercent: number;
+  /**
+   * Issue 37: each capture path beside the interpreter without video (headless, as a job without
+   * video runs): wall-time overhead to the job's end and to the page's release, CPU-seconds
+   * overhead (medians), and for x11grab also beside the same headful browser without video.
+   */
+  captures: {
+    variant: Variant;
+    source: string;
+    toCaptureEndPercent: number;
+    toReleasedPercent: number;
+    cpuPercent: number;
+    cpuOfMeansPercent: number;
+    cpuVsHeadfulPercent?: number;
+    verdictToReleasedP95Ms: number;
+  }[];
   /** With `--busy-neighbour`: a process kept one core busy throughout the measured rounds. */
   busyNeighbour: boolean;
   /** Cores the machine offers this process (os.availableParallelism(), as `nproc`). */
@@ -229,6 +283,7 @@ async function runOnce(
           totalMs,
           toVerdictMs: totalMs,
           toCaptureEndMs: totalMs,
+          toReleasedMs: totalMs,
           stepMs,
           ok: true,
         };
@@ -240,6 +295,7 @@ async function runOnce(
           totalMs,
           toVerdictMs: totalMs,
           toCaptureEndMs: totalMs,
+          toReleasedMs: totalMs,
           stepMs: [],
           ok: false,
           error: String(error),
@@ -256,7 +312,14 @@ async function runOnce(
     const outputPath = join(videoDir, 'interpreter', `${iteration}-${variant.replaceAll('+', '-')}.mp4`);
     // The current code records as the worker does: with its pool of encoders started ahead of need.
     const encoders = variant.startsWith('baseline') ? undefined : agents.encoders;
-    const video = variant === 'interpreter' ? undefined : { outputPath, ...(encoders ? { encoders } : {}) };
+    const source = sourceOf(variant);
+    const video = source
+      ? {
+          outputPath,
+          ...(encoders ? { encoders } : {}),
+          ...(variant.startsWith('baseline') ? {} : { source }),
+        }
+      : undefined;
     // highlightMouse false: typingDelayMs resolves to 0 (no per-character delay). The "+cursor"
     // variants are what a job gets with the API's default highlight_mouse: true.
     const result = await agent.runInstructionTest({
@@ -270,8 +333,17 @@ async function runOnce(
     // The baseline's run returns with the file complete ({ ok }); this one with the capture ended
     // ({ captured, finished }), the encoder finishing the file meanwhile.
     const recorded = result.video as
-      { ok?: boolean; captured?: boolean; finished?: Promise<{ ok: boolean; error?: string }> } | undefined;
+      | {
+          ok?: boolean;
+          captured?: boolean;
+          released?: Promise<void>;
+          finished?: Promise<{ ok: boolean; error?: string }>;
+        }
+      | undefined;
+    let releasedAt = captureEnd;
+    void recorded?.released?.then(() => (releasedAt = performance.now()));
     const file = recorded?.finished ? await recorded.finished : recorded;
+    await recorded?.released;
     const totalMs = performance.now() - started;
     const videoOk = Boolean(file?.ok);
     return {
@@ -280,6 +352,7 @@ async function runOnce(
       totalMs,
       toVerdictMs: (verdictAt || captureEnd) - started,
       toCaptureEndMs: captureEnd - started,
+      toReleasedMs: releasedAt - started,
       stepMs: result.steps.map((s) => s.durationMs),
       ok: result.verdict === 'succeeded' && (!video || videoOk),
       ...(result.verdict === 'succeeded' ? {} : { error: result.summary }),
@@ -303,22 +376,34 @@ function startBusyNeighbour(): ChildProcess {
 /** One job of the measured rounds, with its CPU-seconds read before and after it. */
 async function measuredRun(
   browser: Browser,
+  display: VirtualDisplay | undefined,
   run: () => Promise<Sample>,
 ): Promise<Sample & { cpu: JobCpuSeconds }> {
   const pids = [browser.process()?.pid].filter((pid): pid is number => pid !== undefined);
-  const before = cpuSnapshot(pids);
+  const displayPids = display?.pid ? [display.pid] : [];
+  const before = cpuSnapshot(pids, displayPids);
   const sample = await run();
   await sleep(CPU_SETTLE_MS);
-  const used = cpuBetween(before, cpuSnapshot(pids));
+  const used = cpuBetween(before, cpuSnapshot(pids, displayPids));
   return {
     ...sample,
     cpu: {
       browser: round(used.browser, 3),
       node: round(used.node, 3),
       ffmpeg: round(used.ffmpeg, 3),
+      display: round(used.display, 3),
       total: round(used.total, 3),
     },
   };
+}
+
+/** The capture variants this run measures (see CAPTURE_VARIANTS); x11grab's only with an Xvfb. */
+function captureVariants(): Variant[] {
+  const only = process.env.BENCH_CAPTURES;
+  if (only === 'none') return [];
+  const display = findXvfb() ? DISPLAY_VARIANTS : [];
+  // `x11grab`: only the display variants (a shorter run, e.g. with a busy neighbour).
+  return only === 'x11grab' ? [...display] : [...CAPTURE_VARIANTS, ...display];
 }
 
 export async function runInterpreterBench(ctx: BenchContext): Promise<InterpreterResult> {
@@ -330,14 +415,22 @@ export async function runInterpreterBench(ctx: BenchContext): Promise<Interprete
   // The baseline's variants run in a browser its own code launched (as its worker would have).
   const baseline = dir ? await loadBaseline(dir) : undefined;
   const baselineBrowser = baseline ? await baseline.launchLocalBrowser() : undefined;
-  const browserFor = (variant: Variant) => (variant.startsWith('baseline') ? baselineBrowser! : browser);
+  const captures = captureVariants();
+  // The x11grab variants' browser: headful, on a virtual display of the viewport's size.
+  const display = captures.some(onDisplay)
+    ? await VirtualDisplay.start({ width: 1280, height: 720 })
+    : undefined;
+  const headfulBrowser = display ? await launchLocalBrowser({ display }) : undefined;
+  const browserFor = (variant: Variant) =>
+    variant.startsWith('baseline') ? baselineBrowser! : onDisplay(variant) ? headfulBrowser! : browser;
+  const displayFor = (variant: Variant) => (onDisplay(variant) ? display : undefined);
   await mkdir(join(ctx.artifactsDir, 'interpreter'), { recursive: true });
   const agents = {
     current,
     encoders: new current.EncoderPool(),
     ...(baseline ? { baseline } : {}),
   };
-  const variantsRun = dir ? [...VARIANTS, ...BASELINE_VARIANTS] : VARIANTS;
+  const variantsRun = [...VARIANTS, ...captures, ...(dir ? BASELINE_VARIANTS : [])];
   let neighbour: ChildProcess | undefined;
   try {
     ctx.log(
@@ -366,7 +459,7 @@ export async function runInterpreterBench(ctx: BenchContext): Promise<Interprete
       const order = variantsRun.map((_, k) => variantsRun[(k + i) % variantsRun.length]!);
       for (const variant of order)
         samples.push(
-          await measuredRun(browserFor(variant), () =>
+          await measuredRun(browserFor(variant), displayFor(variant), () =>
             runOnce(agents, browserFor(variant), variant, i, site.url, ctx.artifactsDir),
           ),
         );
@@ -387,6 +480,7 @@ export async function runInterpreterBench(ctx: BenchContext): Promise<Interprete
             totalMs: summarize(ok.map((s) => s.totalMs)),
             toVerdictMs: summarize(ok.map((s) => s.toVerdictMs)),
             toCaptureEndMs: summarize(ok.map((s) => s.toCaptureEndMs)),
+            toReleasedMs: summarize(ok.map((s) => s.toReleasedMs)),
             verdictToCaptureEndMs: summarize(ok.map((s) => s.toCaptureEndMs - s.toVerdictMs)),
             verdictToFileMs: summarize(ok.map((s) => s.totalMs - s.toVerdictMs)),
             failures: samples.filter((s) => s.variant === v && !s.ok).length,
@@ -397,14 +491,16 @@ export async function runInterpreterBench(ctx: BenchContext): Promise<Interprete
         ];
       }),
     ) as InterpreterResult['variants'];
-    const median = (v: Variant, key: 'totalMs' | 'toVerdictMs' | 'toCaptureEndMs' = 'totalMs') =>
-      variants[v]![key].p50;
-    const overhead = (v: Variant, key: 'totalMs' | 'toVerdictMs' | 'toCaptureEndMs' = 'totalMs') =>
+    type WallKey = 'totalMs' | 'toVerdictMs' | 'toCaptureEndMs' | 'toReleasedMs';
+    const median = (v: Variant, key: WallKey = 'totalMs') => variants[v]![key].p50;
+    const overhead = (v: Variant, key: WallKey = 'totalMs') =>
       round((median(v, key) / median('interpreter', key) - 1) * 100, 1);
     const ratio = round(median('interpreter') / median('puppeteer'), 2);
-    const recording = overhead('interpreter+video', 'toCaptureEndMs');
-    const recordingToVerdict = overhead('interpreter+video', 'toVerdictMs');
-    const withVideo = of('interpreter+video');
+    // The aims are the worker's default capture's: Chromium's own recorder (x11grab is opt-in).
+    const headline: Variant = 'interpreter+video';
+    const recording = overhead(headline, 'toCaptureEndMs');
+    const recordingToVerdict = overhead(headline, 'toVerdictMs');
+    const withVideo = of(headline);
     const verdictToJobEndP95Ms = summarize(withVideo.map((s) => s.toCaptureEndMs - s.toVerdictMs)).p95;
     const jobEndToVideoMaxMs = summarize(withVideo.map((s) => s.totalMs - s.toCaptureEndMs)).max;
     const stepNames = tenStepQuery(site.url)
@@ -420,13 +516,37 @@ export async function runInterpreterBench(ctx: BenchContext): Promise<Interprete
           );
         return [
           v,
-          { browser: group('browser'), node: group('node'), ffmpeg: group('ffmpeg'), total: group('total') },
+          {
+            browser: group('browser'),
+            node: group('node'),
+            ffmpeg: group('ffmpeg'),
+            display: group('display'),
+            total: group('total'),
+          },
         ];
       }),
     ) as InterpreterResult['cpuSeconds'];
     const cpuOverhead = (key: 'p50' | 'mean') =>
-      round((cpuSeconds['interpreter+video']!.total[key] / cpuSeconds.interpreter!.total[key] - 1) * 100, 1);
+      round((cpuSeconds[headline]!.total[key] / cpuSeconds.interpreter!.total[key] - 1) * 100, 1);
     const cpuOverheadPercent = cpuOverhead('p50');
+    const cpuOf = (v: Variant, key: 'p50' | 'mean' = 'p50') => cpuSeconds[v]!.total[key];
+    const captureRows: InterpreterResult['captures'] = variantsRun
+      .filter((v) => sourceOf(v) && !v.endsWith('+cursor') && !v.startsWith('baseline'))
+      .map((v) => ({
+        variant: v,
+        source: sourceOf(v)!,
+        toCaptureEndPercent: overhead(v, 'toCaptureEndMs'),
+        toReleasedPercent: round(
+          (median(v, 'toReleasedMs') / median('interpreter', 'toReleasedMs') - 1) * 100,
+          1,
+        ),
+        cpuPercent: round((cpuOf(v) / cpuOf('interpreter') - 1) * 100, 1),
+        cpuOfMeansPercent: round((cpuOf(v, 'mean') / cpuOf('interpreter', 'mean') - 1) * 100, 1),
+        ...(onDisplay(v) && cpuSeconds.headful
+          ? { cpuVsHeadfulPercent: round((cpuOf(v) / cpuOf('headful') - 1) * 100, 1) }
+          : {}),
+        verdictToReleasedP95Ms: summarize(of(v).map((s) => s.toReleasedMs - s.toVerdictMs)).p95,
+      }));
     const recordingAim = busyNeighbour
       ? INTERPRETER_AIMS.recordingOverheadBusyPercent
       : INTERPRETER_AIMS.recordingOverheadPercent;
@@ -443,7 +563,8 @@ export async function runInterpreterBench(ctx: BenchContext): Promise<Interprete
       ratio,
       ratioOfMeans: round(variants.interpreter!.totalMs.mean / variants.puppeteer!.totalMs.mean, 2),
       recordingOverheadPercent: recording,
-      recordingOverheadToFilePercent: overhead('interpreter+video'),
+      recordingOverheadToFilePercent: overhead(headline),
+      headline,
       verdictToJobEndP95Ms,
       jobEndToVideoMaxMs,
       recordingOverheadToVerdictPercent: recordingToVerdict,
@@ -462,6 +583,7 @@ export async function runInterpreterBench(ctx: BenchContext): Promise<Interprete
       cpuSeconds,
       cpuOverheadPercent,
       cpuOverheadOfMeansPercent: cpuOverhead('mean'),
+      captures: captureRows,
       busyNeighbour,
       cores: availableParallelism(),
       meetsAims: {
@@ -476,11 +598,12 @@ export async function runInterpreterBench(ctx: BenchContext): Promise<Interprete
         totalMs: round(s.totalMs),
         toVerdictMs: round(s.toVerdictMs),
         toCaptureEndMs: round(s.toCaptureEndMs),
+        toReleasedMs: round(s.toReleasedMs),
         stepMs: s.stepMs.map((x) => round(x)),
       })),
     };
     ctx.log(
-      `interpreter: puppeteer p50 ${median('puppeteer')} ms, interpreter ${median('interpreter')} ms (×${ratio}), with video ${median('interpreter+video', 'toCaptureEndMs')} ms to the job's end (+${recording}%); CPU per job ${cpuSeconds.interpreter!.total.p50} s, with video ${cpuSeconds['interpreter+video']!.total.p50} s (+${cpuOverheadPercent}%)${dir ? `; baseline with video ${median('baseline+video', 'toCaptureEndMs')} ms (+${overhead('baseline+video', 'toCaptureEndMs')}%)` : ''}`,
+      `interpreter: puppeteer p50 ${median('puppeteer')} ms, interpreter ${median('interpreter')} ms (×${ratio}), with video (${headline}) ${median(headline, 'toCaptureEndMs')} ms to the job's end (+${recording}%); CPU per job ${cpuSeconds.interpreter!.total.p50} s, with video ${cpuSeconds[headline]!.total.p50} s (+${cpuOverheadPercent}%)${dir ? `; baseline with video ${median('baseline+video', 'toCaptureEndMs')} ms (+${overhead('baseline+video', 'toCaptureEndMs')}%)` : ''}`,
     );
     return result;
   } finally {
@@ -488,6 +611,8 @@ export async function runInterpreterBench(ctx: BenchContext): Promise<Interprete
     agents.encoders.close();
     await browser.close().catch(() => browser.process()?.kill('SIGKILL'));
     await baselineBrowser?.close().catch(() => baselineBrowser.process()?.kill('SIGKILL'));
+    await headfulBrowser?.close().catch(() => headfulBrowser.process()?.kill('SIGKILL'));
+    await display?.close();
     await site.close();
   }
 }
@@ -497,7 +622,7 @@ export function interpreterMarkdown(r: InterpreterResult): string {
   const row = (name: string, key: Variant, note: string) => {
     const x = v[key];
     if (!x) return undefined;
-    const video = key !== 'puppeteer' && key !== 'interpreter';
+    const video = sourceOf(key) !== undefined;
     const after = video ? `${x.verdictToCaptureEndMs.p50} / ${x.verdictToFileMs.p50}` : '—';
     return `| ${name} | ${x.totalMs.p50} | ${x.totalMs.p95} | ${x.totalMs.mean} | ${x.toVerdictMs.p50} | ${x.toCaptureEndMs.p50} | ${after} | ${x.failures} | ${note} |`;
   };
@@ -509,11 +634,11 @@ export function interpreterMarkdown(r: InterpreterResult): string {
   const cpuRow = (name: string, key: Variant) => {
     const c = r.cpuSeconds?.[key];
     if (!c) return undefined;
-    return `| ${name} | ${v[key]!.toCaptureEndMs.p50} | ${c.total.p50} | ${c.total.mean} | ${c.browser.p50} | ${c.node.p50} | ${c.ffmpeg.p50} |`;
+    return `| ${name} | ${v[key]!.toCaptureEndMs.p50} | ${c.total.p50} | ${c.total.mean} | ${c.browser.p50} | ${c.node.p50} | ${c.ffmpeg.p50} | ${c.display?.p50 ?? 0} |`;
   };
   const cpu = r.cpuSeconds ?? {};
-  const added = (key: 'browser' | 'node' | 'ffmpeg') =>
-    round((cpu['interpreter+video']?.[key].p50 ?? 0) - (cpu.interpreter?.[key].p50 ?? 0), 3);
+  const added = (key: 'browser' | 'node' | 'ffmpeg' | 'display') =>
+    round((cpu[r.headline ?? 'interpreter+video']?.[key]?.p50 ?? 0) - (cpu.interpreter?.[key]?.p50 ?? 0), 3);
   return [
     r.busyNeighbour ? '## 3. Interpreter overhead, with a busy neighbour' : '## 3. Interpreter overhead',
     '',
@@ -537,6 +662,22 @@ export function interpreterMarkdown(r: InterpreterResult): string {
         `the API's default \`highlight_mouse: true\`: drawn cursor; ~${kb('interpreter+video+cursor')} KB mp4`,
       ),
       row(
+        'interpreter + CDP screencast',
+        'interpreter+screencast',
+        `\`source: 'screencast'\`; ~${kb('interpreter+screencast')} KB mp4`,
+      ),
+      row('interpreter, headful on Xvfb, no video', 'headful', "the x11grab variants' browser without video"),
+      row(
+        'interpreter + x11grab',
+        'interpreter+x11grab',
+        `headful on Xvfb, ffmpeg x11grab; ~${kb('interpreter+x11grab')} KB mp4`,
+      ),
+      row(
+        'interpreter + x11grab + cursor',
+        'interpreter+x11grab+cursor',
+        `drawn cursor; ~${kb('interpreter+x11grab+cursor')} KB mp4`,
+      ),
+      row(
         'baseline: interpreter + video',
         'baseline+video',
         `before the change; ~${kb('baseline+video')} KB mp4`,
@@ -548,23 +689,40 @@ export function interpreterMarkdown(r: InterpreterResult): string {
       ),
     ].filter((line): line is string => line !== undefined),
     '',
-    `**Interpreter / Puppeteer: ${r.ratio}×** (medians; ${r.ratioOfMeans}× on means) — aim ${r.meetsAims.ratio ? 'met' : '**not met**'}. **Recording overhead: +${r.recordingOverheadPercent}%** of the whole job, to its end (+${r.recordingOverheadToVerdictPercent}% up to the verdict) — aim ${r.meetsAims.recording ? 'met' : '**not met**'}; verdict → job end p95 ${r.verdictToJobEndP95Ms} ms — aim ${r.meetsAims.verdictToJobEnd ? 'met' : '**not met**'}; job end → video complete max ${r.jobEndToVideoMaxMs} ms — aim ${r.meetsAims.jobEndToVideo ? 'met' : '**not met**'}. Until the file is complete: +${r.recordingOverheadToFilePercent}%.${base ? ` Baseline in the same rounds: +${base.recordingOverheadPercent}% to its end, the file complete (+${base.recordingOverheadToVerdictPercent}% up to the verdict).` : ''}`,
+    `**Interpreter / Puppeteer: ${r.ratio}×** (medians; ${r.ratioOfMeans}× on means) — aim ${r.meetsAims.ratio ? 'met' : '**not met**'}. **Recording overhead (\`${r.headline ?? 'interpreter+video'}\`, the worker's default capture): +${r.recordingOverheadPercent}%** of the whole job, to its end (+${r.recordingOverheadToVerdictPercent}% up to the verdict) — aim ${r.meetsAims.recording ? 'met' : '**not met**'}; verdict → job end p95 ${r.verdictToJobEndP95Ms} ms — aim ${r.meetsAims.verdictToJobEnd ? 'met' : '**not met**'}; job end → video complete max ${r.jobEndToVideoMaxMs} ms — aim ${r.meetsAims.jobEndToVideo ? 'met' : '**not met**'}. Until the file is complete: +${r.recordingOverheadToFilePercent}%.${base ? ` Baseline in the same rounds: +${base.recordingOverheadPercent}% to its end, the file complete (+${base.recordingOverheadToVerdictPercent}% up to the verdict).` : ''}`,
     '',
     `**CPU-seconds per job** (read from \`/proc\` before and after each job of the measured rounds, \`bench/support/process-cpu.ts\`): the browser's processes (Chromium's main process and every process below it: zygotes, renderers, GPU, utility; those that exited counted through the parent that reaped them), the bench's Node process (\`process.cpuUsage()\`, every thread: the interpreter, Puppeteer's side of the DevTools connection, the test page's server) and the ffmpeg processes it started. A job's window runs from before its browser context opens to ${CPU_SETTLE_MS} ms after it closed, so what the job set off (the renderer's exit, the encoder pool's next spare) is counted in it; the wall time beside it is to the job's end, as above.`,
     '',
-    '| variant | wall to capture end p50 ms | CPU-s per job p50 | CPU-s mean | browser p50 | Node p50 | ffmpeg p50 |',
-    '| --- | --- | --- | --- | --- | --- | --- |',
+    '| variant | wall to capture end p50 ms | CPU-s per job p50 | CPU-s mean | browser p50 | Node p50 | ffmpeg p50 | Xvfb p50 |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- |',
     ...[
       cpuRow('hand-written Puppeteer', 'puppeteer'),
       cpuRow('interpreter, no video', 'interpreter'),
       cpuRow('interpreter + video', 'interpreter+video'),
       cpuRow('interpreter + video + cursor', 'interpreter+video+cursor'),
+      cpuRow('interpreter + CDP screencast', 'interpreter+screencast'),
+      cpuRow('interpreter, headful on Xvfb, no video', 'headful'),
+      cpuRow('interpreter + x11grab', 'interpreter+x11grab'),
+      cpuRow('interpreter + x11grab + cursor', 'interpreter+x11grab+cursor'),
       cpuRow('baseline: interpreter + video', 'baseline+video'),
       cpuRow('baseline: interpreter + video + cursor', 'baseline+video+cursor'),
     ].filter((line): line is string => line !== undefined),
     '',
-    `**Recording overhead in CPU-seconds: +${r.cpuOverheadPercent}%** per job (medians; +${r.cpuOverheadOfMeansPercent}% on means) — aim (≤ +${recordingAim}%) ${r.meetsAims.recordingCpu ? 'met' : '**not met**'}; in wall time +${r.recordingOverheadPercent}% — aim ${r.meetsAims.recording ? 'met' : '**not met**'}. Video adds per job (medians): browser ${added('browser')} s, Node ${added('node')} s, ffmpeg ${added('ffmpeg')} s.`,
+    `**Recording overhead in CPU-seconds: +${r.cpuOverheadPercent}%** per job (medians; +${r.cpuOverheadOfMeansPercent}% on means) — aim (≤ +${recordingAim}%) ${r.meetsAims.recordingCpu ? 'met' : '**not met**'}; in wall time +${r.recordingOverheadPercent}% — aim ${r.meetsAims.recording ? 'met' : '**not met**'}. Video adds per job (medians): browser ${added('browser')} s, Node ${added('node')} s, ffmpeg ${added('ffmpeg')} s, Xvfb ${added('display')} s.`,
     '',
+    ...(r.captures?.length
+      ? [
+          '**Capture paths side by side** (issue 37; each against the interpreter without video, headless, in the same rounds; "to release" is until the recorder let go of the page, when the next job may use its browser: for x11grab, once ffmpeg grabbed the final state and stopped):',
+          '',
+          '| capture | wall to job end | wall to release | verdict → release p95 ms | CPU-s per job (medians) | CPU-s (means) | CPU-s vs headful without video |',
+          '| --- | --- | --- | --- | --- | --- | --- |',
+          ...r.captures.map(
+            (c) =>
+              `| \`${c.source}\` (${c.variant}) | ${signed(c.toCaptureEndPercent)} | ${signed(c.toReleasedPercent)} | ${c.verdictToReleasedP95Ms} | ${signed(c.cpuPercent)} | ${signed(c.cpuOfMeansPercent)} | ${c.cpuVsHeadfulPercent === undefined ? '—' : signed(c.cpuVsHeadfulPercent)} |`,
+          ),
+          '',
+        ]
+      : []),
     `Other work on the machine meanwhile: ${r.cpuPercent['everything else']}% of a core${r.busyNeighbour ? ` besides the busy neighbour (${r.cpuPercent['busy neighbour'] ?? '?'}% of a core)` : ''}; ${r.cores ?? '?'} cores; load average ${r.loadAverage?.start.join(' / ') ?? '?'} at the start of the measured rounds, ${r.loadAverage?.end.join(' / ') ?? '?'} at their end.`,
     '',
     '| step | Puppeteer p50 ms | interpreter p50 ms |',
@@ -572,6 +730,8 @@ export function interpreterMarkdown(r: InterpreterResult): string {
     ...r.perStepP50Ms.map((s) => `| ${s.step.replace(/\|/g, '\\|')} | ${s.puppeteer} | ${s.interpreter} |`),
   ].join('\n');
 }
+
+const signed = (percent: number) => `${percent >= 0 ? '+' : ''}${percent}%`;
 
 /** BENCH_ITERATIONS: rounds of the interpreter benchmark (default `fallback`); anything but a positive integer is refused. */
 function iterationsFromEnv(fallback: number): number {

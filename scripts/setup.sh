@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sets up everything `make start` and `make test` need, idempotently:
-# Node 24 (when the machine's node is older than 22), pnpm, system packages (Chromium, ffmpeg, Firefox ESR,
+# Node 24 (when the machine's node is older than 22), pnpm, system packages (Chromium, ffmpeg, Xvfb, Firefox ESR,
 # redis-server when no Redis is reachable, bubblewrap, pgbouncer), workspace dependencies, the Prisma client and the build.
 # Postgres/Redis themselves are found or started by tools/devstack at run time.
 set -euo pipefail
@@ -43,6 +43,9 @@ log "pnpm $(pnpm --version)"
 need=()
 [ -x /usr/lib/chromium/chromium ] || [ -n "${CHROMIUM_PATH:-}" ] || need+=(chromium)
 command -v ffmpeg >/dev/null 2>&1 || need+=(ffmpeg)
+# Xvfb: the worker's opt-in video capture outside the browser (VIDEO_CAPTURE=x11grab: headful
+# Chromium on a virtual display, grabbed by ffmpeg) and its specs. Without it x11grab falls back.
+[ -x /usr/bin/Xvfb ] || [ -n "${XVFB_PATH:-}" ] || need+=(xvfb)
 # Firefox ESR: the recorded videos are checked to play and seek in Firefox as well as Chromium.
 [ -x /usr/bin/firefox-esr ] || [ -n "${FIREFOX_PATH:-}" ] || need+=(firefox-esr)
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)

@@ -88,6 +88,8 @@ export interface CpuSnapshot {
   node: number;
   /** The ffmpeg processes the bench's Node started: live ones, and those it reaped (its cutime + cstime). */
   ffmpeg: number;
+  /** The virtual displays (Xvfb) a headful browser draws on: the `x11grab` capture's X servers. */
+  display: number;
 }
 
 let ticksPerSecond: number | undefined;
@@ -98,7 +100,10 @@ let ticksPerSecond: number | undefined;
  * reaped counts as ffmpeg: in the interpreter benchmark its only short-lived children are its
  * encoders (a browser and the busy neighbour are reaped only after the measurements).
  */
-export function cpuSnapshot(browserPids: readonly number[]): CpuSnapshot {
+export function cpuSnapshot(
+  browserPids: readonly number[],
+  displayPids: readonly number[] = [],
+): CpuSnapshot {
   // Before /proc is read: getconf is a child this process reaps, too.
   ticksPerSecond ??= clockTicksPerSecond();
   const processes = readProcesses();
@@ -107,9 +112,11 @@ export function cpuSnapshot(browserPids: readonly number[]): CpuSnapshot {
   const encoders = processes
     .filter((p) => p.ppid === process.pid && p.comm === 'ffmpeg')
     .flatMap((p) => descendants(p.pid, processes));
+  const displays = displayPids.flatMap((pid) => descendants(pid, processes));
   const usage = process.cpuUsage();
   return {
     browser: treeTicks(browsers) / ticksPerSecond,
+    display: treeTicks(displays) / ticksPerSecond,
     node: (usage.user + usage.system) / 1e6,
     ffmpeg: (treeTicks(encoders) + (self?.reapedTicks ?? 0)) / ticksPerSecond,
   };
@@ -120,5 +127,6 @@ export function cpuBetween(before: CpuSnapshot, after: CpuSnapshot): CpuSnapshot
   const browser = after.browser - before.browser;
   const node = after.node - before.node;
   const ffmpeg = after.ffmpeg - before.ffmpeg;
-  return { browser, node, ffmpeg, total: browser + node + ffmpeg };
+  const display = after.display - before.display;
+  return { browser, node, ffmpeg, display, total: browser + node + ffmpeg + display };
 }

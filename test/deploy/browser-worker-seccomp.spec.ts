@@ -172,6 +172,28 @@ try {
 } finally {
   await browser.close();
 }`;
+/**
+ * The worker's default video capture (VIDEO_CAPTURE=x11grab): Xvfb, the worker's headful launch on
+ * it and ffmpeg grabbing it, through the library as the worker uses it.
+ */
+const x11grabCapture = `
+import { join } from 'node:path';
+import { launchLocalBrowser, VideoRecorder, VirtualDisplay } from '@suite/browser-agent';
+const display = await VirtualDisplay.start({ width: 1280, height: 720 });
+const browser = await launchLocalBrowser({ display, executablePath: ${JSON.stringify(chromium)}, warn: (m) => console.error('WARNING', m) });
+try {
+  const page = await browser.newPage();
+  const recorder = new VideoRecorder({ outputPath: join(process.env.HOME, 'video.mp4'), source: 'x11grab' });
+  await recorder.start(page);
+  await page.setContent('<p id=answer></p><script>answer.textContent = 6 * 7</script>');
+  const video = await recorder.stopCapture();
+  const file = await video.finished;
+  console.log('answer', await page.$eval('#answer', (e) => e.textContent), 'video', video.source, file.ok, file.error ?? '');
+} finally {
+  await browser.close();
+  await display.close();
+}`;
+const xvfb = process.env['XVFB_PATH'] ?? '/usr/bin/Xvfb';
 const browserAgentBuilt = existsSync(repoPath('libs/browser-agent/dist/index.js'));
 if (canLoad && !browserAgentBuilt)
   console.warn(
@@ -230,6 +252,23 @@ describe('deploy/seccomp/browser-worker.json loaded with libseccomp', () => {
         output: expect.stringContaining('answer 42'),
       });
       // As an unprivileged user the launcher adds no --no-sandbox, and so warns about nothing.
+      expect(result.output).not.toContain('WARNING');
+    },
+    120_000,
+  );
+
+  (existsSync(ffmpeg) && existsSync(xvfb) ? itLaunched : it.skip)(
+    'the x11grab capture works under the profile: Xvfb, the headful browser on it (its sandbox kept) and ffmpeg grabbing it',
+    () => {
+      const result = runUnder(
+        profile,
+        () => [realpathSync(process.execPath), '--input-type=module', '-e', x11grabCapture],
+        repoPath(),
+      );
+      expect({ status: result.status, output: result.output }).toEqual({
+        status: 0,
+        output: expect.stringContaining('answer 42 video x11grab true'),
+      });
       expect(result.output).not.toContain('WARNING');
     },
     120_000,

@@ -185,6 +185,15 @@ describe('deploy/Dockerfile: reproducible, lean builds', () => {
       expect({ name, chromium: installsBrowser(stage(name)) }).toEqual({ name, chromium: false });
     }
   });
+
+  it('gives the browser worker Xvfb, which its video capture outside the browser (VIDEO_CAPTURE=x11grab) needs', () => {
+    const installs = (s: Stage, pkg: string) =>
+      inheritedInstructions(s).some(
+        (i) => i.getKeyword() === 'RUN' && new RegExp(`apt-get install.*\\b${pkg}\\b`).test(text(i)),
+      );
+    expect(installs(stage('browser-worker'), 'xvfb')).toBe(true);
+    expect(installs(stage('jobs-api'), 'xvfb')).toBe(false);
+  });
 });
 
 describe('deploy/Dockerfile: sandboxed project code and public-only browsers', () => {

@@ -33,6 +33,19 @@ export const browserWorkerEnv = z.object({
    * (unsafe; only where the sandbox cannot start, e.g. a container that forbids user namespaces).
    */
   CHROMIUM_SANDBOX: z.enum(['auto', 'off'], { error: 'must be auto or off' }).default('auto'),
+  /**
+   * How job videos are captured (issue 37): `x11grab` (experimental, opt-in) runs each job slot's
+   * Chromium headful on a virtual display of its own (Xvfb) and ffmpeg grabs the screen, outside the
+   * browser; `browser` (the default)
+   * records with Chromium's own recorder (the screencast where it has none); `screencast` always
+   * with the DevTools screencast. Without an Xvfb binary, `x11grab` falls back to `browser` (one
+   * log line at start). Hosted browsers always record in the browser.
+   */
+  VIDEO_CAPTURE: z
+    .enum(['x11grab', 'browser', 'screencast'], { error: 'must be x11grab, browser or screencast' })
+    .default('browser'),
+  /** The Xvfb binary of the `x11grab` capture. Default: /usr/bin/Xvfb. */
+  XVFB_PATH: z.string().min(1).optional(),
   /** ARTIFACTS_DIR, ARTIFACT_STORE, ARTIFACT_DOWNLOAD, S3_*: where job artifacts live. */
   ...artifactEnv,
   /** RUNNER_MAX_QUEUED_PER_OWNER, RUNNER_MAX_RUNNING_PER_OWNER, RUNNER_DISPATCH_AHEAD: fair share. */

@@ -1,8 +1,9 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import puppeteer, { type Browser } from 'puppeteer-core';
+import puppeteer, { type Browser, type Page, type Target } from 'puppeteer-core';
 import { COMPOSITOR_NICE, watchCompositorPriority } from './compositor-priority.js';
+import type { VirtualDisplay } from './virtual-display.js';
 
 export const DEFAULT_CHROMIUM_PATH = '/usr/lib/chromium/chromium';
 
@@ -90,6 +91,57 @@ export interface LocalBrowserOptions {
    * Chromium's own priorities. See watchCompositorPriority.
    */
   compositorNice?: number | false;
+  /**
+   * Run headful on this virtual display (see VirtualDisplay) instead of headless: what the page
+   * shows is then drawn on an X screen that ffmpeg's `x11grab` captures (VideoRecorder's `x11grab`
+   * source). One browser per display, one job at a time in it.
+   */
+  display?: VirtualDisplay;
+}
+
+/**
+ * Flags of a headful browser on a virtual display: X11 (not Wayland), its windows at the screen's
+ * corner, and pages drawn at full rate even when their window is covered by another.
+ */
+const DISPLAY_ARGS: readonly string[] = [
+  '--ozone-platform=x11',
+  '--window-position=0,0',
+  '--disable-backgrounding-occluded-windows',
+  '--disable-renderer-backgrounding',
+];
+
+const displays = new WeakMap<Browser, VirtualDisplay>();
+
+/** The virtual display `browser` was launched on (headful), or undefined (headless, hosted). */
+export function displayOf(browser: Browser): VirtualDisplay | undefined {
+  return displays.get(browser);
+}
+
+const filling = new WeakMap<Target, Promise<void>>();
+
+/**
+ * Resolves once the page's window fills its display's screen (no tab strip, toolbar or info bar;
+ * the page at the screen's corner, laid out at its emulated viewport); once per page.
+ */
+export async function screenFilled(page: Page): Promise<void> {
+  const target = page.target();
+  let pending = filling.get(target);
+  if (!pending) {
+    pending = fillScreen(target);
+    filling.set(target, pending);
+  }
+  await pending;
+}
+
+async function fillScreen(target: Target): Promise<void> {
+  const session = await target.createCDPSession();
+  try {
+    const { windowId, bounds } = await session.send('Browser.getWindowForTarget');
+    if (bounds.windowState !== 'fullscreen')
+      await session.send('Browser.setWindowBounds', { windowId, bounds: { windowState: 'fullscreen' } });
+  } finally {
+    await session.detach().catch(() => undefined);
+  }
 }
 
 export const DEFAULT_VIEWPORT = { width: 1280, height: 720 } as const;
@@ -112,15 +164,17 @@ export async function launchLocalBrowser(options: LocalBrowserOptions = {}): Pro
         webrtc: { ip_handling_policy: 'disable_non_proxied_udp', multiple_routes_enabled: false },
       }),
     );
+    const { display } = options;
     const browser = await puppeteer.launch({
       executablePath,
-      headless: options.headless ?? true,
+      headless: display ? false : (options.headless ?? true),
       userDataDir: profile,
-      env: chromiumEnv(profile),
+      env: { ...chromiumEnv(profile), ...(display ? { DISPLAY: display.name } : {}) },
       defaultViewport: options.viewport ?? DEFAULT_VIEWPORT,
       args: [
         ...chromiumArgs(options.warn, options.sandbox),
         `--window-size=${(options.viewport ?? DEFAULT_VIEWPORT).width},${(options.viewport ?? DEFAULT_VIEWPORT).height}`,
+        ...(display ? DISPLAY_ARGS : []),
         ...(options.extraArgs ?? []),
       ],
       handleSIGINT: false,
@@ -130,6 +184,7 @@ export async function launchLocalBrowser(options: LocalBrowserOptions = {}): Pro
     const nice = options.compositorNice ?? COMPOSITOR_NICE;
     const stopWatching =
       nice === false ? () => undefined : watchCompositorPriority(browser.process()?.pid, nice);
+    if (display) displays.set(browser, display);
     browser.once('disconnected', () => {
       stopWatching();
       void removeProfile();

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { dirname, join } from 'node:path';
 
 export interface EncoderOptions {
@@ -15,6 +16,11 @@ export interface EncoderOptions {
    * `stillPathOf(outputPath)` (`recording-without-still` when there is none: its last frame is held).
    */
   input?: EncoderInput;
+  /**
+   * `x11grab` only: the X display to capture (e.g. `:99`) and its screen size; the page fills the
+   * screen (its window fullscreen), which is scaled into `width` x `height`.
+   */
+  display?: { name: string; width: number; height: number };
 }
 
 /**
@@ -33,7 +39,7 @@ const BT709_TAGS = [
   'tv',
 ];
 
-export type EncoderInput = 'frames' | 'recording' | 'recording-without-still';
+export type EncoderInput = 'frames' | 'recording' | 'recording-without-still' | 'x11grab';
 
 /** Where a converting encoder reads the final still: beside its output (write it before `convert`). */
 export const stillPathOf = (outputPath: string): string => `${outputPath}.still.jpg`;
@@ -50,6 +56,12 @@ export interface EncoderResult {
 export type SpawnEncoder = (command: string, args: string[]) => ChildProcess;
 
 const STDERR_KEEP = 4000;
+/** The niceness of an x11grab encoder (see the constructor). */
+export const GRABBER_NICE = 10;
+/** How often an x11grab encoder reports the frames it grabbed (seconds). */
+const PROGRESS_PERIOD_S = 0.03;
+/** ffmpeg's exit code after a signal asked it to stop (it still finishes the file). */
+const FFMPEG_INTERRUPTED = 255;
 /** Past this much unwritten data ffmpeg is not keeping up; frames are dropped rather than buffered. */
 const MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
 
@@ -80,7 +92,39 @@ export function ffmpegArgs(options: EncoderOptions): string[] {
   // The browser's recording is fragmented MP4 (its index first), which can be read from a pipe.
   const recording = ['-threads', '1', '-f', 'mp4', '-i', 'pipe:0'];
   let filter: string[];
-  if (input === 'frames') {
+  if (input === 'x11grab') {
+    const display = options.display;
+    if (!display) throw new Error('an x11grab encoder needs a display');
+    // Input 0 is only a trigger: ffmpeg blocks reading its header from stdin (linked, started and
+    // ready, as a spare of the pool), and opens the display and starts grabbing once `begin()`
+    // wrote it. Then the screen as X has it, grabbed at `fps` (no pointer: the page draws its own
+    // cursor), with a progress report on stdout every frame or so (see `grabbedFrames`); stopped by
+    // SIGINT (see `interrupt`), after which the last grab is held like a converted recording's.
+    filter = [
+      '-progress',
+      'pipe:1',
+      '-stats_period',
+      String(PROGRESS_PERIOD_S),
+      '-f',
+      'ivf',
+      '-i',
+      'pipe:0',
+      '-f',
+      'x11grab',
+      '-draw_mouse',
+      '0',
+      '-framerate',
+      String(fps),
+      '-video_size',
+      `${display.width}x${display.height}`,
+      '-i',
+      `${display.name}.0+0,0`,
+      '-map',
+      '1:v',
+      '-vf',
+      `${chain(':flags=fast_bilinear')},tpad=stop_mode=clone:stop_duration=${FINAL_HOLD_S}`,
+    ];
+  } else if (input === 'frames') {
     filter = ['-f', 'ivf', '-i', 'pipe:0', '-vf', chain('')];
   } else if (input === 'recording') {
     // The recording, then the final state held a moment: a player stops on it, and it is also seen playing.
@@ -161,11 +205,21 @@ export class FfmpegEncoder {
   private framesWritten = 0;
   private framesDropped = 0;
   private lastIndex = -1;
+  /** Stopped by `interrupt()`: ffmpeg then exits with FFMPEG_INTERRUPTED once the file is written. */
+  private interrupted = false;
+  private readonly input: EncoderInput;
+  /** x11grab: frames encoded so far (from ffmpeg's progress reports), and who waits for more. */
+  private grabbed = 0;
+  private progressText = '';
+  private readonly frameWaiters = new Set<() => void>();
   /** Where ffmpeg writes the mp4 (its `outputPath`). */
   readonly outputPath: string;
+  /** Handed out by an EncoderPool as a spare started ahead of need (ffmpeg is up and waiting). */
+  warm = false;
 
   constructor(options: EncoderOptions, spawnEncoder: SpawnEncoder = defaultSpawn) {
     this.outputPath = options.outputPath;
+    this.input = options.input ?? 'frames';
     const command = options.ffmpegPath ?? defaultFfmpegPath();
     this.child = spawnEncoder(command, ffmpegArgs(options));
     this.exited = new Promise((resolve) => {
@@ -182,8 +236,68 @@ export class FfmpegEncoder {
     this.child.stderr?.on('data', (chunk: Buffer) => {
       this.stderr = (this.stderr + chunk.toString()).slice(-STDERR_KEEP);
     });
-    if ((options.input ?? 'frames') === 'frames')
+    if (this.input === 'frames')
       this.child.stdin?.write(ivfHeader(options.width, options.height, options.fps));
+    if (this.input === 'x11grab') {
+      // Below the job's browser and the worker, as the compositor (see compositor-priority.ts): on a
+      // busy machine the test's steps go first and a grab waits a moment, stamped when it is taken.
+      try {
+        if (this.child.pid) setPriority(this.child.pid, GRABBER_NICE);
+      } catch {
+        // Not allowed to lower it (a container without the right): it runs at the worker's priority.
+      }
+      this.child.stdout?.on('data', (chunk: Buffer) => this.onProgress(chunk.toString()));
+      void this.exited.then(() => this.wakeFrameWaiters());
+    }
+  }
+
+  /** x11grab: starts grabbing (a spare waits for this). */
+  begin(): void {
+    const stdin = this.child.stdin;
+    if (this.failure || !stdin || stdin.destroyed || stdin.writableEnded) return;
+    this.lastIndex = 0;
+    stdin.end(ivfHeader(2, 2, 1));
+  }
+
+  /** x11grab: the frames ffmpeg has encoded so far (grabbed, scaled and encoded). */
+  get grabbedFrames(): number {
+    return this.grabbed;
+  }
+
+  /**
+   * x11grab: resolves once `count` frames have been encoded, ffmpeg has exited, or `timeoutMs`
+   * has passed (never rejects; read `grabbedFrames` after).
+   */
+  async waitForFrames(count: number, timeoutMs: number): Promise<void> {
+    if (this.grabbed >= count || this.child.exitCode !== null || this.child.signalCode !== null) return;
+    let timer: NodeJS.Timeout | undefined;
+    await new Promise<void>((resolve) => {
+      const waiter = () => {
+        if (this.grabbed < count && this.child.exitCode === null && this.child.signalCode === null) return;
+        this.frameWaiters.delete(waiter);
+        resolve();
+      };
+      this.frameWaiters.add(waiter);
+      timer = setTimeout(() => {
+        this.frameWaiters.delete(waiter);
+        resolve();
+      }, timeoutMs);
+    });
+    clearTimeout(timer);
+  }
+
+  private onProgress(text: string): void {
+    const lines = (this.progressText + text).split('\n');
+    this.progressText = lines.pop() ?? '';
+    for (const line of lines) {
+      const frame = /^frame=(\d+)/.exec(line);
+      if (frame) this.grabbed = Math.max(this.grabbed, Number(frame[1]));
+    }
+    this.wakeFrameWaiters();
+  }
+
+  private wakeFrameWaiters(): void {
+    for (const waiter of [...this.frameWaiters]) waiter();
   }
 
   /** Distinct frames written. */
@@ -236,6 +350,16 @@ export class FfmpegEncoder {
     stdin.end(recording);
   }
 
+  /**
+   * Ends a capture that reads no stdin (`x11grab`): on SIGINT ffmpeg stops grabbing and finishes
+   * the file; `finish()` waits for it.
+   */
+  interrupt(): void {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    this.interrupted = true;
+    this.child.kill('SIGINT');
+  }
+
   /** Closes stdin and waits for ffmpeg to write the file; kills it after `timeoutMs`. */
   async finish(timeoutMs = 60_000): Promise<EncoderResult> {
     const stdin = this.child.stdin;
@@ -249,7 +373,11 @@ export class FfmpegEncoder {
     if (outcome === 'timeout') {
       this.child.kill('SIGKILL');
       this.fail(`ffmpeg did not finish within ${timeoutMs} ms and was killed`);
-    } else if (outcome.code !== 0 && !this.failure) {
+    } else if (
+      outcome.code !== 0 &&
+      !(this.interrupted && outcome.code === FFMPEG_INTERRUPTED) &&
+      !this.failure
+    ) {
       this.fail(
         `ffmpeg exited with ${outcome.code === null ? `signal ${outcome.signal}` : `code ${outcome.code}`}`,
       );
@@ -281,7 +409,8 @@ export class FfmpegEncoder {
 }
 
 function defaultSpawn(command: string, args: string[]): ChildProcess {
-  return spawn(command, args, { stdio: ['pipe', 'ignore', 'pipe'] });
+  // stdout carries an x11grab encoder's progress reports; the other encoders write nothing there.
+  return spawn(command, args, { stdio: ['pipe', args.includes('-progress') ? 'pipe' : 'ignore', 'pipe'] });
 }
 
 /**
@@ -315,6 +444,7 @@ export class EncoderPool {
     let encoder: FfmpegEncoder;
     if (index >= 0) {
       encoder = this.spares.splice(index, 1)[0]!.encoder;
+      encoder.warm = true;
     } else {
       for (const spare of this.spares) spare.encoder.kill();
       this.spares = [];
@@ -325,6 +455,7 @@ export class EncoderPool {
     // comes next.
     const next: EncoderOptions =
       options.input === 'recording-without-still' ? { ...options, input: 'recording' } : options;
+    // A grabber's successor starts soon: the next job on its display may follow in a second.
     const delay = (options.input ?? 'frames') === 'frames' ? SPARE_DELAY_MS : CONVERTER_SPARE_DELAY_MS;
     setTimeout(() => this.prepare(next), delay).unref();
     return encoder;
@@ -377,4 +508,4 @@ const SPARE_DELAY_MS = 1_000;
 const CONVERTER_SPARE_DELAY_MS = 250;
 
 const poolKey = (options: EncoderOptions) =>
-  `${options.input ?? 'frames'}:${options.width}x${options.height}@${options.fps}:${options.ffmpegPath ?? defaultFfmpegPath()}`;
+  `${options.input ?? 'frames'}${options.display ? `@${options.display.name}` : ''}:${options.width}x${options.height}@${options.fps}:${options.ffmpegPath ?? defaultFfmpegPath()}`;

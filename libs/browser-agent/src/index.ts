@@ -18,7 +18,9 @@ export {
   connectHostedBrowser,
   DEFAULT_CHROMIUM_PATH,
   DEFAULT_VIEWPORT,
+  displayOf,
   launchLocalBrowser,
+  screenFilled,
   type LocalBrowserOptions,
   runningAsRoot,
 } from './browser-launcher.js';
@@ -178,6 +180,12 @@ export {
   type VideoResult,
   type VideoSource,
 } from './video-recorder.js';
+export {
+  DEFAULT_XVFB_PATH,
+  findXvfb,
+  VirtualDisplay,
+  type VirtualDisplayOptions,
+} from './virtual-display.js';
 export {
   ScreenRecording,
   type ScreenRecordingFile,

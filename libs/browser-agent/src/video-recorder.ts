@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { copyFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { CDPSession, Frame, Page } from 'puppeteer-core';
+import { displayOf, screenFilled } from './browser-launcher.js';
+import type { DomWindow } from './page-dom.js';
 import { CursorOverlay } from './cursor-overlay.js';
 import {
   type EncoderPool,
@@ -11,13 +13,17 @@ import {
   stillPathOf,
 } from './ffmpeg-encoder.js';
 import { captureStill, ScreenRecording } from './screen-recording.js';
+import type { VirtualDisplay } from './virtual-display.js';
 
 /**
  * How frames are taken: `browser` records with Chromium's own recorder (`Page.startScreenRecording`:
  * captured and encoded in the browser, see ScreenRecording) and falls back to `screencast` where the
- * browser has none; `screencast` takes JPEG frames over DevTools and encodes them with ffmpeg.
+ * browser has none; `screencast` takes JPEG frames over DevTools and encodes them with ffmpeg;
+ * `x11grab` has ffmpeg grab the X screen of a headful browser on a virtual display (see
+ * VirtualDisplay and `launchLocalBrowser({ display })`): nothing is captured or encoded inside the
+ * browser. A page whose browser has no virtual display (headless, hosted) is recorded as `browser`.
  */
-export type VideoSource = 'browser' | 'screencast';
+export type VideoSource = 'browser' | 'screencast' | 'x11grab';
 
 export interface VideoRecorderOptions {
   outputPath: string;
@@ -33,7 +39,10 @@ export interface VideoRecorderOptions {
    * the constant rate of the screencast's encoder. Default 12.
    */
   fps?: number;
-  /** Default `browser` (with the screencast as its fallback). */
+  /**
+   * Default `browser` (with the screencast as its fallback); `x11grab` falls back to `browser`
+   * when the page's browser is not on a virtual display.
+   */
   source?: VideoSource;
   /** Draw a cursor that follows the mouse (headless frames have none). */
   highlightMouse?: boolean;
@@ -130,6 +139,8 @@ export class VideoRecorder {
   private page: Page | undefined;
   /** Chromium's own recorder, when the browser has one (see VideoSource). */
   private recording: ScreenRecording | undefined;
+  /** ffmpeg grabbing the virtual display (`x11grab`). */
+  private grab: FfmpegEncoder | undefined;
   /** The latest frame of the output frame it arrived in, not yet sent (base64, decoded when sent). */
   private pending: { data: string; index: number } | undefined;
   /** The last frame sent, to repeat at the end when the final screenshot cannot be taken. */
@@ -156,7 +167,13 @@ export class VideoRecorder {
     if (this.page) throw new Error('this recorder has already been started');
     this.page = page;
     if (!this.width) ({ width: this.width, height: this.height } = defaultVideoSize(page.viewport()));
-    if ((this.options.source ?? 'browser') === 'browser') {
+    const source = this.options.source ?? 'browser';
+    const display = source === 'x11grab' ? displayOf(page.browser()) : undefined;
+    if (display?.alive) {
+      await this.startGrab(page, display);
+      return;
+    }
+    if (source !== 'screencast') {
       // Not every browser has its own recorder (older and hosted ones): the screencast does then.
       this.recording = await ScreenRecording.start(page, {
         maxWidth: this.width,
@@ -198,6 +215,41 @@ export class VideoRecorder {
       });
     } catch (error) {
       // A recorder that cannot start must not fail the test; stopCapture() reports it.
+      this.setupError = `could not start recording: ${error instanceof Error ? error.message : String(error)}`;
+    }
+  }
+
+  /**
+   * ffmpeg grabs the display from now on, `fps` frames a second whether or not the page changed
+   * (x11grab cannot tell), scaled down to the video's size; the page's window fills the screen.
+   * Nothing waits for ffmpeg's first frame: the run starts at once, and a step's result stays on
+   * screen until the next step changes it, so what ffmpeg's start-up misses is at most the
+   * blank page before the first navigation.
+   */
+  private async startGrab(page: Page, display: VirtualDisplay) {
+    try {
+      await screenFilled(page);
+      if (this.options.highlightMouse) await CursorOverlay.for(page).install();
+      const options = {
+        outputPath: this.partialPath,
+        input: 'x11grab' as const,
+        display: { name: display.name, width: display.width, height: display.height },
+        width: this.width,
+        height: this.height,
+        fps: this.fps,
+        ...(this.options.ffmpegPath ? { ffmpegPath: this.options.ffmpegPath } : {}),
+      };
+      const grab = this.options.spawnEncoder
+        ? new FfmpegEncoder(options, this.options.spawnEncoder)
+        : display.grabbers.take(options);
+      this.grab = grab;
+      this.partialPath = grab.outputPath;
+      this.startedAt = Date.now();
+      grab.begin();
+      // A grabber started just now (no spare yet: the display's first recording) takes a few
+      // hundred ms to link and start; the run waits for its first frame, or it could miss steps.
+      if (!grab.warm) await grab.waitForFrames(1, COLD_GRAB_WAIT_MS);
+    } catch (error) {
       this.setupError = `could not start recording: ${error instanceof Error ? error.message : String(error)}`;
     }
   }
@@ -266,6 +318,7 @@ export class VideoRecorder {
       };
     };
     if (this.recording) return this.endRecording(this.recording);
+    if (this.grab) return this.endGrab(this.grab);
     const encoder = this.encoder;
     if (!encoder) return failed(this.setupError ?? 'recording never started');
     // The screen as the run left it: a screenshot is taken from a fresh frame.
@@ -353,6 +406,36 @@ export class VideoRecorder {
     return { path, captured: true, durationMs, source: 'browser', released, finished };
   }
 
+  /**
+   * The run is over now; the grab goes on until the page's final state has been painted (two
+   * animation frames) and grabbed (one frame period more), then ffmpeg is stopped and finishes the
+   * file, holding the last frame a moment. The page is `released` only once ffmpeg has exited, so
+   * no frame of a closed window is grabbed.
+   */
+  private endGrab(encoder: FfmpegEncoder): RecordedVideo {
+    const path = this.options.outputPath;
+    const durationMs = Date.now() - this.startedAt + FINAL_HOLD_MS;
+    const page = this.page;
+    const done = (async () => {
+      if (page && !page.isClosed()) await painted(page);
+      // Frames more than now: grabs after the final state was drawn. The `fps` filter holds a grab
+      // back until the next one comes, and after a late grab (a starved ffmpeg) it repeats the
+      // previous one to fill the gap, so the count is given room beyond the two grabs it needs.
+      await encoder.waitForFrames(encoder.grabbedFrames + FINAL_GRABS, FINAL_GRAB_WAIT_MS);
+      encoder.interrupt();
+      return this.finishFile(encoder, 0, durationMs);
+    })();
+    const finished = done.then(({ frames: _frames, ...result }) => result);
+    return {
+      path,
+      captured: true,
+      durationMs,
+      source: 'x11grab',
+      released: done.then(() => undefined),
+      finished,
+    };
+  }
+
   private async finishFile(encoder: FfmpegEncoder, frames: number, durationMs: number): Promise<VideoResult> {
     const path = this.options.outputPath;
     const result = await encoder.finish();
@@ -369,6 +452,46 @@ export class VideoRecorder {
     }
     return { ok: true, path, frames, durationMs };
   }
+}
+
+declare const window: DomWindow;
+
+/** Longest wait for a cold grabber's first frame, and for the grabs of the final state. */
+const COLD_GRAB_WAIT_MS = 3_000;
+const FINAL_GRAB_WAIT_MS = 10_000;
+/** Encoded frames awaited once the final state is on screen (see `endGrab`). */
+const FINAL_GRABS = 3;
+/** Longest wait for the page to paint its final state (a page that stopped drawing is not waited for). */
+const PAINT_WAIT_MS = 5_000;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Resolves once what the run left is on the X screen, or after PAINT_WAIT_MS: the page drew two
+ * more frames, then a one-pixel screenshot had the browser composite (and so draw to its window)
+ * a frame after them. On a busy machine the browser's compositor can lag the page by far more than
+ * a frame period; the grabs counted after this are grabs of the final state.
+ */
+async function painted(page: Page): Promise<void> {
+  const composited = async () => {
+    await page
+      .evaluate(
+        () =>
+          new Promise<void>((resolve) => {
+            window.requestAnimationFrame(() => window.requestAnimationFrame(() => resolve()));
+          }),
+      )
+      .catch(() => undefined);
+    await page
+      .screenshot({
+        type: 'jpeg',
+        quality: 1,
+        clip: { x: 0, y: 0, width: 1, height: 1 },
+        optimizeForSpeed: true,
+      })
+      .catch(() => undefined);
+  };
+  await Promise.race([composited(), sleep(PAINT_WAIT_MS)]);
 }
 
 /**

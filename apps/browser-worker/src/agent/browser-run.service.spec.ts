@@ -41,6 +41,7 @@ function setUp(connected = true) {
   } as unknown as BrowserSession;
   const browsers = {
     encoders: { fake: 'encoders' },
+    videoSource: (env: string) => (env === 'local_browser' ? 'x11grab' : 'browser'),
     acquire: (env: string) => {
       events.push(`acquired ${env}`);
       return Promise.resolve(session);
@@ -91,7 +92,7 @@ describe('BrowserRunService: the one frame both engines run in', () => {
       initialUrl: context.job.initialUrl,
       limits: { navigationTimeoutMs: 10_000, actionTimeoutMs: 5_000, jobTimeoutMs: 60_000 },
       secrets: { token: 's3cret-t0ken' },
-      video: { outputPath: '/tmp/video.mp4' },
+      video: { outputPath: '/tmp/video.mp4', source: 'x11grab' },
       failureScreenshot: true,
     });
     expect(result).toEqual({

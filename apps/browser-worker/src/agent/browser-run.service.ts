@@ -106,7 +106,11 @@ export class BrowserRunService {
           jobTimeoutMs: this.config.JOB_TIMEOUT_MS,
         },
         secrets,
-        video: { outputPath: videoPath, encoders: this.browsers.encoders },
+        video: {
+          outputPath: videoPath,
+          encoders: this.browsers.encoders,
+          source: this.browsers.videoSource(job.env as BrowserEnvName),
+        },
         failureScreenshot: true,
       });
       // A browser that died under the test is the machinery's failure, not the test's: retry it.
