@@ -159,7 +159,7 @@ beforeAll(async () => {
   });
   [p, closed, other] = await Promise.all([project(), project({ allowSignups: false }), project()]);
   clientId = await registerMcpClient(p, 'IdP probe');
-}, 180_000);
+});
 
 afterAll(async () => {
   await host?.app.stop();

@@ -559,7 +559,7 @@ describe('opt-in refresh reuse grace (REFRESH_REUSE_GRACE_MS)', () => {
       smtpPort: mail.smtp.port,
     });
     projects.push(graceProject);
-  }, 120_000);
+  });
 
   it('gives concurrent refreshes of one token the same successor pair (racing tabs) within the window', async () => {
     const { pair } = await signUp(graceProject);
