@@ -20,8 +20,10 @@ test-faults: setup ## fault tests: killed workers, Redis/Postgres restarts, SIGT
 	@NODE_COMPILE_CACHE=$${NODE_COMPILE_CACHE:-$(CURDIR)/node_modules/.cache/node-compile-cache} \
 	  node --experimental-vm-modules --no-warnings=ExperimentalWarning node_modules/jest/bin/jest.js -c jest.faults.config.js
 
-check: ## format check, lint with zero warnings, type check, side by side (after make setup)
-	@bash scripts/check.sh
+check: ## format check, lint with zero warnings, type check (after make setup)
+	@pnpm run format:check
+	@pnpm run lint
+	@pnpm run typecheck
 
 bench: setup ## run the runner's benchmarks on an idle machine (results in bench/results/latest.md)
 	@node bench/run.ts
