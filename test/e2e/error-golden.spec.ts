@@ -95,7 +95,7 @@ beforeAll(async () => {
     }),
   );
   accessToken = (registered.body as { accessToken: string }).accessToken;
-}, 120_000);
+});
 
 afterAll(async () => {
   await host?.app.stop();

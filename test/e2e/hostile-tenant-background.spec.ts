@@ -148,7 +148,7 @@ beforeAll(async () => {
   host = await startProjectHost({ ...GENEROUS_LIMITS, REDIS_PREFIX: PREFIX, LOG_LEVEL: 'info' });
   redis = createRedisConnection(infra.REDIS_URL);
   jobs = createQueue(QueueName.ProjectJobs, redis, { prefix: PREFIX });
-}, 120_000);
+});
 
 afterAll(async () => {
   await jobs?.close();

@@ -170,7 +170,7 @@ beforeAll(async () => {
   });
   noSignups = await project(host, { idpMode: 'platform', allowSignups: false });
   off = await project(host, { idpMode: 'off' });
-}, 120_000);
+});
 
 afterAll(async () => {
   await Promise.allSettled([host?.app.stop(), bare?.app.stop()]);

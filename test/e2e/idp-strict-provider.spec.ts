@@ -48,7 +48,7 @@ beforeAll(async () => {
     port: host.port,
     smtpPort: mail.smtp.port,
   });
-}, 120_000);
+});
 
 afterAll(async () => {
   await host?.app.stop();

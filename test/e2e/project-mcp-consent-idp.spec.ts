@@ -164,7 +164,7 @@ beforeAll(async () => {
   while ((await openConsent(new TwoHostBrowser())).page.text.includes('idp_undiscovered')) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-}, 180_000);
+});
 
 afterAll(async () => {
   await host?.app.stop();

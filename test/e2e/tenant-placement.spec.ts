@@ -148,7 +148,7 @@ describeTwoServers('tenant databases on two Postgres servers', () => {
     });
     mail = await startMailRig();
     admin = new HostClient(host.port, `localhost:${host.port}`, ADMIN_TOKEN);
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await host?.app.stop();
@@ -519,7 +519,7 @@ describe('a tenant database behind the host’s migrations', () => {
       // Read by the project worker, which sweeps (the host never does).
       TENANT_UPGRADES_ON_BOOT: 'false',
     });
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await host?.app.stop();
@@ -657,7 +657,7 @@ describe('tenant upgrade sweeps in the project worker', () => {
       join(migrations, PROBE, 'migration.sql'),
       'CREATE TABLE "platform_auth"."sweep_probe" ("id" INTEGER PRIMARY KEY);\n',
     );
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await Promise.all(apps.map((app) => app.stop('SIGKILL')));
