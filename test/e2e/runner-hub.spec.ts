@@ -9,6 +9,9 @@ import type { Browser, Page } from 'puppeteer-core';
 import { freePort, repoRoot, startApp, waitForHttp, type AppProcess } from '../support/app-process.js';
 import { insertApiKey, RunnerClient } from '../support/runner-client.js';
 
+/** A hang guard for page waits, below Jest's 300 s test guard. */
+const HANG_GUARD_MS = 240_000;
+
 // The hub and the job page as a person uses them, in real Chromium against real jobs-api and
 // worker processes, on a desktop and a 390 px phone: every console error fails the test.
 // Screenshots land in artifacts/screenshots/ (kept by CI).
@@ -106,6 +109,9 @@ describe('runner hub and job page', () => {
     stored: string | null = key,
   ): Promise<{ page: Page; errors: string[] }> => {
     const page = await browser.newPage();
+    // Waits follow what the page shows; the limit only guards against a hang (a loaded CI machine
+    // may take a minute to run a job), below Jest's own guard so the failure names the wait.
+    page.setDefaultTimeout(HANG_GUARD_MS);
     await page.setViewport(viewport);
     const { errors } = watchConsole(page);
     if (stored)
@@ -270,7 +276,7 @@ describe('runner hub and job page', () => {
     };
     expect(job).toMatchObject({ metadata: { title: 'Save the name' }, initial_url: siteUrl });
 
-    await page.waitForSelector('#job-status .status-succeeded', { timeout: 60_000 });
+    await page.waitForSelector('#job-status .status-succeeded');
     // Steps showed while the job ran, before the finished record arrived.
     expect(await page.evaluate('window.__liveSteps')).toBeGreaterThan(0);
     expect(await page.$eval('#job-title', (h) => h.textContent)).toBe('Save the name');
@@ -288,7 +294,6 @@ describe('runner hub and job page', () => {
     // The video shows a frame before it is played, and every step links to its moment in it.
     await page.waitForFunction(
       `(() => { const v = document.querySelector('#job-video'); return v.readyState >= 2 && v.currentTime > 0; })()`,
-      { timeout: 20_000 },
     );
     await page.waitForSelector('#job-steps tr:nth-child(4) button.link');
     const offsets = await inPage<number[]>(
@@ -310,7 +315,7 @@ describe('runner hub and job page', () => {
     await shot(page, 'job-succeeded');
     // A phone (Puppeteer reloads the page to emulate one): the page comes back whole.
     await page.setViewport(PHONE);
-    await page.waitForSelector('#job-steps tr:nth-child(4) button.link', { timeout: 20_000 });
+    await page.waitForSelector('#job-steps tr:nth-child(4) button.link');
     const o = await overflow(page);
     expect(o.scrollWidth).toBeLessThanOrEqual(o.innerWidth);
     await shot(page, 'job-succeeded-phone');
@@ -344,7 +349,7 @@ describe('runner hub and job page', () => {
       ['Click Save', 'click', 'passed'],
       ['Wait 4 seconds', 'wait', 'running'],
     ]);
-    await page.waitForSelector('#job-status .status-succeeded', { timeout: 30_000 });
+    await page.waitForSelector('#job-status .status-succeeded');
     expect(await page.$$eval('#job-steps tr', (trs) => trs.length)).toBe(3);
     expect(errors).toEqual([]);
     await page.close();
@@ -414,7 +419,7 @@ describe('runner hub and job page', () => {
 
     // A new job appears on the next refresh, focus still where it was, and it is announced.
     const added = await submit(api, 'The title is "Shop"');
-    await page.waitForSelector(`#jobs-table a[href="/jobs/${added}"]`, { timeout: 10_000 });
+    await page.waitForSelector(`#jobs-table a[href="/jobs/${added}"]`);
     expect(await focusedHref(page)).toBe(`/jobs/${ids[1]}`);
     expect(await page.$eval('#jobs-announce', (p) => p.textContent)).toMatch(/New job/);
     await settled(added);
@@ -475,9 +480,7 @@ describe('runner hub and job page', () => {
     await page.waitForSelector('#job-status .status-cancelled');
     // The event stream may show the new status before the DELETE's answer has been read and
     // written as the note, so the note is waited for rather than read at once.
-    await page.waitForFunction(`/cancelled/i.test(document.querySelector('#job-action-note').textContent)`, {
-      timeout: 10_000,
-    });
+    await page.waitForFunction(`/cancelled/i.test(document.querySelector('#job-action-note').textContent)`);
     expect(await isShown(page, '#job-cancel')).toBe(false);
     expect(await isShown(page, '#job-rerun')).toBe(true);
     expect(((await api.request(`/v1/jobs/${id}`)).json as Job).status).toBe('cancelled');

@@ -1,5 +1,11 @@
 import { request } from 'node:http';
 
+/**
+ * A socket silent this long is a hang: only a guard, below Jest's 300 s test guard (a loaded CI
+ * machine can take well over 15 s to move a project or answer an attack request).
+ */
+const HANG_GUARD_MS = 240_000;
+
 /** What a client sees of one exchange with a project-host process. */
 export interface HostResponse {
   status: number;
@@ -55,7 +61,7 @@ export class HostClient {
     const method = options.method ?? (body === undefined ? 'GET' : 'POST');
     return new Promise<HostResponse>((resolve, reject) => {
       const req = request(
-        { host: '127.0.0.1', port: this.port, path, method, headers, timeout: 15_000 },
+        { host: '127.0.0.1', port: this.port, path, method, headers, timeout: HANG_GUARD_MS },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -8,6 +8,12 @@ import {
 } from '../../libs/db/src/index.js';
 import { adminUrl, withClient } from '../../libs/db/src/testing/throwaway-database.js';
 
+/**
+ * A socket silent this long is a hang: only a guard, below Jest's 300 s test guard (a loaded CI
+ * machine can take well over 15 s to move a project or answer an attack request).
+ */
+const HANG_GUARD_MS = 240_000;
+
 // A client of a project host's /api/user routes. Project hosts are chosen by the Host header,
 // which fetch() cannot set, so this speaks node:http directly.
 
@@ -77,7 +83,7 @@ export class UserClient {
         },
       );
       req.on('error', reject);
-      req.setTimeout(30_000, () => req.destroy(new Error(`${method} ${path} timed out`)));
+      req.setTimeout(HANG_GUARD_MS, () => req.destroy(new Error(`${method} ${path} timed out`)));
       if (payload !== undefined) req.write(payload);
       req.end();
     });
