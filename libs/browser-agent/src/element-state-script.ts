@@ -29,12 +29,24 @@ export interface ElementSnapshot {
 
 /** Everything the runner asks about an element, read in one round trip. */
 export function readElementState(el: DomElement, wanted?: string): ElementSnapshot {
+  // A panel collapsing to nothing (an accordion's, height → 0 with overflow hidden) hides what it
+  // holds before the page marks it hidden: what it clips away is not shown.
+  const clippedAway = (node: DomElement): boolean => {
+    for (let up = node.parentElement, depth = 0; up && depth < 8; up = up.parentElement, depth++) {
+      const box = up.getBoundingClientRect();
+      if (box.width > 1 && box.height > 1) continue;
+      const style = window.getComputedStyle(up);
+      if ((style.overflowX ?? 'visible') !== 'visible' || (style.overflowY ?? 'visible') !== 'visible')
+        return true;
+    }
+    return false;
+  };
   const selfVisible = (node: DomElement): boolean => {
     if (!node.isConnected) return false;
     if (node.checkVisibility && !node.checkVisibility({ opacityProperty: true, visibilityProperty: true }))
       return false;
     const rect = node.getBoundingClientRect();
-    return rect.width > 0 && rect.height > 0;
+    return rect.width > 0 && rect.height > 0 && !clippedAway(node);
   };
   const tag = el.tagName.toLowerCase();
   const type = (el.getAttribute('type') ?? '').toLowerCase();

@@ -81,6 +81,11 @@ describe('pages built as component libraries build them (real Chromium)', () => 
            out.textContent = 'Welcome ' + d.get('first') + ' ' + d.get('last') + ' (' + d.get('email') + '), you are on the ' + d.get('plan') + ' plan.'; });
            trips.addEventListener('click', () => { out.textContent = 'No trips yet.'; });</script>`,
       ),
+      // An accordion panel caught collapsing: height 0, overflow hidden, not yet display: none.
+      '/collapsing': page(
+        'Collapsing',
+        `<div style="height:0;overflow:hidden;transition:none"><div>Orders ship within 2 business days.</div></div><p>Open</p>`,
+      ),
       '/editor': page(
         'Editor',
         `<div role="toolbar"><button id="bullets" title="Bullets">•</button></div><p id="state">off</p>
@@ -185,6 +190,13 @@ describe('pages built as component libraries build them (real Chromium)', () => 
     const outcome = await run('Open $SITE/welcome\nSearch trips\nThe page says "No trips yet."');
     expect(outcome.verdict).toBe('succeeded');
     expect(outcome.steps[1]?.message).toMatch(/the step's own words name that control/);
+  });
+
+  it('does not count text a panel has clipped away to nothing as visible', async () => {
+    const shown = await run('Open $SITE/collapsing\n"Orders ship within 2 business days." should be visible');
+    expect(shown.verdict).toBe('failed');
+    const hidden = await run('Open $SITE/collapsing\n"Orders ship within 2 business days." should be hidden');
+    expect(hidden.verdict).toBe('succeeded');
   });
 
   it('reads a quote that holds a quote as one value', () => {

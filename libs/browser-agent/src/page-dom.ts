@@ -113,6 +113,8 @@ export interface DomStyle {
   opacity: string;
   pointerEvents: string;
   cursor?: string;
+  overflowX?: string;
+  overflowY?: string;
 }
 
 export interface DomWindow {
