@@ -1064,27 +1064,37 @@ async function watchChanges(
         return Math.abs(now.left - box.left) + Math.abs(now.top - box.top) > 5;
       },
     };
-    (globalThis as unknown as Record<string, unknown>)[name] = state;
     const Observer = (
       globalThis as unknown as {
         MutationObserver: new (callback: (records: unknown[]) => void) => {
           observe(target: unknown, options: object): void;
+          disconnect(): void;
         };
       }
     ).MutationObserver;
-    new Observer((records) => {
+    const observer = new Observer((records) => {
       state.count += records.length;
-    }).observe(document, { subtree: true, childList: true, characterData: true });
+    });
+    observer.observe(document, { subtree: true, childList: true, characterData: true });
+    // Watched for this one drag only: the observer and its global go once it has been judged.
+    const stop = () => {
+      observer.disconnect();
+      delete (globalThis as unknown as Record<string, unknown>)[name];
+    };
+    (globalThis as unknown as Record<string, unknown>)[name] = { state, stop };
   }, key);
   return {
-    changed: async (ms) =>
-      page
+    changed: async (ms) => {
+      const seen = await page
         .waitForFunction(
           (name: string) => {
-            const state = (
-              globalThis as unknown as Record<string, { count: number; moved(): boolean } | undefined>
+            const watch = (
+              globalThis as unknown as Record<
+                string,
+                { state: { count: number; moved(): boolean } } | undefined
+              >
             )[name];
-            return state !== undefined && (state.count > 0 || state.moved());
+            return watch !== undefined && (watch.state.count > 0 || watch.state.moved());
           },
           { timeout: ms, polling: 50 },
           key,
@@ -1092,7 +1102,14 @@ async function watchChanges(
         .then(
           () => true,
           () => false,
-        ),
+        );
+      await page
+        .evaluate((name: string) => {
+          (globalThis as unknown as Record<string, { stop(): void } | undefined>)[name]?.stop();
+        }, key)
+        .catch(() => undefined);
+      return seen;
+    },
   };
 }
 
